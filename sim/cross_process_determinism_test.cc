@@ -5,6 +5,8 @@
 // per-process hash salts, the environment or the filesystem into a run.
 //
 // Usage (from Bazel): cross_process_determinism_test <path to simulate>.
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -16,7 +18,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "runtime/framework/planted_bug.h"
 #include "sim/local_workload.h"
+#include "sim/workload_runner.h"
 
 namespace stepflow {
 namespace {
@@ -29,7 +33,8 @@ constexpr int kSeeds = 6;
 // Runs `simulate` in a scratch directory with extra environment variables
 // and returns seed -> trace hash parsed from its --verbose lines.
 std::map<uint64_t, uint64_t> RunChild(const std::string& extra_flags,
-                                      const std::string& dir_name) {
+                                      const std::string& dir_name,
+                                      int expected_rc = 0) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   const std::string dir = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", dir_name);
   const std::string cmd = absl::StrCat(
@@ -49,7 +54,8 @@ std::map<uint64_t, uint64_t> RunChild(const std::string& extra_flags,
   size_t n;
   while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
   const int rc = pclose(p);
-  EXPECT_EQ(rc, 0) << cmd << "\n" << out;
+  EXPECT_TRUE(WIFEXITED(rc)) << cmd << "\n" << out;
+  EXPECT_EQ(WEXITSTATUS(rc), expected_rc) << cmd << "\n" << out;
   for (absl::string_view line : absl::StrSplit(out, '\n')) {
     if (!absl::ConsumePrefix(&line, "seed=")) continue;
     uint64_t seed = 0, hash = 0;
@@ -95,6 +101,35 @@ TEST(CrossProcessDeterminismTest, WithLatencyJitterAndPlainDevices) {
   EXPECT_EQ(RunChild("--trace_kernels=false --latency_ns=100 --jitter_ns=900",
                      "child_c"),
             RunHere(o));
+}
+
+TEST(CrossProcessDeterminismTest, MixedWorkloadAndPlantedBug) {
+  ASSERT_FALSE(g_simulate.empty());
+  // The mixed workload through the runner the simulate binary uses. With a
+  // planted bug seeds fail (exit status 1), and still hash the same.
+  for (const char* bug : {"none", "drop_recv"}) {
+    SCOPED_TRACE(bug);
+    SimRunSpec spec;
+    spec.workload = kMixedWorkload;
+    ASSERT_TRUE(ParsePlantedBug(bug, &spec.planted_bug));
+    std::map<uint64_t, uint64_t> here;
+    bool any_failed = false;
+    for (uint64_t seed = kFirstSeed; seed < kFirstSeed + kSeeds; ++seed) {
+      spec.seed = seed;
+      SimRunResult r;
+      ASSERT_TRUE(RunSimulation(spec, SimRunConfig(), &r).ok());
+      any_failed |= !r.failures.empty();
+      here[seed] = r.trace_hash;
+    }
+    EXPECT_EQ(any_failed, std::string(bug) != "none");
+    const std::string flags = absl::StrCat(
+        "--workload=mixed --shrink=false --progress=false --planted_bug=", bug,
+        " --trace_dir=", std::getenv("TEST_TMPDIR") != nullptr
+                             ? std::getenv("TEST_TMPDIR")
+                             : "/tmp");
+    EXPECT_EQ(RunChild(flags, absl::StrCat("child_mixed_", bug), any_failed ? 1 : 0),
+              here);
+  }
 }
 
 }  // namespace

@@ -243,13 +243,22 @@ bool SimEventLoop::CanRunNextEvent(const std::string& waiter) {
   return true;
 }
 
+// How many times one wait goes on after its failure handler queued work.
+constexpr int kMaxDeadlockRecoveries = 4;
+
 bool SimEventLoop::RunUntilNotified(Notification* n,
                                     absl::string_view waiter) {
   const std::string what = absl::StrCat("WaitFor(", waiter, ")");
-  if (!MayRun(what.c_str())) return false;
+  CheckThread();
+  if (!options_.allow_nested_waits && !MayRun(what.c_str())) return false;
+  int recoveries = 0;
   while (!n->HasBeenNotified()) {
     if (queue_.empty()) {
       Fail(SimFailure::Kind::kDeadlock, what);
+      // A handler may cancel the stuck work (close sessions), which queues
+      // the events that let `n` complete: run them rather than return
+      // with `n` unnotified. Bounded, in case a handler always queues.
+      if (!queue_.empty() && ++recoveries <= kMaxDeadlockRecoveries) continue;
       return false;
     }
     if (!CanRunNextEvent(what)) return false;
@@ -322,9 +331,14 @@ void SimEventLoop::RunNext() {
   }
 
   ++events_run_;
+  // Saved and restored so that a nested wait (allow_nested_waits) hands the
+  // outer event its bookkeeping back.
+  const uint64_t outer_seq = current_seq_;
   current_seq_ = e.seq;
+  ++event_depth_;
   e.fn();
-  current_seq_ = 0;
+  --event_depth_;
+  current_seq_ = outer_seq;
 }
 
 void SimEventLoop::Trace(SimEventKind kind, absl::string_view task,

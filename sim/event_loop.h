@@ -13,7 +13,15 @@
 //
 // Closures run inline on the thread driving the loop, one at a time, never
 // nested: Step/RunFor/RunUntilIdle/WaitFor called from inside a running
-// event is reported as kReentrantCall and does nothing.
+// event is reported as kReentrantCall and does nothing. The one exception
+// is Options::allow_nested_waits: WaitFor (RunUntilNotified) from inside an
+// event then runs further events nested on the same stack until its
+// notification fires, saving and restoring the running event's bookkeeping
+// (current_sequence() is the innermost running event). This lets several
+// simulated clients each block in Session::Run from inside their own events
+// while their steps overlap. A nested wait returns only when everything
+// nested above it has returned (stack order); the queue order, ties and
+// hence the whole run stay deterministic.
 //
 // Failures never hang. WaitFor(n) runs events until n is notified; if the
 // queue runs dry first (deadlock), or an event/virtual-time budget is
@@ -22,7 +30,10 @@
 // the failure handler. The default handler prints it to stderr and aborts —
 // returning from WaitFor with `n` unnotified would let a caller like
 // Session::Run read state that its executors still own. A test may install
-// a handler that records instead; WaitFor then returns with `n` still
+// a handler that records instead. After a deadlock, if the handler queued
+// new events (typically by closing the sessions, which cancels their
+// steps), the wait goes on running them — a few times at most — so the
+// waiter can unwind normally; otherwise WaitFor returns with `n` still
 // unnotified, which is only safe when the caller owns everything the
 // pending work touches.
 //
@@ -91,6 +102,10 @@ class SimEventLoop : public Clock, public Scheduler {
     int64_t schedule_jitter_nanos = 0;
     // Choose among same-time events with the random (else FIFO).
     bool randomize_ties = true;
+    // Let WaitFor run events nested when called from inside an event
+    // (instead of reporting kReentrantCall). Step/RunFor/RunUntilIdle stay
+    // non-reentrant.
+    bool allow_nested_waits = false;
     // Budgets (0 = unlimited). Exceeding one is a SimFailure.
     uint64_t max_events = 100000000;
     int64_t max_virtual_nanos = int64_t{24} * 3600 * 1000000000;
@@ -170,6 +185,9 @@ class SimEventLoop : public Clock, public Scheduler {
   uint64_t current_sequence() const { return current_seq_; }
   bool in_event() const { return current_seq_ != 0; }
   uint64_t failures_reported() const { return failures_reported_; }
+  // How many events are running on the stack (0 outside events; above 1
+  // only inside nested waits).
+  int event_depth() const { return event_depth_; }
   // Pending events, earliest first, as in SimFailure::pending (uncapped).
   std::vector<std::string> DescribePending() const;
   const Options& options() const { return options_; }
@@ -212,6 +230,7 @@ class SimEventLoop : public Clock, public Scheduler {
   int64_t now_ = 0;
   uint64_t next_seq_ = 1;
   uint64_t current_seq_ = 0;
+  int event_depth_ = 0;
   uint64_t events_run_ = 0;
   uint64_t failures_reported_ = 0;
   // time -> events due then, in sequence order.

@@ -339,6 +339,67 @@ TEST(SimEventLoopTest, WaitingFromInsideAnEventIsReported) {
   EXPECT_TRUE(n.HasBeenNotified());  // The outer loop went on normally.
 }
 
+// allow_nested_waits: a wait inside an event runs other events nested on
+// the same stack, and the running event's bookkeeping comes back after it.
+TEST(SimEventLoopTest, NestedWaitsRunOtherEventsAndRestoreTheOuterEvent) {
+  SimEventLoop::Options options = Fifo();
+  options.allow_nested_waits = true;
+  SimEventLoop loop(nullptr, options);
+  FailureLog log;
+  loop.set_failure_handler(log.handler());
+  Notification a_done, b_done;
+  std::vector<std::string> order;
+  loop.ScheduleLabeled("a", [&] {
+    const uint64_t seq = loop.current_sequence();
+    order.push_back("a waits");
+    EXPECT_TRUE(loop.RunUntilNotified(&a_done, "a"));
+    EXPECT_EQ(loop.current_sequence(), seq);
+    EXPECT_EQ(loop.event_depth(), 1);
+    order.push_back("a returns");
+  });
+  loop.ScheduleLabeled("b", [&] {
+    EXPECT_EQ(loop.event_depth(), 2);  // Nested inside a's wait.
+    order.push_back("b waits");
+    loop.WaitFor(&b_done);
+    order.push_back("b returns");
+  });
+  loop.ScheduleAfterLabeled(10, "finish a", [&] {
+    order.push_back("a notified");
+    a_done.Notify();
+  });
+  loop.ScheduleAfterLabeled(20, "finish b", [&] {
+    order.push_back("b notified");
+    b_done.Notify();
+  });
+  loop.RunUntilIdle();
+  EXPECT_TRUE(log.failures.empty());
+  // a's step finished first, but a returns only after b (stack order).
+  EXPECT_EQ(order, (std::vector<std::string>{"a waits", "b waits", "a notified",
+                                             "b notified", "b returns",
+                                             "a returns"}));
+  EXPECT_EQ(loop.event_depth(), 0);
+  EXPECT_EQ(loop.current_sequence(), 0u);
+  EXPECT_EQ(loop.NowNanos(), 20);
+}
+
+TEST(SimEventLoopTest, NestedWaitsStillReportDeadlocksAndOtherReentry) {
+  SimEventLoop::Options options = Fifo();
+  options.allow_nested_waits = true;
+  SimEventLoop loop(nullptr, options);
+  FailureLog log;
+  loop.set_failure_handler(log.handler());
+  Notification never;
+  loop.ScheduleLabeled("outer", [&] {
+    EXPECT_EQ(loop.RunUntilIdle(), 0u);  // Still not allowed inside events.
+    EXPECT_FALSE(loop.RunUntilNotified(&never, "never"));
+  });
+  loop.RunUntilIdle();
+  ASSERT_EQ(log.failures.size(), 2u);
+  EXPECT_EQ(log.failures[0].kind, SimFailure::Kind::kReentrantCall);
+  EXPECT_EQ(log.failures[1].kind, SimFailure::Kind::kDeadlock);
+  EXPECT_EQ(log.failures[1].waiter, "WaitFor(never)");
+}
+
 TEST(SimEventLoopDeathTest, DefaultHandlerAbortsWithTheReport) {
   EXPECT_DEATH(
       {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -119,6 +120,50 @@ std::string DescribeLocalWorkload(const LocalWorkloadOptions& o) {
       " jitter_ns=", o.loop.schedule_jitter_nanos);
 }
 
+TraceFields LocalWorkloadParams(const LocalWorkloadOptions& o) {
+  return {{"steps", absl::StrCat(o.steps)},
+          {"trace_kernels", o.trace_kernels ? "1" : "0"},
+          {"slow_delay_ns", absl::StrCat(o.slow_delay_nanos)},
+          {"fifo", o.loop.randomize_ties ? "0" : "1"},
+          {"latency_ns", absl::StrCat(o.loop.schedule_latency_nanos)},
+          {"jitter_ns", absl::StrCat(o.loop.schedule_jitter_nanos)},
+          {"liveness_bound_ms", absl::StrCat(o.liveness_bound_ms)}};
+}
+
+absl::Status LocalWorkloadOptionsFromParams(const TraceFields& params,
+                                            LocalWorkloadOptions* o) {
+  for (const auto& [key, value] : params) {
+    int64_t v = 0;
+    if (!absl::SimpleAtoi(value, &v)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "local workload option ", key, ": '", value, "' is not an integer"));
+    }
+    if (key == "steps") {
+      if (v < 0 || v > 1000000) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("local workload option steps out of range: ", v));
+      }
+      o->steps = static_cast<int>(v);
+    } else if (key == "trace_kernels") {
+      o->trace_kernels = v != 0;
+    } else if (key == "slow_delay_ns") {
+      o->slow_delay_nanos = v;
+    } else if (key == "fifo") {
+      o->loop.randomize_ties = v == 0;
+    } else if (key == "latency_ns") {
+      o->loop.schedule_latency_nanos = v;
+    } else if (key == "jitter_ns") {
+      o->loop.schedule_jitter_nanos = v;
+    } else if (key == "liveness_bound_ms") {
+      o->liveness_bound_ms = v;
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown local workload option '", key, "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options,
                               LocalWorkloadResult* result) {
   *result = LocalWorkloadResult();
@@ -138,18 +183,26 @@ absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options
     kernel_order.UpdateString(e.Field("device"));
     kernel_order.UpdateString(e.Field("node"));
   };
-  TraceRecorder recorder(ropts);
-  if (!options.trace_path.empty()) {
+  TraceRecorder own_recorder(ropts);
+  TraceRecorder& recorder =
+      options.recorder != nullptr ? *options.recorder : own_recorder;
+  if (options.recorder == nullptr && !options.trace_path.empty()) {
     TraceHeader header;
     header.seed = seed;
     header.workload = DescribeLocalWorkload(options);
-    header.params = {{"steps", absl::StrCat(options.steps)}};
+    header.workload_name = "local";
+    header.params = LocalWorkloadParams(options);
     absl::Status s = recorder.OpenFile(options.trace_path, header);
     if (!s.ok()) return s;
   }
+  const uint64_t first_event = recorder.event_count();
+  auto fail = [result](const char* invariant, std::string detail) {
+    result->failure_invariants.push_back(invariant);
+    result->failures.push_back(std::move(detail));
+  };
 
   SimEnv sim(seed, options.loop);
-  sim.loop.set_recorder(&recorder);
+  if (options.record_trace) sim.loop.set_recorder(&recorder);
   if (options.failure_handler) {
     sim.loop.set_failure_handler(options.failure_handler);
   } else {
@@ -201,7 +254,8 @@ absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options
                     {"timeout_ms", absl::StrCat(plan.timeout_ms)}},
                    TensorDigest(x_tensor));
     RunOptions run_options;
-    run_options.set_timeout_in_ms(plan.timeout_ms);
+    run_options.set_timeout_in_ms(plan.timeout_ms > 0 ? plan.timeout_ms
+                                                      : options.liveness_bound_ms);
     std::vector<Tensor> outputs;
     absl::Status run_status;
     {
@@ -225,20 +279,29 @@ absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options
       if (absl::IsDeadlineExceeded(run_status)) {
         ++result->steps_deadline_exceeded;
       } else {
-        result->failures.push_back(absl::StrCat(
-            where, ": expected DeadlineExceeded, got ", run_status.ToString()));
+        fail("error_codes",
+             absl::StrCat(where, ": expected DeadlineExceeded, got ",
+                          run_status.ToString()));
       }
       continue;
     }
+    if (absl::IsDeadlineExceeded(run_status)) {
+      fail("liveness",
+           absl::StrCat(where, ": the step did not complete within ",
+                        plan.timeout_ms > 0 ? plan.timeout_ms
+                                            : options.liveness_bound_ms,
+                        " ms of virtual time: ", run_status.ToString()));
+      continue;
+    }
     if (!run_status.ok()) {
-      result->failures.push_back(
-          absl::StrCat(where, ": unexpected error ", run_status.ToString()));
+      fail("error_codes",
+           absl::StrCat(where, ": unexpected error ", run_status.ToString()));
       continue;
     }
     if (outputs.size() != plan.fetches.size()) {
-      result->failures.push_back(absl::StrCat(where, ": got ", outputs.size(),
-                                              " outputs for ",
-                                              plan.fetches.size(), " fetches"));
+      fail("values", absl::StrCat(where, ": got ", outputs.size(),
+                                  " outputs for ", plan.fetches.size(),
+                                  " fetches"));
       continue;
     }
     bool ok = true;
@@ -247,9 +310,9 @@ absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options
       if (t.dtype() != DT_FLOAT || t.NumElements() != 1 ||
           t.scalar<float>() != Expected(plan.fetches[f], x)) {
         ok = false;
-        result->failures.push_back(absl::StrCat(
-            where, ": fetch ", plan.fetches[f], " = ", t.DebugString(),
-            ", expected ", Expected(plan.fetches[f], x)));
+        fail("values", absl::StrCat(where, ": fetch ", plan.fetches[f], " = ",
+                                    t.DebugString(), ", expected ",
+                                    Expected(plan.fetches[f], x)));
       }
     }
     if (ok) ++result->steps_ok;
@@ -262,18 +325,18 @@ absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options
   // Anything left (a stray timer) runs now and shows up in the trace.
   sim.loop.RunUntilIdle();
   if (sim.loop.NumPending() != 0) {
-    result->failures.push_back(absl::StrCat("seed ", seed, ": ",
-                                            sim.loop.NumPending(),
-                                            " events still pending at the end"));
+    fail("liveness", absl::StrCat("seed ", seed, ": ", sim.loop.NumPending(),
+                                  " events still pending at the end"));
   }
 
   result->events_run = sim.loop.events_run();
   result->virtual_nanos = sim.loop.NowNanos();
-  result->trace_hash = recorder.hash();
-  result->trace_events = recorder.event_count();
+  result->trace_hash = options.record_trace ? recorder.hash() : 0;
+  result->trace_events = recorder.event_count() - first_event;
+  sim.loop.set_recorder(nullptr);
+  if (options.recorder != nullptr) return absl::OkStatus();
   result->kernel_order_hash = kernel_order.value();
   if (options.keep_events) result->events = recorder.events();
-  sim.loop.set_recorder(nullptr);
   return recorder.Close();
 }
 

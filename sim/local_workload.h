@@ -20,7 +20,12 @@
 //                           `delay`)
 //   3: {slow, a}            timeout delay / 2 -> DeadlineExceeded
 // and checks every fetched value (and the status) against plain C++
-// arithmetic. A mismatch is a workload failure, listed in the result.
+// arithmetic. A mismatch is a workload failure, listed in the result under
+// the name of the invariant it breaks: `values` (a wrong fetched value),
+// `error_codes` (a status other than the expected one), `liveness` (a step
+// that should complete ran into its deadline; steps without a timeout run
+// under `liveness_bound_ms`, so a lost message cannot hang the run, or
+// events were left pending at the end).
 //
 // Everything nondeterministic comes from the seed: the loop's tie-breaking
 // ("scheduler" stream), step ids and incarnations ("runtime"), inputs
@@ -60,6 +65,16 @@ struct LocalWorkloadOptions {
   bool keep_events = false;
   // Null: print the failure with the seed and abort.
   SimEventLoop::FailureHandler failure_handler;
+  // Steps that need no timeout run with this one (virtual ms; 0 = none):
+  // a step still running after it is a `liveness` failure.
+  int64_t liveness_bound_ms = 60000;
+  // False runs without any recorder attached (no hashing, no events; for
+  // measuring the tracing overhead): trace_hash and trace_events are 0.
+  bool record_trace = true;
+  // Record into this recorder (borrowed) instead of an own one; trace_path
+  // and keep_events are then ignored and kernel_order_hash is 0. The caller
+  // opens and closes any file.
+  TraceRecorder* recorder = nullptr;
 };
 
 struct LocalWorkloadResult {
@@ -67,8 +82,10 @@ struct LocalWorkloadResult {
   int steps_run = 0;
   int steps_ok = 0;
   int steps_deadline_exceeded = 0;
-  // Wrong values or unexpected statuses, one line each.
+  // Wrong values or unexpected statuses, one line each, and the invariant
+  // each one breaks ("values", "error_codes", "liveness"), index for index.
   std::vector<std::string> failures;
+  std::vector<std::string> failure_invariants;
   uint64_t events_run = 0;      // Event-loop events.
   int64_t virtual_nanos = 0;    // Simulated time at the end.
   uint64_t trace_hash = 0;
@@ -81,6 +98,15 @@ struct LocalWorkloadResult {
 
 // A one-line description of the workload for trace headers.
 std::string DescribeLocalWorkload(const LocalWorkloadOptions& options);
+
+// The options a replay needs, as trace-header params (steps,
+// trace_kernels, slow_delay_ns, fifo, latency_ns, jitter_ns,
+// liveness_bound_ms), and back: FromParams starts from `*options` and
+// overrides what `params` names; InvalidArgument for an unknown key or a
+// malformed value.
+TraceFields LocalWorkloadParams(const LocalWorkloadOptions& options);
+absl::Status LocalWorkloadOptionsFromParams(const TraceFields& params,
+                                            LocalWorkloadOptions* options);
 
 // Runs the workload for `seed`. Errors are set-up failures (graph or
 // session creation, trace file); step-level mismatches are reported in

@@ -76,5 +76,35 @@ class SimDelayOp : public AsyncOpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("SimDelay").Device(DEVICE_CPU), SimDelayOp);
 
+REGISTER_OP("SimFail")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("code: int")
+    .SetIsStateful();
+
+class SimFailOp : public OpKernel {
+ public:
+  explicit SimFailOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    int64_t code = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("code", &code));
+    OP_REQUIRES(ctx, code > 0 && code <= 16,
+                absl::InvalidArgumentError(absl::StrCat(
+                    FormatNodeName(name()), ": SimFail code must be a non-OK "
+                    "status code (1..16), got ", code)));
+    code_ = static_cast<absl::StatusCode>(code);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    ctx->SetStatus(absl::Status(
+        code_, absl::StrCat(FormatNodeName(name()), " failed (injected)")));
+  }
+
+ private:
+  absl::StatusCode code_ = absl::StatusCode::kInvalidArgument;
+};
+
+REGISTER_KERNEL_BUILDER(Name("SimFail").Device(DEVICE_CPU), SimFailOp);
+
 }  // namespace
 }  // namespace stepflow

@@ -7,6 +7,12 @@
 //   RunOptions timeout) it cancels the timer and fails with Cancelled
 //   naming the node. Stateful, so it is never constant-folded or shared.
 //
+// SimFail(input: T) -> output: T, attrs T: type, code: int.
+//   A "failing kernel": every time it runs it fails the step with status
+//   code `code` (an absl::StatusCode value; OK or an unknown value is
+//   reported as InvalidArgument at kernel construction) and a message naming
+//   the node. Stateful, so it is never constant-folded or shared.
+//
 // Linking //sim:sim_ops registers the op and its CPU kernel.
 #ifndef STEPFLOW_SIM_SIM_OPS_H_
 #define STEPFLOW_SIM_SIM_OPS_H_
@@ -14,6 +20,7 @@
 namespace stepflow {
 
 inline constexpr char kSimDelayOp[] = "SimDelay";
+inline constexpr char kSimFailOp[] = "SimFail";
 
 }  // namespace stepflow
 

@@ -1,18 +1,31 @@
-// simulate: runs the local-session workload (sim/local_workload.h) for a
-// range of seeds in the deterministic simulator and prints a summary.
+// simulate: runs a simulation workload (sim/workload_runner.h) for a range
+// of seeds in the deterministic simulator, with a live progress line and a
+// summary table.
 //
-//   bazel run //sim:simulate -- --seeds=20                 # seeds 1..20
+//   bazel run //sim:simulate -- --seeds=20                  # local, seeds 1..20
+//   bazel run //sim:simulate -- --workload=mixed --seeds=200
+//   bazel run //sim:simulate -- --workload=mixed --faults=none --seeds=50
+//   bazel run //sim:simulate -- --workload=mixed --planted_bug=drop_recv
 //   bazel run //sim:simulate -- --seed=7 --seeds=1 --verbose
-//   bazel run //sim:simulate -- --seed=7 --seeds=1 --trace_dir=/tmp/t
 //
 // With --verbose every seed prints one line ending in hash=<16 hex digits>,
-// its trace hash; the same seed always prints the same hash. Exit status 1
-// if any seed had a workload failure (wrong value or status), 2 on a
-// set-up error. A simulator failure (deadlock, budget) aborts with the
-// seed and the command that replays it.
+// its trace hash; the same seed always prints the same hash. A failing seed
+// is re-run with its trace written to --trace_dir (default
+// $TEST_UNDECLARED_OUTPUTS_DIR, else /tmp); a mixed-workload failure is
+// then shrunk (sim/shrink.h) and the reduced plan printed and saved; the
+// commands that replay both are printed. Exit status 1 if any seed failed
+// an invariant, 2 on a bad flag or set-up error.
+//
+// Wall-clock time is read here only, for pacing the progress line; it never
+// reaches a simulation.
+#include <chrono>  // seam:allow(progress-line pacing in main only)
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -20,11 +33,26 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "sim/local_workload.h"
+#include "absl/strings/str_join.h"
+#include "proto/sim_workload.pb.h"
+#include "runtime/framework/planted_bug.h"
+#include "sim/mixed_workload.h"
+#include "sim/replay.h"
+#include "sim/shrink.h"
+#include "sim/workload_runner.h"
 
+ABSL_FLAG(std::string, workload, "local", "Workload: local or mixed.");
 ABSL_FLAG(uint64_t, seed, 1, "First seed to simulate.");
 ABSL_FLAG(int, seeds, 20, "Number of consecutive seeds to simulate.");
-ABSL_FLAG(int, steps, 24, "Session::Run steps per seed.");
+ABSL_FLAG(std::string, options, "",
+          "Workload options, key=value,... (see sim/workload_runner.cc).");
+ABSL_FLAG(std::string, faults, "",
+          "Mixed workload faults: 'none', or slow=P,fail=P,timeout=P "
+          "(percentages of imports/runs that get a slow kernel, a failing "
+          "kernel, a timeout).");
+ABSL_FLAG(std::string, planted_bug, "none",
+          "Test-only planted bug: none, drop_recv, early_graph_free.");
+ABSL_FLAG(int, steps, -1, "Local workload: Session::Run steps per seed.");
 ABSL_FLAG(bool, verbose, false, "Print one line (with its trace hash) per seed.");
 ABSL_FLAG(bool, fifo, false,
           "Run same-time events in FIFO order instead of a seeded choice.");
@@ -32,73 +60,282 @@ ABSL_FLAG(int64_t, latency_ns, 0, "Virtual latency added to every Schedule().");
 ABSL_FLAG(int64_t, jitter_ns, 0,
           "Maximum random extra latency per Schedule() (seeded).");
 ABSL_FLAG(bool, trace_kernels, true,
-          "Record every kernel (traced devices); false uses NewSession.");
+          "Local workload: record every kernel (traced devices).");
 ABSL_FLAG(std::string, trace_dir, "",
-          "If set, write each seed's trace to <dir>/seed_<S>.trace.");
+          "Where failing seeds' traces and shrunk plans go (default "
+          "$TEST_UNDECLARED_OUTPUTS_DIR, else /tmp).");
+ABSL_FLAG(bool, shrink, true, "Shrink failing mixed-workload plans.");
+ABSL_FLAG(bool, progress, true, "Show the live progress line on stderr.");
 
-int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "Runs the local DirectSession workload in the deterministic simulator.");
-  absl::ParseCommandLine(argc, argv);
+namespace stepflow {
+namespace {
+
+using WallClock = std::chrono::steady_clock;  // seam:allow(progress pacing)
+
+struct Totals {
+  int seeds_done = 0;
+  int failed_seeds = 0;
+  uint64_t steps = 0;
+  uint64_t ops = 0;
+  uint64_t events = 0;
+  uint64_t trace_events = 0;
+  int64_t sim_nanos = 0;
+  std::map<std::string, int> failures_by_invariant;
+};
+
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled) {}
+
+  // Redraws at most 4 times a second unless forced.
+  void Show(int seed_index, int seeds, uint64_t seed, const Totals& totals,
+            uint64_t live_steps, uint64_t live_events, bool force) {
+    if (!enabled_) return;
+    const auto now = WallClock::now();  // seam:allow(progress pacing)
+    if (!force && now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    int failures = 0;
+    for (const auto& [name, n] : totals.failures_by_invariant) failures += n;
+    std::fprintf(stderr,
+                 "\r[seed %d/%d = %llu] steps %llu  events %llu  sim time "
+                 "%.3f s  failing seeds %d (%d failures)   ",
+                 seed_index, seeds, static_cast<unsigned long long>(seed),
+                 static_cast<unsigned long long>(totals.steps + live_steps),
+                 static_cast<unsigned long long>(totals.events + live_events),
+                 static_cast<double>(totals.sim_nanos) / 1e9,
+                 totals.failed_seeds, failures);
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  void Finish() {
+    if (enabled_ && drawn_) std::fprintf(stderr, "\n");
+    drawn_ = false;
+  }
+
+ private:
+  const bool enabled_;
+  bool drawn_ = false;
+  WallClock::time_point last_{};
+};
+
+std::string DefaultTraceDir() {
+  const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");
+  return dir != nullptr && dir[0] != '\0' ? dir : "/tmp";
+}
+
+absl::Status BuildSpec(SimRunSpec* spec) {
+  spec->workload = absl::GetFlag(FLAGS_workload);
+  absl::Status s = ParseOptions(absl::GetFlag(FLAGS_options), &spec->options);
+  if (!s.ok()) return s;
+  if (!ParsePlantedBug(absl::GetFlag(FLAGS_planted_bug).c_str(),
+                       &spec->planted_bug)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown --planted_bug '", absl::GetFlag(FLAGS_planted_bug),
+        "' (none, drop_recv, early_graph_free)"));
+  }
+  TraceFields& o = spec->options;
+  if (absl::GetFlag(FLAGS_fifo)) o.emplace_back("fifo", "1");
+  if (absl::GetFlag(FLAGS_latency_ns) != 0) {
+    o.emplace_back("latency_ns", absl::StrCat(absl::GetFlag(FLAGS_latency_ns)));
+  }
+  if (absl::GetFlag(FLAGS_jitter_ns) != 0) {
+    o.emplace_back("jitter_ns", absl::StrCat(absl::GetFlag(FLAGS_jitter_ns)));
+  }
+  const bool local = spec->workload == kLocalWorkload;
+  if (local && absl::GetFlag(FLAGS_steps) >= 0) {
+    o.emplace_back("steps", absl::StrCat(absl::GetFlag(FLAGS_steps)));
+  }
+  if (local && !absl::GetFlag(FLAGS_trace_kernels)) {
+    o.emplace_back("trace_kernels", "0");
+  }
+  const std::string faults = absl::GetFlag(FLAGS_faults);
+  if (!faults.empty()) {
+    if (local) {
+      return absl::InvalidArgumentError(
+          "--faults applies to the mixed workload only");
+    }
+    TraceFields f;
+    if (faults == "none") {
+      f = {{"slow", "0"}, {"fail", "0"}, {"timeout", "0"}};
+    } else {
+      s = ParseOptions(faults, &f);
+      if (!s.ok()) return s;
+    }
+    const std::map<std::string, std::string> names = {
+        {"slow", "slow_kernel_percent"},
+        {"fail", "failing_kernel_percent"},
+        {"timeout", "timeout_percent"}};
+    for (const auto& [key, value] : f) {
+      auto it = names.find(key);
+      if (it == names.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--faults: unknown fault '", key, "' (slow, fail, timeout)"));
+      }
+      o.emplace_back(it->second, value);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Writes the failing seed's trace, shrinks its plan, prints how to replay.
+void ReportFailingSeed(const SimRunSpec& spec, const SimRunResult& run,
+                       const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);  // Reported by OpenFile.
+  const std::string base = absl::StrCat(dir, "/", spec.workload, "_seed_",
+                                        spec.seed);
+  const std::string trace_path = absl::StrCat(base, ".trace");
+  SimRunConfig config;
+  config.trace_path = trace_path;
+  SimRunResult again;
+  absl::Status s = RunSimulation(spec, config, &again);
+  std::printf("\nseed %llu FAILED: %s\n", static_cast<unsigned long long>(spec.seed),
+              absl::StrJoin(FailedInvariants(run.failures), ", ").c_str());
+  constexpr size_t kListed = 8;
+  for (size_t i = 0; i < run.failures.size() && i < kListed; ++i) {
+    std::printf("  [%s] %s\n", run.failures[i].invariant.c_str(),
+                run.failures[i].detail.c_str());
+  }
+  if (run.failures.size() > kListed) {
+    std::printf("  ... and %zu more\n", run.failures.size() - kListed);
+  }
+  if (!s.ok()) {
+    std::printf("  (writing its trace failed: %s)\n", s.ToString().c_str());
+    return;
+  }
+  std::printf("  trace: %s\n  replay: bazel run //sim:replay -- %s\n",
+              trace_path.c_str(), trace_path.c_str());
+  if (spec.workload != kMixedWorkload || !absl::GetFlag(FLAGS_shrink)) return;
+
+  SimRunSpec with_plan = spec;
+  with_plan.plan = again.plan;
+  ShrinkResult shrunk;
+  s = ShrinkPlan(with_plan, run.failures.front().invariant, ShrinkOptions(),
+                 &shrunk);
+  if (!s.ok()) {
+    std::printf("  (shrinking failed: %s)\n", s.ToString().c_str());
+    return;
+  }
+  const std::string plan_path = absl::StrCat(base, ".shrunk.plan");
+  SimRunSpec small = spec;
+  small.plan = shrunk.plan.SerializeAsString();
+  s = WriteSpecFile(plan_path, small, small.plan);
+  std::printf(
+      "  shrunk from %d to %d ops in %d runs%s, still failing [%s] %s:\n%s",
+      shrunk.original_ops, shrunk.plan.ops_size(), shrunk.runs,
+      shrunk.hit_run_limit ? " (run limit hit)" : "", shrunk.invariant.c_str(),
+      shrunk.failure_detail.substr(0, shrunk.failure_detail.find('\n')).c_str(),
+      DescribePlan(shrunk.plan).c_str());
+  if (!s.ok()) {
+    std::printf("  (saving the shrunk plan failed: %s)\n", s.ToString().c_str());
+    return;
+  }
+  std::printf("  shrunk plan: %s\n  replay: bazel run //sim:replay -- %s\n",
+              plan_path.c_str(), plan_path.c_str());
+}
+
+int Main() {
   const uint64_t first = absl::GetFlag(FLAGS_seed);
   const int count = absl::GetFlag(FLAGS_seeds);
   const bool verbose = absl::GetFlag(FLAGS_verbose);
-  if (count < 1 || absl::GetFlag(FLAGS_steps) < 0) {
-    std::fprintf(stderr, "--seeds must be >= 1 and --steps >= 0\n");
+  if (count < 1) {
+    std::fprintf(stderr, "--seeds must be >= 1\n");
     return 2;
   }
+  SimRunSpec spec;
+  absl::Status s = BuildSpec(&spec);
+  if (!s.ok()) {
+    std::fprintf(stderr, "simulate: %s\n", s.ToString().c_str());
+    return 2;
+  }
+  const std::string dir = absl::GetFlag(FLAGS_trace_dir).empty()
+                              ? DefaultTraceDir()
+                              : absl::GetFlag(FLAGS_trace_dir);
+  std::printf("simulate: workload=%s seeds=%llu..%llu options={%s} "
+              "planted_bug=%s\n",
+              spec.workload.c_str(), static_cast<unsigned long long>(first),
+              static_cast<unsigned long long>(first + count - 1),
+              FormatOptions(spec.options).c_str(),
+              PlantedBugName(spec.planted_bug));
+  std::fflush(stdout);
 
-  stepflow::LocalWorkloadOptions options;
-  options.steps = absl::GetFlag(FLAGS_steps);
-  options.trace_kernels = absl::GetFlag(FLAGS_trace_kernels);
-  options.loop.randomize_ties = !absl::GetFlag(FLAGS_fifo);
-  options.loop.schedule_latency_nanos = absl::GetFlag(FLAGS_latency_ns);
-  options.loop.schedule_jitter_nanos = absl::GetFlag(FLAGS_jitter_ns);
-  std::printf("simulate: %s\n", stepflow::DescribeLocalWorkload(options).c_str());
-
-  int steps = 0, ok = 0, deadline = 0, failed_seeds = 0;
-  uint64_t events = 0;
-  int64_t sim_nanos = 0;
-  std::vector<std::string> failures;
+  Totals totals;
+  Progress progress(absl::GetFlag(FLAGS_progress));
   for (int k = 0; k < count; ++k) {
-    const uint64_t seed = first + static_cast<uint64_t>(k);
-    options.trace_path =
-        absl::GetFlag(FLAGS_trace_dir).empty()
-            ? ""
-            : absl::StrCat(absl::GetFlag(FLAGS_trace_dir), "/seed_", seed,
-                           ".trace");
-    stepflow::LocalWorkloadResult r;
-    absl::Status s = stepflow::RunLocalWorkload(seed, options, &r);
+    spec.seed = first + static_cast<uint64_t>(k);
+    uint64_t live_steps = 0, live_events = 0;
+    SimRunConfig config;
+    config.observer = [&](const TraceEvent& e) {
+      ++live_events;
+      if (e.kind == SIM_STEP_DONE) ++live_steps;
+      if ((live_events & 1023) == 0) {
+        progress.Show(k + 1, count, spec.seed, totals, live_steps, live_events,
+                      false);
+      }
+    };
+    SimRunResult r;
+    s = RunSimulation(spec, config, &r);
     if (!s.ok()) {
+      progress.Finish();
       std::fprintf(stderr, "seed %llu: set-up failed: %s\n",
-                   static_cast<unsigned long long>(seed), s.ToString().c_str());
+                   static_cast<unsigned long long>(spec.seed),
+                   s.ToString().c_str());
       return 2;
     }
-    steps += r.steps_run;
-    ok += r.steps_ok;
-    deadline += r.steps_deadline_exceeded;
-    events += r.events_run;
-    sim_nanos += r.virtual_nanos;
-    if (!r.failures.empty()) ++failed_seeds;
-    for (const std::string& f : r.failures) failures.push_back(f);
+    ++totals.seeds_done;
+    totals.steps += static_cast<uint64_t>(r.steps_run);
+    totals.ops += static_cast<uint64_t>(r.ops_run);
+    totals.events += r.events_run;
+    totals.trace_events += r.trace_events;
+    totals.sim_nanos += r.virtual_nanos;
+    for (const SimInvariantFailure& f : r.failures) {
+      ++totals.failures_by_invariant[f.invariant];
+    }
     if (verbose) {
+      progress.Finish();
       std::printf(
-          "seed=%llu steps=%d ok=%d deadline_exceeded=%d failures=%zu "
-          "events=%llu trace_events=%llu sim_ns=%lld hash=%016llx\n",
-          static_cast<unsigned long long>(seed), r.steps_run, r.steps_ok,
-          r.steps_deadline_exceeded, r.failures.size(),
-          static_cast<unsigned long long>(r.events_run),
+          "seed=%llu steps=%d ops=%d failures=%zu events=%llu "
+          "trace_events=%llu sim_ns=%lld hash=%016llx\n",
+          static_cast<unsigned long long>(spec.seed), r.steps_run, r.ops_run,
+          r.failures.size(), static_cast<unsigned long long>(r.events_run),
           static_cast<unsigned long long>(r.trace_events),
           static_cast<long long>(r.virtual_nanos),
           static_cast<unsigned long long>(r.trace_hash));
+      std::fflush(stdout);
     }
+    if (!r.failures.empty()) {
+      ++totals.failed_seeds;
+      progress.Finish();
+      ReportFailingSeed(spec, r, dir);
+      std::fflush(stdout);
+    }
+    progress.Show(k + 1, count, spec.seed, totals, 0, 0, k + 1 == count);
   }
+  progress.Finish();
 
-  std::printf("\n%8s %8s %8s %10s %10s %14s %9s\n", "seeds", "steps", "ok",
-              "deadline", "events", "sim_time_ms", "failures");
-  std::printf("%8d %8d %8d %10d %10llu %14.3f %9d\n", count, steps, ok,
-              deadline, static_cast<unsigned long long>(events),
-              static_cast<double>(sim_nanos) / 1e6, failed_seeds);
-  for (const std::string& f : failures) std::printf("FAILURE: %s\n", f.c_str());
-  return failures.empty() ? 0 : 1;
+  std::printf("\n%8s %10s %10s %12s %14s %14s %13s\n", "seeds", "ops", "steps",
+              "events", "trace_events", "sim_time_s", "failing_seeds");
+  std::printf("%8d %10llu %10llu %12llu %14llu %14.3f %13d\n",
+              totals.seeds_done, static_cast<unsigned long long>(totals.ops),
+              static_cast<unsigned long long>(totals.steps),
+              static_cast<unsigned long long>(totals.events),
+              static_cast<unsigned long long>(totals.trace_events),
+              static_cast<double>(totals.sim_nanos) / 1e9, totals.failed_seeds);
+  std::printf("failures by invariant:%s\n",
+              totals.failures_by_invariant.empty() ? " none" : "");
+  for (const auto& [name, n] : totals.failures_by_invariant) {
+    std::printf("  %-14s %d\n", name.c_str(), n);
+  }
+  return totals.failed_seeds > 0 ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace stepflow
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Runs a simulation workload for a range of seeds in the deterministic "
+      "simulator.");
+  absl::ParseCommandLine(argc, argv);
+  return stepflow::Main();
 }

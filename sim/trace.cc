@@ -84,6 +84,13 @@ int64_t FirstDivergence(const std::vector<TraceEvent>& a,
   return -1;
 }
 
+std::string TraceHeader::Param(const std::string& key) const {
+  for (const auto& [k, v] : params) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
 // ---------------------------------------------------------------------------
 // TraceRecorder
 
@@ -111,6 +118,8 @@ absl::Status TraceRecorder::OpenFile(const std::string& path,
   h->set_format(kSimTraceFormat);
   h->set_seed(header.seed);
   h->set_workload(header.workload);
+  h->set_workload_name(header.workload_name);
+  h->set_plan(header.plan);
   for (const auto& [key, value] : header.params) {
     SimTraceField* f = h->add_params();
     f->set_key(key);
@@ -205,6 +214,8 @@ absl::Status TraceReader::Open(const std::string& path,
   const SimTraceHeader& h = record.header();
   r->header_.seed = h.seed();
   r->header_.workload = h.workload();
+  r->header_.workload_name = h.workload_name();
+  r->header_.plan = h.plan();
   for (const SimTraceField& f : h.params()) {
     r->header_.params.emplace_back(f.key(), f.value());
   }

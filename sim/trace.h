@@ -62,10 +62,18 @@ struct TraceEvent {
   bool operator!=(const TraceEvent& o) const { return !(*this == o); }
 };
 
+// What a replay needs: the workload's name, the seed, its options as
+// key/value params and, for plan-driven workloads, the serialized plan.
+// `workload` is a human-readable one-line description.
 struct TraceHeader {
   uint64_t seed = 0;
   std::string workload;
   TraceFields params;
+  std::string workload_name;
+  std::string plan;
+
+  // The value of param `key`, or "" if absent.
+  std::string Param(const std::string& key) const;
 };
 
 inline constexpr char kSimTraceFormat[] = "stepflow.sim_trace.v1";

@@ -103,6 +103,8 @@ TEST(TraceTest, FileRoundTrip) {
   h.seed = 1234;
   h.workload = "unit test";
   h.params = {{"steps", "4"}};
+  h.workload_name = "mixed";
+  h.plan = std::string("\x08\x01\x00plan bytes", 13);
   ASSERT_TRUE(r.OpenFile(path, h).ok());
   EXPECT_EQ(r.OpenFile(path, h).code(), absl::StatusCode::kFailedPrecondition);
   for (const TraceEvent& e : Sample()) r.Record(e);
@@ -113,6 +115,10 @@ TEST(TraceTest, FileRoundTrip) {
   EXPECT_EQ(reader->header().seed, 1234u);
   EXPECT_EQ(reader->header().workload, "unit test");
   EXPECT_EQ(reader->header().params, h.params);
+  EXPECT_EQ(reader->header().Param("steps"), "4");
+  EXPECT_EQ(reader->header().Param("absent"), "");
+  EXPECT_EQ(reader->header().workload_name, "mixed");
+  EXPECT_EQ(reader->header().plan, h.plan);
   std::vector<TraceEvent> back;
   TraceEvent e;
   while (reader->Next(&e)) back.push_back(e);

@@ -12,8 +12,10 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc
   libgtest-dev libgmock-dev
   libbenchmark-dev
+  libtbb-dev                # oneTBB flow graph: executor benchmark peer
   libeigen3-dev
   librapidcheck-dev
+  chromium python3          # timeline screenshots (tools/timeline_viewer)
 )
 
 missing=()

@@ -9,9 +9,14 @@
 // in a separate Run after the last step (and every --print_every steps), so
 // reading a variable never races with the step that updates it.
 //
+// --timeline=FILE traces the last step (RunOptions FULL_TRACE) and writes
+// it as Chrome trace JSON (runtime/client/timeline.h): open it in
+// chrome://tracing, Perfetto or tools/timeline_viewer/viewer.html.
+//
 // Exit status: 0 on success; 1 on any error, with the error on stderr.
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -24,6 +29,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "runtime/bin/feed_parser.h"
+#include "runtime/client/timeline.h"
 #include "runtime/common/session.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/graph/graph_def_io.h"
@@ -46,6 +52,8 @@ ABSL_FLAG(bool, log_device_placement, false, "Print each node's device");
 ABSL_FLAG(bool, allow_soft_placement, false,
           "Fall back to another device when the requested one cannot run a node");
 ABSL_FLAG(int64_t, timeout_ms, 0, "Per-step deadline in ms (0: none)");
+ABSL_FLAG(std::string, timeline, "",
+          "Write the last step's timeline (Chrome trace JSON) to this file");
 ABSL_FLAG(int, max_entries, 16, "Values printed per tensor");
 
 namespace stepflow {
@@ -54,6 +62,22 @@ namespace {
 int Fail(const absl::Status& s, absl::string_view what) {
   absl::FPrintF(stderr, "run_graph: %s: %s\n", what, s.ToString());
   return 1;
+}
+
+absl::Status WriteTimeline(const RunMetadata& metadata, const std::string& path) {
+  std::string json;
+  TimelineSummary summary;
+  absl::Status s = StepStatsToChromeTrace(metadata.step_stats(),
+                                          absl::GetFlag(FLAGS_graph), &json, &summary);
+  if (!s.ok()) return s;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << json;
+  out.close();
+  if (!out) return absl::UnavailableError(absl::StrCat("cannot write '", path, "'"));
+  absl::FPrintF(stderr,
+                "timeline: %d kernels on %d devices, %d transfers -> %s\n",
+                summary.kernels, summary.lanes, summary.flows, path);
+  return absl::OkStatus();
 }
 
 int Main(const std::vector<char*>& positional) {
@@ -133,11 +157,20 @@ int Main(const std::vector<char*>& positional) {
     }
     return absl::OkStatus();
   };
+  const std::string timeline_path = absl::GetFlag(FLAGS_timeline);
   for (int step = 1; step <= steps; ++step) {
+    RunOptions step_options = run_options;
+    RunMetadata metadata;
+    const bool trace = step == steps && !timeline_path.empty();
+    if (trace) step_options.set_trace_level(RunOptions::FULL_TRACE);
     s = targets.empty()
-            ? session->Run(run_options, feeds, fetches, {}, &outputs, nullptr)
-            : session->Run(run_options, feeds, {}, targets, &outputs, nullptr);
+            ? session->Run(step_options, feeds, fetches, {}, &outputs, &metadata)
+            : session->Run(step_options, feeds, {}, targets, &outputs, &metadata);
     if (!s.ok()) return Fail(s, absl::StrCat("running step ", step));
+    if (trace) {
+      s = WriteTimeline(metadata, timeline_path);
+      if (!s.ok()) return Fail(s, "writing --timeline");
+    }
     if (step == steps || (print_every > 0 && step % print_every == 0)) {
       s = report(step);
       if (!s.ok()) return Fail(s, absl::StrCat("fetching after step ", step));

@@ -30,6 +30,8 @@
 #include "proto/device_attributes.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/common/session.h"
+#include "runtime/common/session_options.h"
+#include "runtime/env/env.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/graph/graph.h"
 
@@ -60,6 +62,12 @@ struct TF_ImportGraphDefOptions {
 struct TF_SessionOptions {
   std::string target;
   stepflow::ConfigProto config;
+  // Not reachable from C: set by in-process C++ callers (the simulator).
+  // The Env sessions run in (borrowed; must outlive them); null means the
+  // process Env (process_env.h).
+  stepflow::Env* env = nullptr;
+  // Passed through to SessionOptions::rendezvous_factory.
+  stepflow::RendezvousFactory rendezvous_factory;
 };
 
 struct TF_DeviceList {
@@ -85,6 +93,10 @@ struct TF_Graph {
   std::map<int64_t, SessionEntry> sessions ABSL_GUARDED_BY(mu);
   int64_t next_session_id ABSL_GUARDED_BY(mu) = 0;
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
+  // Set by the test-only early_graph_free planted bug
+  // (runtime/framework/planted_bug.h) when it counted this graph as freed
+  // early; the destructor then does not count it again.
+  bool counted_freed_early = false;
 
   int num_sessions() const ABSL_SHARED_LOCKS_REQUIRED(mu) {
     return static_cast<int>(sessions.size());

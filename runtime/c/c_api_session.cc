@@ -191,7 +191,9 @@ TF_Session* TF_NewSession(TF_Graph* graph, const TF_SessionOptions* opts,
   stepflow::SessionOptions options;
   options.target = opts->target;
   options.config = opts->config;
-  options.env = stepflow::c_api::ProcessEnv();
+  options.env =
+      opts->env != nullptr ? opts->env : stepflow::c_api::ProcessEnv();
+  options.rendezvous_factory = opts->rendezvous_factory;
   std::unique_ptr<stepflow::Session> session;
   absl::Status s = stepflow::NewSession(options, &session);
   if (!s.ok()) {

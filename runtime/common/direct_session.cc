@@ -160,6 +160,14 @@ absl::Status DirectSession::CheckNotClosed() const {
 
 int64_t DirectSession::NewStepId() { return next_step_id_.fetch_add(1); }
 
+Rendezvous* DirectSession::NewStepRendezvous(int64_t step_id) {
+  if (options_.rendezvous_factory) {
+    Rendezvous* r = options_.rendezvous_factory(step_id);
+    if (r != nullptr) return r;
+  }
+  return new IntraProcessRendezvous();
+}
+
 int64_t DirectSession::StepTimeoutMs(const RunOptions& run_options) const {
   if (run_options.timeout_in_ms() > 0) return run_options.timeout_in_ms();
   return options_.config.operation_timeout_in_ms() > 0
@@ -398,7 +406,7 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
 
   const int64_t step_id = NewStepId();
   auto step = std::make_shared<StepState>(static_cast<int>(ek->items.size()));
-  step->rendezvous = new IntraProcessRendezvous();
+  step->rendezvous = NewStepRendezvous(step_id);
 
   // The step is cancelled when the session closes...
   const CancellationToken token = session_cancellation_.get_cancellation_token();
@@ -492,7 +500,7 @@ absl::Status DirectSession::PRunSetup(
   for (const auto& f : ek->fetches) run->fetched[f] = false;
   const int64_t step_id = NewStepId();
   run->step = std::make_shared<StepState>(static_cast<int>(ek->items.size()));
-  run->step->rendezvous = new IntraProcessRendezvous();
+  run->step->rendezvous = NewStepRendezvous(step_id);
   std::shared_ptr<StepState> step = run->step;
   run->session_token = session_cancellation_.get_cancellation_token();
   if (!session_cancellation_.RegisterCallback(run->session_token, [step] {

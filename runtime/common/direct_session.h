@@ -71,6 +71,11 @@ class DirectSession : public Session {
   int64_t num_executor_builds() const { return num_executor_builds_.load(); }
   // Partial runs still holding state (for leak checks).
   size_t num_partial_runs() const;
+  // Steps and partial runs still registered for cancellation on Close (for
+  // leak checks: 0 when nothing runs).
+  size_t num_cancellation_registrations() const {
+    return session_cancellation_.NumRegisteredCallbacks();
+  }
 
   const DeviceMgr* device_mgr() const { return device_mgr_.get(); }
 
@@ -88,6 +93,9 @@ class DirectSession : public Session {
   absl::Status BuildExecutors(const BuildGraphOptions& opts,
                               std::shared_ptr<ExecutorsAndKeys>* out);
   int64_t NewStepId();
+  // The step's rendezvous (one reference): options_.rendezvous_factory's, or
+  // an IntraProcessRendezvous.
+  Rendezvous* NewStepRendezvous(int64_t step_id);
   // TensorFlow's OpSegment: one kernel per stateful node per device for the
   // whole session, shared by every signature's executor, so kernel-held
   // state (random streams) persists across Runs. Other kernels, and

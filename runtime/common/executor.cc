@@ -1194,10 +1194,7 @@ void ExecutorState::FinishStats(const NodeItem& item,
       impl_->env()->clock->NowNanos() - stats->all_start_nanos();
   stats->set_all_end_rel_nanos(rel);
   stats->set_all_end_rel_micros(rel / 1000);
-  const NodeDef& def = item.node->def();
-  stats->set_timeline_label(absl::StrCat(item.name(), " = ", def.op(), "(",
-                                         absl::StrJoin(def.input(), ", "),
-                                         ")"));
+  stats->set_timeline_label(TimelineLabel(item.node->def()));
   stats_collector_->Save(impl_->device()->name(), std::move(*stats));
 }
 

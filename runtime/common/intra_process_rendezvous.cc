@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/framework/planted_bug.h"
+
 namespace stepflow {
 namespace {
 
@@ -28,6 +30,11 @@ absl::Status IntraProcessRendezvous::Send(const ParsedKey& key,
   {
     absl::MutexLock l(&mu_);
     if (!status_.ok()) return status_;
+    if (PlantedBugActive(PlantedBug::kDropRecv) && !planted_drop_done_) {
+      // Test-only planted bug (runtime/framework/planted_bug.h).
+      planted_drop_done_ = true;
+      return absl::OkStatus();
+    }
     auto it = table_.find(key.full_key);
     if (it != table_.end()) {
       ItemQueue& q = it->second;

@@ -93,6 +93,9 @@ class IntraProcessRendezvous : public Rendezvous {
   // Looked up by full key only; never iterated for behaviour (AbortAll
   // orders what it collects by arrival sequence).
   absl::flat_hash_map<std::string, ItemQueue> table_ ABSL_GUARDED_BY(mu_);
+  // Whether the planted drop_recv bug already dropped this rendezvous's
+  // Send (runtime/framework/planted_bug.h; test-only).
+  bool planted_drop_done_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace stepflow

@@ -3,7 +3,31 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
 namespace stepflow {
+namespace {
+
+std::string StringAttr(const NodeDef& def, const std::string& name) {
+  auto it = def.attr().find(name);
+  return it == def.attr().end() ? "" : it->second.s();
+}
+
+}  // namespace
+
+std::string TimelineLabel(const NodeDef& def) {
+  std::string label = absl::StrCat(def.name(), " = ", def.op(), "(",
+                                   absl::StrJoin(def.input(), ", "), ")");
+  const std::string& op = def.op();
+  if (op == "_Send" || op == "_Recv" || op == "_HostSend" ||
+      op == "_HostRecv") {
+    absl::StrAppend(&label, " [tensor=", StringAttr(def, "tensor_name"),
+                    " from=", StringAttr(def, "send_device"),
+                    " to=", StringAttr(def, "recv_device"), "]");
+  }
+  return label;
+}
 
 void StepStatsCollector::Save(const std::string& device, NodeExecStats stats) {
   absl::MutexLock l(&mu_);

@@ -17,9 +17,18 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "proto/graph.pb.h"
 #include "proto/step_stats.pb.h"
 
 namespace stepflow {
+
+// The NodeExecStats.timeline_label executors record for `def`:
+//   "<name> = <op>(<input>, <input>...)"
+// and for the rendezvous ops (_Send, _Recv, _HostSend, _HostRecv) the
+// transfer they take part in, so a timeline can pair them:
+//   "<name> = _Send(<input>) [tensor=<tensor_name> from=<send_device>
+//    to=<recv_device>]"   (one line; the same bracket for _Recv)
+std::string TimelineLabel(const NodeDef& def);
 
 class StepStatsCollector {
  public:

@@ -1,6 +1,7 @@
 #include "runtime/framework/op_kernel.h"
 
 #include <atomic>
+#include <optional>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -354,10 +355,20 @@ absl::Status KernelRegistry::FindKernel(absl::string_view device_type,
                                         const NodeDef& def,
                                         const KernelDef** kernel_def,
                                         KernelFactory* factory) const {
-  NodeDef defaulted = def;
+  // Constraints are checked against the NodeDef with its OpDef defaults
+  // filled in; copy it only when a default is actually missing (the placer
+  // asks this for every node, so the copy dominated placement).
+  std::optional<NodeDef> with_defaults;
   if (const OpDef* op_def = OpRegistry::Global()->LookUpOrNull(def.op())) {
-    AddDefaultsToNodeDef(*op_def, &defaulted);
+    for (const auto& attr : op_def->attr()) {
+      if (attr.has_default_value() && !HasNodeAttr(def, attr.name())) {
+        with_defaults.emplace(def);
+        AddDefaultsToNodeDef(*op_def, &*with_defaults);
+        break;
+      }
+    }
   }
+  const NodeDef& defaulted = with_defaults ? *with_defaults : def;
   absl::MutexLock l(&mu_);
   const Entry* best = nullptr;
   int num_best = 0;

@@ -307,8 +307,17 @@ const Edge* Graph::AddControlEdge(Node* source, Node* dest,
                                   bool allow_duplicates) {
   if (source == nullptr || dest == nullptr) return nullptr;
   if (!allow_duplicates) {
-    for (const Edge* e : dest->in_edges()) {
-      if (e->IsControlEdge() && e->src() == source) return nullptr;
+    // An existing source -> dest control edge is in both lists: scan the
+    // shorter one, so wiring many nodes to one hub (SINK, a train op's
+    // control inputs) stays linear overall.
+    if (source->out_edges().size() < dest->in_edges().size()) {
+      for (const Edge* e : source->out_edges()) {
+        if (e->IsControlEdge() && e->dst() == dest) return nullptr;
+      }
+    } else {
+      for (const Edge* e : dest->in_edges()) {
+        if (e->IsControlEdge() && e->src() == source) return nullptr;
+      }
     }
   }
   return AddEdge(source, kControlSlot, dest, kControlSlot);

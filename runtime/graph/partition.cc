@@ -225,7 +225,12 @@ class Partitioner {
   }
 
   // For every cross-location edge inside a loop frame, a control loop for
-  // that frame (and, nested, each enclosing frame) on the destination.
+  // that frame (and, nested, each enclosing frame) on the destination, so
+  // its Recv runs once per iteration, and one on the source, so the source
+  // side has the same iterations: a loop invariant (a constant Enter's
+  // value) is re-activated in each iteration only where the frame
+  // iterates, and without a loop next to it a Send of that value would run
+  // once while its Recv waits in every iteration.
   absl::Status AddControlLoops() {
     const std::vector<const Edge*> edges = g_.edges();  // Id order.
     for (const Edge* e : edges) {
@@ -238,6 +243,7 @@ class Partitioner {
       if (frame.empty()) continue;
       ControlLoop* unused = nullptr;
       SF_RETURN_IF_ERROR(EnsureControlLoop(frame, dst, &unused));
+      SF_RETURN_IF_ERROR(EnsureControlLoop(frame, src, &unused));
     }
     return absl::OkStatus();
   }

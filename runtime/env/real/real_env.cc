@@ -1,8 +1,15 @@
 #include "runtime/env/real/real_env.h"
 
+#include "absl/synchronization/mutex.h"
+
 namespace stepflow {
 
 std::unique_ptr<RealEnv> RealEnv::Create(int inter_op_threads) {
+  // Debian's Abseil is built without NDEBUG, which leaves its debug-only
+  // mutex deadlock detector on: every Mutex::Lock then takes a global lock
+  // and updates a lock graph (about a third of the instructions of a small
+  // Session::Run). Production Envs run without it, as release Abseil does.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::unique_ptr<RealEnv> real(new RealEnv());
   real->clock_ = std::make_unique<SystemClock>();
   real->random_ = std::make_unique<SystemRandom>();

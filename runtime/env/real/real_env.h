@@ -6,6 +6,9 @@
 // the clock and random), then frees the clock and random. Objects built
 // with env() must be destroyed before the RealEnv.
 //
+// Create() also turns off Abseil's debug-only mutex deadlock detection for
+// the process (Debian's Abseil leaves it on; release builds never run it).
+//
 // Thread-safety: env() and the services are safe from any thread.
 #ifndef STEPFLOW_RUNTIME_ENV_REAL_REAL_ENV_H_
 #define STEPFLOW_RUNTIME_ENV_REAL_REAL_ENV_H_
