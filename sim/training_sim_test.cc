@@ -30,6 +30,7 @@
 #include "sim/sim_env.h"
 #include "sim/trace.h"
 #include "sim/traced_device.h"
+#include "testing/linear_regression_data.h"
 #include "testing/tf_testdata.h"
 
 namespace stepflow {
@@ -39,23 +40,8 @@ constexpr char kGraph[] = "linear_regression_train.pb";
 constexpr int kSeeds = 20;
 constexpr int kTrainSteps = 201;
 
-Tensor FloatVec(const std::vector<float>& v) {
-  Tensor t(DT_FLOAT, TensorShape({static_cast<int64_t>(v.size())}));
-  for (size_t i = 0; i < v.size(); ++i) t.flat<float>()(i) = v[i];
-  return t;
-}
-
-// 100 points x in [0, 1) (a fixed sequence, the same for every seed) and
-// y = 0.1 x + 0.3.
 Session::FeedList TrainingData() {
-  std::vector<float> xs, ys;
-  uint64_t state = 12345;
-  for (int i = 0; i < 100; ++i) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    xs.push_back(static_cast<float>(state >> 40) / static_cast<float>(1 << 24));
-    ys.push_back(0.1f * xs.back() + 0.3f);
-  }
-  return {{"x", FloatVec(xs)}, {"y", FloatVec(ys)}};
+  return graph_testing::LinearRegressionFeeds();
 }
 
 // Variables on /cpu:1 (their Assign/ApplyGradientDescent follow them over

@@ -16,16 +16,6 @@
 namespace stepflow {
 namespace {
 
-constexpr char kGraph[] = R"(
-  node { name: "x" op: "Const" device: "/device:CPU:0"
-         attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "value" value { tensor { dtype: DT_FLOAT
-           tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 } } } }
-  node { name: "y" op: "Mul" input: "x" input: "x" device: "/device:CPU:1"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "z" op: "AddV2" input: "y" input: "x" device: "/device:CPU:0"
-         attr { key: "T" value { type: DT_FLOAT } } }
-)";
 
 // Runs the graph once in a simulator seeded with `seed` (every Schedule()
 // costs 1-3 virtual µs) and returns the timeline JSON.
@@ -34,8 +24,9 @@ std::string SimulatedTimeline(uint64_t seed, TimelineSummary* summary) {
   loop.schedule_latency_nanos = 1000;
   loop.schedule_jitter_nanos = 2000;
   SimEnv sim(seed, loop);
+  // x on CPU:0, y = x*x on CPU:1, z = y + x on CPU:0.
   GraphDef graph;
-  EXPECT_TRUE(ParseGraphDefFromText(kGraph, &graph).ok());
+  EXPECT_TRUE(ReadGraphDefFromFile("examples/two_device.pbtxt", &graph).ok());
   SessionOptions opts;
   opts.env = &sim.env;
   (*opts.config.mutable_device_count())["CPU"] = 2;

@@ -121,18 +121,9 @@ TEST(TimelineTest, EscapesJson) {
 
 // A real two-device step: every cross-device edge shows up as one arrow.
 TEST(TimelineTest, TwoDeviceStepFromDirectSession) {
-  constexpr char kGraph[] = R"(
-    node { name: "x" op: "Const" device: "/device:CPU:0"
-           attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "value" value { tensor { dtype: DT_FLOAT
-             tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 } } } }
-    node { name: "y" op: "Mul" input: "x" input: "x" device: "/device:CPU:1"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "z" op: "AddV2" input: "y" input: "x" device: "/device:CPU:0"
-           attr { key: "T" value { type: DT_FLOAT } } }
-  )";
+  // x on CPU:0, y = x*x on CPU:1, z = y + x on CPU:0.
   GraphDef graph;
-  ASSERT_TRUE(ParseGraphDefFromText(kGraph, &graph).ok());
+  ASSERT_TRUE(ReadGraphDefFromFile("examples/two_device.pbtxt", &graph).ok());
   auto env = RealEnv::Create(2);
   SessionOptions opts;
   opts.env = env->env();

@@ -14,6 +14,7 @@
 #include "runtime/common/session.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/graph/graph_def_io.h"
+#include "testing/linear_regression_data.h"
 #include "testing/tf_testdata.h"
 
 namespace stepflow {
@@ -21,22 +22,8 @@ namespace {
 
 constexpr char kGraph[] = "linear_regression_train.pb";
 
-Tensor FloatVec(const std::vector<float>& v) {
-  Tensor t(DT_FLOAT, TensorShape({static_cast<int64_t>(v.size())}));
-  for (size_t i = 0; i < v.size(); ++i) t.flat<float>()(i) = v[i];
-  return t;
-}
-
-// 100 points x in [0, 1) (a fixed pseudo-random sequence) and y = 0.1x + 0.3.
 Session::FeedList TrainingData() {
-  std::vector<float> xs, ys;
-  uint64_t state = 12345;
-  for (int i = 0; i < 100; ++i) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    xs.push_back(static_cast<float>(state >> 40) / static_cast<float>(1 << 24));
-    ys.push_back(0.1f * xs.back() + 0.3f);
-  }
-  return {{"x", FloatVec(xs)}, {"y", FloatVec(ys)}};
+  return graph_testing::LinearRegressionFeeds();
 }
 
 bool IsVariable(const NodeDef& n) {

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Turns the JSON of the runtime benchmarks into one comparison table.
+
+Usage: report.py --executor E.json --session S.json --pipeline P.json
+
+Each file is google-benchmark's --benchmark_out (JSON) of
+executor_benchmark, session_benchmark and pipeline_benchmark; any may be
+missing (its section then says so). With repetitions, the smallest value
+of each counter is used (the run least disturbed by other load). Ratios are
+ours / peer: below 1 means stepflow is faster. Each section ends with the
+targets from BENCHMARKS.md and whether they were met.
+
+Exit status: 0 when the table was printed (targets missed or not), 2 on
+unreadable input.
+"""
+
+import argparse
+import json
+import sys
+
+SHAPES = [
+    (0, "chain 100k"),
+    (1, "fan 1->10k->1"),
+    (2, "layered 10k"),
+    (3, "layered 100k"),
+]
+PIPELINE_SIZES = [10000, 100000, 1000000]
+
+
+def load(path):
+    """{run_name: [benchmark entries]} of the non-aggregate runs."""
+    if not path:
+        return None
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        print("report: cannot read %s: %s" % (path, e), file=sys.stderr)
+        sys.exit(2)
+    runs = {}
+    for b in data.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        runs.setdefault(b.get("run_name", b["name"]), []).append(b)
+    return runs
+
+
+def best(runs, name, counter):
+    """Smallest `counter` over the repetitions of `name`; None if absent or
+    failed."""
+    if runs is None:
+        return None
+    values = [
+        b[counter]
+        for b in runs.get(name, [])
+        if not b.get("error_occurred") and counter in b
+    ]
+    return min(values) if values else None
+
+
+def fmt(v, scale=1.0, digits=1):
+    if v is None:
+        return "-"
+    return "%.*f" % (digits, v * scale)
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def verdict(ok):
+    if ok is None:
+        return "not measured"
+    return "met" if ok else "MISSED"
+
+
+def table(header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows)
+              for i in range(len(header))]
+    line = lambda r: "  ".join(str(c).rjust(w) if i else str(c).ljust(w)
+                               for i, (c, w) in enumerate(zip(r, widths)))
+    out = [line(header), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def executor_section(runs):
+    print("== Executor: ns per node (min over repetitions) ==")
+    if runs is None:
+        print("(executor_benchmark not run)\n")
+        return [("executor: ours(1 thread) <= oneTBB(1 thread), <= 10x floor",
+                 None)]
+    name = "BM_Stepflow/shape:%d/values:%d/threads:%d/real_time"
+    tbb = "BM_TbbFlowGraph/shape:%d/threads:%d/real_time"
+    floor = "BM_PendingCountFloor/shape:%d/real_time"
+    rows, checks = [], []
+    for sid, label in SHAPES:
+        ours = {(v, t): best(runs, name % (sid, v, t), "per_node")
+                for v in (0, 1) for t in (0, 1, 2)}
+        tbb1 = best(runs, tbb % (sid, 1), "per_node")
+        tbb2 = best(runs, tbb % (sid, 2), "per_node")
+        fl = best(runs, floor % sid, "per_node")
+        r_tbb = ratio(ours[(0, 1)], tbb1)
+        r_floor = ratio(ours[(0, 1)], fl)
+        rows.append([label, fmt(ours[(0, 0)], 1e9), fmt(ours[(0, 1)], 1e9),
+                     fmt(ours[(0, 2)], 1e9), fmt(ours[(1, 1)], 1e9),
+                     fmt(tbb1, 1e9), fmt(tbb2, 1e9), fmt(fl, 1e9),
+                     fmt(r_tbb, digits=2), fmt(r_floor, digits=1)])
+        checks.append(("executor %s: ours(1 thread) <= oneTBB(1 thread)" % label,
+                       None if r_tbb is None else r_tbb <= 1.0))
+        checks.append(("executor %s: ours(1 thread) <= 10x floor" % label,
+                       None if r_floor is None else r_floor <= 10.0))
+    print(table(["shape", "inline", "1 thr", "2 thr", "values 1 thr",
+                 "tbb 1 thr", "tbb 2 thr", "floor", "ours/tbb", "ours/floor"],
+                rows))
+    print("(inline / 1 thr / 2 thr: NoOps on control edges with an inline "
+          "scheduler or 1 / 2 pool threads;\n values: scalar Const/Identity "
+          "data edges; ratios use the 1-thread NoOp column)\n")
+    return checks
+
+
+def session_section(runs):
+    print("== Session: microseconds per Run (min over repetitions) ==")
+    if runs is None:
+        print("(session_benchmark not run)\n")
+        return [("Session::Run (1 thread) <= 3x libtorch eager add", None)]
+    entries = [
+        ("Session::Run, 1 inter-op thread", "BM_SessionRun/threads:1/real_time"),
+        ("Session::Run, 2 inter-op threads", "BM_SessionRun/threads:2/real_time"),
+        ("RunCallable, 1 inter-op thread",
+         "BM_SessionRunCallable/threads:1/real_time"),
+        ("RunCallable, 2 inter-op threads",
+         "BM_SessionRunCallable/threads:2/real_time"),
+        ("TF_SessionRun (C API)", "BM_CApiSessionRun/real_time"),
+        ("libtorch eager add (peer)", "BM_TorchEagerAdd/real_time"),
+    ]
+    values = {n: best(runs, n, "per_run") for _, n in entries}
+    torch = values["BM_TorchEagerAdd/real_time"]
+    rows = [[label, fmt(values[n], 1e6, 2), fmt(ratio(values[n], torch), digits=1)]
+            for label, n in entries]
+    print(table(["path", "us/run", "ours/torch"], rows))
+    if torch is None:
+        print("(no libtorch peer: build with --define=with_torch=1, "
+              "see BENCHMARKS.md)")
+    print()
+    run1 = values["BM_SessionRun/threads:1/real_time"]
+    r = ratio(run1, torch)
+    return [("Session::Run (1 thread) <= 3x libtorch eager add",
+             None if r is None else r <= 3.0)]
+
+
+def pipeline_section(runs):
+    print("== Graph pipeline: microseconds per node per phase ==")
+    if runs is None:
+        print("(pipeline_benchmark not run)\n")
+        return [("1M nodes: prune+place+partition < 2 s", None)]
+    rows = []
+    ppp_1m = None
+    for n in PIPELINE_SIZES:
+        name = "BM_Pipeline/nodes:%d/real_time" % n
+        c = {k: best(runs, name, k) for k in
+             ("import_us_per_node", "prune_us_per_node", "place_us_per_node",
+              "partition_us_per_node", "ppp_s")}
+        if n == 1000000:
+            ppp_1m = c["ppp_s"]
+        label = "%dM" % (n // 1000000) if n >= 1000000 else "%dk" % (n // 1000)
+        rows.append([label] +
+                    [fmt(c[k], digits=2) for k in
+                     ("import_us_per_node", "prune_us_per_node",
+                      "place_us_per_node", "partition_us_per_node")] +
+                    [fmt(c["ppp_s"], digits=3)])
+    print(table(["nodes", "import", "prune", "place", "partition",
+                 "prune+place+partition s"], rows))
+    print("(flat us/node across sizes = linear growth)\n")
+    return [("1M nodes: prune+place+partition < 2 s",
+             None if ppp_1m is None else ppp_1m < 2.0)]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--executor")
+    parser.add_argument("--session")
+    parser.add_argument("--pipeline")
+    args = parser.parse_args()
+    checks = []
+    checks += executor_section(load(args.executor))
+    checks += session_section(load(args.session))
+    checks += pipeline_section(load(args.pipeline))
+    print("== Targets ==")
+    for what, ok in checks:
+        print("%-62s %s" % (what, verdict(ok)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

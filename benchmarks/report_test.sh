@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# report.py on canned benchmark JSON (benchmarks/testdata): minimum over
+# repetitions, aggregates ignored, ratios ours / peer, target verdicts, and
+# sections that say so when a benchmark was not run.
+set -euo pipefail
+cd "${TEST_SRCDIR:-$PWD/..}/${TEST_WORKSPACE:-stepflow}"
+report=benchmarks/report.py
+data=benchmarks/testdata
+out="$(python3 "$report" --executor "$data/executor.json" \
+  --session "$data/session.json" --pipeline "$data/pipeline.json")"
+
+fail=0
+expect() {  # expect REGEX: some line of the full report matches
+  if ! grep -Eq -- "$1" <<<"$out"; then
+    echo "FAIL: no line matches /$1/" >&2
+    fail=1
+  fi
+}
+# Executor: the 900 ns repetition loses to 100 ns; 100/200 = 0.50; 100/20.
+expect '^chain 100k +150\.0 +100\.0 +150\.0 +150\.0 +200\.0 +250\.0 +20\.0 +0\.50 +5\.0$'
+expect '^layered 100k +150\.0 +400\.0 .* 2\.00 +20\.0$'
+expect 'executor chain 100k: ours\(1 thread\) <= oneTBB\(1 thread\) +met$'
+expect 'executor layered 100k: ours\(1 thread\) <= oneTBB\(1 thread\) +MISSED$'
+expect 'executor layered 100k: ours\(1 thread\) <= 10x floor +MISSED$'
+# Session: 4 us / 1 us.
+expect '^Session::Run, 1 inter-op thread +4\.00 +4\.0$'
+expect '^libtorch eager add \(peer\) +1\.00 +1\.0$'
+expect 'Session::Run \(1 thread\) <= 3x libtorch eager add +MISSED$'
+# Pipeline.
+expect '^1M +1\.25 +0\.25 +0\.50 +0\.75 +1\.500$'
+expect '1M nodes: prune\+place\+partition < 2 s +met$'
+
+# Missing inputs: sections say so and targets are "not measured".
+out="$(python3 "$report" --executor "$data/executor.json")"
+expect '\(session_benchmark not run\)'
+expect '\(pipeline_benchmark not run\)'
+expect '1M nodes: prune\+place\+partition < 2 s +not measured$'
+
+# Unreadable input is exit status 2.
+if python3 "$report" --session /nonexistent.json >/dev/null 2>&1; then
+  echo "FAIL: unreadable input accepted" >&2
+  fail=1
+fi
+exit "$fail"

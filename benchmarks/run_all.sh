@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs the runtime benchmarks (executor, session, graph pipeline) and prints
+# one table with the peers and the ratios ours / peer (BENCHMARKS.md).
+#
+#   benchmarks/run_all.sh [--quick] [--min_time=S] [--repetitions=N]
+#                         [--out_dir=DIR]
+#   bazel run [--define=with_torch=1] //benchmarks:all -- [same flags]
+#
+# Run from a checkout it builds the three binaries first (-c opt, adding
+# the libtorch peer when Debian's libtorch-dev is installed); under
+# `bazel run` it uses the binaries Bazel built. --quick: short runs, one
+# repetition, no 1M-node pipeline (a smoke test, not numbers to quote).
+# Binaries run one at a time. The JSON of each run stays in --out_dir
+# (default: a fresh temporary directory, printed at the end).
+set -euo pipefail
+
+min_time=0.2
+repetitions=3
+quick=0
+out_dir=""
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    --min_time=*) min_time="${arg#*=}" ;;
+    --repetitions=*) repetitions="${arg#*=}" ;;
+    --out_dir=*) out_dir="${arg#*=}" ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "run_all.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+if [ "$quick" = 1 ]; then
+  min_time=0.01
+  repetitions=1
+fi
+
+if [ -n "${BUILD_WORKSPACE_DIRECTORY:-}" ] && [ -x benchmarks/executor_benchmark ]; then
+  # `bazel run //benchmarks:all`: the runfiles tree is the working directory.
+  bin_dir="$PWD/benchmarks"
+  report="$PWD/benchmarks/report.py"
+else
+  repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  cd "$repo"
+  defines=()
+  if [ -f /usr/include/ATen/ATen.h ]; then defines+=(--define=with_torch=1); fi
+  bazel build -c opt "${defines[@]}" //benchmarks:executor_benchmark \
+    //benchmarks:session_benchmark //benchmarks:pipeline_benchmark >&2
+  # The configuration's own output directory, not the bazel-bin symlink
+  # (which another build with other flags may re-point meanwhile).
+  bin_dir="$(bazel info -c opt "${defines[@]}" bazel-bin 2>/dev/null)/benchmarks"
+  report="$repo/benchmarks/report.py"
+fi
+
+if [ -z "$out_dir" ]; then out_dir="$(mktemp -d -t stepflow_bench.XXXXXX)"; fi
+mkdir -p "$out_dir/bin"
+# Run private copies, so that a rebuild during the run cannot swap them.
+for name in executor_benchmark session_benchmark pipeline_benchmark; do
+  cp -f "$bin_dir/$name" "$out_dir/bin/$name"
+done
+bin_dir="$out_dir/bin"
+
+run() {  # run NAME [extra benchmark flags...]
+  local name="$1"
+  shift
+  echo "run_all.sh: running $name" >&2
+  "$bin_dir/$name" --benchmark_min_time="$min_time" \
+    --benchmark_repetitions="$repetitions" \
+    --benchmark_out="$out_dir/$name.json" --benchmark_out_format=json \
+    "$@" >&2
+}
+
+run executor_benchmark
+run session_benchmark
+if [ "$quick" = 1 ]; then
+  run pipeline_benchmark --benchmark_filter='nodes:(10000|100000)/'
+else
+  # Each 1M-node iteration takes seconds: one repetition is enough.
+  repetitions=1 run pipeline_benchmark
+fi
+
+echo
+python3 "$report" --executor "$out_dir/executor_benchmark.json" \
+  --session "$out_dir/session_benchmark.json" \
+  --pipeline "$out_dir/pipeline_benchmark.json"
+echo
+echo "(raw JSON in $out_dir)"

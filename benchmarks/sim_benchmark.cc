@@ -1,0 +1,114 @@
+// Simulator throughput: seeds per second and trace events per second on
+// the local and mixed workloads, and what trace hashing and recording cost
+// compared with running without a recorder.
+//
+//   bazel run -c opt //benchmarks:sim_benchmark
+//
+// Every iteration simulates one whole seed (seed = iteration number + 1, so
+// runs are reproducible). Counters: seeds/s, loop_events/s (event-loop
+// events), trace_events/s (records hashed).
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include "absl/strings/str_cat.h"
+#include "sim/local_workload.h"
+#include "sim/mixed_workload.h"
+#include "sim/workload_runner.h"
+
+namespace stepflow {
+namespace {
+
+void SetCounters(benchmark::State& state, uint64_t loop_events,
+                 uint64_t trace_events) {
+  state.counters["seeds/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["loop_events/s"] = benchmark::Counter(
+      static_cast<double>(loop_events), benchmark::Counter::kIsRate);
+  state.counters["trace_events/s"] = benchmark::Counter(
+      static_cast<double>(trace_events), benchmark::Counter::kIsRate);
+}
+
+// Local workload, 24 steps. Arg: 0 = no recorder, 1 = hash only,
+// 2 = hash + events kept in memory, 3 = hash + trace file.
+void BM_LocalWorkload(benchmark::State& state) {
+  const int mode = static_cast<int>(state.range(0));
+  LocalWorkloadOptions options;
+  options.record_trace = mode != 0;
+  options.keep_events = mode == 2;
+  const char* tmp = std::getenv("TMPDIR");
+  if (mode == 3) {
+    options.trace_path = absl::StrCat(tmp != nullptr ? tmp : "/tmp",
+                                      "/sim_benchmark_local.trace");
+  }
+  uint64_t seed = 0, loop_events = 0, trace_events = 0;
+  for (auto _ : state) {
+    LocalWorkloadResult r;
+    absl::Status s = RunLocalWorkload(++seed, options, &r);
+    if (!s.ok() || !r.failures.empty()) {
+      state.SkipWithError("local workload failed");
+      break;
+    }
+    loop_events += r.events_run;
+    trace_events += r.trace_events;
+    benchmark::DoNotOptimize(r.trace_hash);
+  }
+  SetCounters(state, loop_events, trace_events);
+  static const char* const kLabels[] = {"no recorder", "hash", "hash+keep",
+                                        "hash+file"};
+  state.SetLabel(kLabels[mode]);
+}
+BENCHMARK(BM_LocalWorkload)->Arg(0)->Arg(1)->Arg(2)->Arg(3)
+    ->Unit(benchmark::kMillisecond);
+
+// Mixed workload, default generator options. Arg: 0 = RunMixedPlan with
+// its own hashing recorder only, 1 = through RunSimulation (events kept and
+// re-recorded behind the replay header), 2 = RunSimulation + trace file.
+void BM_MixedWorkload(benchmark::State& state) {
+  const int mode = static_cast<int>(state.range(0));
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string path =
+      absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/sim_benchmark_mixed.trace");
+  uint64_t seed = 0, loop_events = 0, trace_events = 0;
+  for (auto _ : state) {
+    ++seed;
+    if (mode == 0) {
+      SimWorkloadPlan plan;
+      MixedWorkloadResult r;
+      if (!GenerateMixedPlan(seed, MixedWorkloadOptions(), &plan).ok() ||
+          !RunMixedPlan(plan, MixedRunOptions(), &r).ok()) {
+        state.SkipWithError("mixed workload set-up failed");
+        break;
+      }
+      loop_events += r.events_run;
+      trace_events += r.trace_events;
+      benchmark::DoNotOptimize(r.trace_hash);
+      continue;
+    }
+    SimRunSpec spec;
+    spec.workload = kMixedWorkload;
+    spec.seed = seed;
+    SimRunConfig config;
+    if (mode == 2) config.trace_path = path;
+    SimRunResult r;
+    if (!RunSimulation(spec, config, &r).ok()) {
+      state.SkipWithError("mixed workload set-up failed");
+      break;
+    }
+    loop_events += r.events_run;
+    trace_events += r.trace_events;
+    benchmark::DoNotOptimize(r.trace_hash);
+  }
+  SetCounters(state, loop_events, trace_events);
+  static const char* const kLabels[] = {"RunMixedPlan", "RunSimulation",
+                                        "RunSimulation+file"};
+  state.SetLabel(kLabels[mode]);
+}
+BENCHMARK(BM_MixedWorkload)->Arg(0)->Arg(1)->Arg(2)
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace stepflow
