@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "runtime/common/cpu_device.h"
+#include "runtime/common/device_factory.h"
 #include "runtime/common/device_mgr.h"
 #include "runtime/common/direct_session.h"
 #include "runtime/common/session_factory.h"
@@ -31,6 +32,9 @@ class DirectSessionFactory : public SessionFactory {
     SF_RETURN_IF_ERROR(AddCpuDevices(options.env, num_cpus,
                                      "/job:localhost/replica:0/task:0",
                                      &devices));
+    // GPUs and other device types whose libraries are linked in.
+    SF_RETURN_IF_ERROR(AddRegisteredDevices(
+        options, "/job:localhost/replica:0/task:0", &devices));
     auto device_mgr = std::make_unique<DeviceMgr>(std::move(devices));
     *out = std::make_unique<DirectSession>(options, std::move(device_mgr));
     return absl::OkStatus();

@@ -82,7 +82,14 @@ absl::Status GraphExecutionState::BuildGraph(
   }
 
   PlacerOptions popts;
-  popts.default_device = &options_.client_device;
+  // The client CPU is the default device, except that with GPUs present
+  // ops that have a GPU kernel go to a GPU (TensorFlow's DirectSession
+  // places them there too).
+  bool has_gpu = false;
+  for (const DeviceAttributes& d : options_.devices) {
+    if (d.device_type() == "GPU") has_gpu = true;
+  }
+  popts.default_device = has_gpu ? nullptr : &options_.client_device;
   popts.allow_soft_placement = options_.allow_soft_placement;
   popts.log_device_placement = options_.log_device_placement;
   popts.log_sink = options_.log_sink;

@@ -63,7 +63,24 @@ TensorBuffer::TensorBuffer(DataType dtype, int64_t num_elements)
   }
 }
 
+TensorBuffer::TensorBuffer(DataType dtype, int64_t num_elements, void* data,
+                           std::function<void(void*)> release)
+    : dtype_(dtype),
+      num_elements_(num_elements),
+      data_(data),
+      release_(std::move(release)) {
+  if (!DataTypeIsMemcpyable(dtype) || num_elements < 0) {
+    Fatal(absl::StrCat("cannot adopt storage for ", num_elements,
+                       " elements of ", DataTypeString(dtype)));
+  }
+  bytes_ = static_cast<size_t>(num_elements) * ElementSize(dtype);
+}
+
 TensorBuffer::~TensorBuffer() {
+  if (release_) {
+    release_(data_);
+    return;
+  }
   if (dtype_ == DT_STRING) {
     std::string* p = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < num_elements_; ++i) p[i].~basic_string();
@@ -93,6 +110,14 @@ Tensor::Tensor(DataType dtype, const TensorShape& shape)
     }
   }
   buf_ = new TensorBuffer(dtype, shape.num_elements());
+}
+
+Tensor::Tensor(const TensorShape& shape, TensorBuffer* buffer)
+    : dtype_(buffer->dtype()), shape_(shape), buf_(buffer) {
+  if (shape.num_elements() != buffer->num_elements()) {
+    Fatal(absl::StrCat("shape ", shape.DebugString(), " does not fit a buffer of ",
+                       buffer->num_elements(), " elements"));
+  }
 }
 
 Tensor::Tensor(const Tensor& other)

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -45,6 +46,11 @@ class TensorBuffer {
   // Allocates storage for `num_elements` of `dtype` (value-initialised:
   // zeros, empty strings, empty handles). 64-byte aligned.
   TensorBuffer(DataType dtype, int64_t num_elements);
+  // Adopts storage owned elsewhere (device memory, a pool): `data` holds
+  // `num_elements` of memcpyable `dtype`; the buffer never reads or writes
+  // the bytes and runs `release(data)` when the last reference goes.
+  TensorBuffer(DataType dtype, int64_t num_elements, void* data,
+               std::function<void(void*)> release);
   TensorBuffer(const TensorBuffer&) = delete;
   TensorBuffer& operator=(const TensorBuffer&) = delete;
 
@@ -65,6 +71,7 @@ class TensorBuffer {
   int64_t num_elements_;
   size_t bytes_;
   void* data_;
+  std::function<void(void*)> release_;  // Set for adopted storage.
 };
 
 class Tensor {
@@ -90,6 +97,9 @@ class Tensor {
     return t;
   }
 
+  // Wraps `buffer` (adopting the caller's reference) with `shape`, whose
+  // element count must equal the buffer's and whose dtype is the buffer's.
+  Tensor(const TensorShape& shape, TensorBuffer* buffer);
   Tensor(const Tensor& other);
   Tensor(Tensor&& other) noexcept;
   Tensor& operator=(const Tensor& other);

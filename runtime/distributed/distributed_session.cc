@@ -1,0 +1,269 @@
+#include "runtime/distributed/distributed_session.h"
+
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "proto/master.pb.h"
+#include "runtime/env/notification.h"
+#include "runtime/env/transport.h"
+#include "runtime/framework/status_macros.h"
+#include "runtime/framework/tensor_util.h"
+
+namespace stepflow {
+namespace {
+
+absl::Status ClosedError() {
+  return absl::CancelledError("Session has been closed.");
+}
+
+absl::Status NoGraphError() {
+  return absl::InvalidArgumentError(
+      "Session was not created with a graph before Run()!");
+}
+
+}  // namespace
+
+absl::Status MasterTaskFromTarget(const std::string& target,
+                                  std::string* task) {
+  const size_t scheme = target.find("://");
+  *task = scheme == std::string::npos ? target : target.substr(scheme + 3);
+  if (task->empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Target '", target, "' names no master"));
+  }
+  return absl::OkStatus();
+}
+
+DistributedSession::DistributedSession(const SessionOptions& options,
+                                       std::string master_task)
+    : options_(options), master_task_(std::move(master_task)) {}
+
+DistributedSession::~DistributedSession() { Close().IgnoreError(); }
+
+std::string DistributedSession::handle() const {
+  absl::MutexLock l(&mu_);
+  return handle_;
+}
+
+absl::Status DistributedSession::CheckNotClosed() const {
+  return closed_.load() ? ClosedError() : absl::OkStatus();
+}
+
+absl::Status DistributedSession::CallMaster(
+    const std::string& method, const google::protobuf::Message& request,
+    google::protobuf::Message* response) {
+  Env* env = options_.env;
+  if (env == nullptr || env->transport == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "A distributed session needs an Env with a transport (", method, ")"));
+  }
+  // Shared with the callback, which may outlive a wait cut short by nothing
+  // (WaitFor returns only after Notify, so this is belt and braces).
+  struct Wait {
+    Notification done;
+    absl::Status status;
+  };
+  auto wait = std::make_shared<Wait>();
+  env->transport->Call(master_task_, method, request, response, CallOptions(),
+                       [wait](const absl::Status& s) {
+                         wait->status = s;
+                         wait->done.Notify();
+                       });
+  env->scheduler->WaitFor(&wait->done);
+  return wait->status;
+}
+
+absl::Status DistributedSession::CreateLocked(const GraphDef& graph) {
+  CreateSessionRequest req;
+  *req.mutable_graph_def() = graph;
+  *req.mutable_config() = options_.config;
+  req.set_target(options_.target);
+  CreateSessionResponse resp;
+  SF_RETURN_IF_ERROR(CallMaster("MasterService/CreateSession", req, &resp));
+  handle_ = resp.session_handle();
+  graph_version_ = resp.graph_version();
+  return absl::OkStatus();
+}
+
+absl::Status DistributedSession::Create(const GraphDef& graph) {
+  SF_RETURN_IF_ERROR(CheckNotClosed());
+  if (graph.node_size() == 0) return absl::OkStatus();
+  absl::MutexLock l(&mu_);
+  if (!handle_.empty()) {
+    return absl::AlreadyExistsError(
+        "A Graph has already been created for this session.");
+  }
+  return CreateLocked(graph);
+}
+
+absl::Status DistributedSession::Extend(const GraphDef& graph) {
+  SF_RETURN_IF_ERROR(CheckNotClosed());
+  absl::MutexLock l(&mu_);
+  if (handle_.empty()) {
+    if (graph.node_size() == 0) return absl::OkStatus();
+    return CreateLocked(graph);
+  }
+  ExtendSessionRequest req;
+  req.set_session_handle(handle_);
+  *req.mutable_graph_def() = graph;
+  req.set_current_graph_version(graph_version_);
+  ExtendSessionResponse resp;
+  SF_RETURN_IF_ERROR(CallMaster("MasterService/ExtendSession", req, &resp));
+  graph_version_ = resp.new_graph_version();
+  return absl::OkStatus();
+}
+
+absl::Status DistributedSession::Run(
+    const RunOptions& run_options, const FeedList& inputs,
+    const std::vector<std::string>& output_names,
+    const std::vector<std::string>& target_names, std::vector<Tensor>* outputs,
+    RunMetadata* run_metadata) {
+  SF_RETURN_IF_ERROR(CheckNotClosed());
+  RunStepRequest req;
+  {
+    absl::MutexLock l(&mu_);
+    if (handle_.empty()) return NoGraphError();
+    req.set_session_handle(handle_);
+  }
+  for (const auto& [name, t] : inputs) {
+    NamedTensorProto* f = req.add_feed();
+    f->set_name(name);
+    TensorToProto(t, f->mutable_tensor());
+  }
+  for (const auto& name : output_names) req.add_fetch(name);
+  for (const auto& name : target_names) req.add_target(name);
+  *req.mutable_options() = run_options;
+  req.set_request_id(
+      static_cast<int64_t>(options_.env->random->NewNonZero64() >> 1));
+  RunStepResponse resp;
+  absl::Status s = CallMaster("MasterService/RunStep", req, &resp);
+  if (!s.ok()) {
+    if (closed_.load() && (absl::IsCancelled(s) || absl::IsAborted(s))) {
+      return ClosedError();
+    }
+    return s;
+  }
+  if (resp.tensor_size() != static_cast<int>(output_names.size())) {
+    return absl::InternalError(absl::StrCat(
+        "The master returned ", resp.tensor_size(), " tensors for ",
+        output_names.size(), " fetches"));
+  }
+  std::vector<Tensor> out(output_names.size());
+  for (int i = 0; i < resp.tensor_size(); ++i) {
+    SF_RETURN_IF_ERROR(TensorFromProto(resp.tensor(i).tensor(), &out[i]));
+  }
+  *outputs = std::move(out);
+  if (run_metadata != nullptr) *run_metadata = resp.metadata();
+  return absl::OkStatus();
+}
+
+absl::Status DistributedSession::PRunSetup(const std::vector<std::string>&,
+                                           const std::vector<std::string>&,
+                                           const std::vector<std::string>&,
+                                           std::string*) {
+  SF_RETURN_IF_ERROR(CheckNotClosed());
+  return absl::UnimplementedError(
+      "Partial runs are not supported by distributed sessions");
+}
+
+absl::Status DistributedSession::PRun(const std::string&, const FeedList&,
+                                      const std::vector<std::string>&,
+                                      std::vector<Tensor>*) {
+  SF_RETURN_IF_ERROR(CheckNotClosed());
+  return absl::UnimplementedError(
+      "Partial runs are not supported by distributed sessions");
+}
+
+absl::Status DistributedSession::MakeCallable(const CallableOptions& options,
+                                              CallableHandle* handle) {
+  SF_RETURN_IF_ERROR(CheckNotClosed());
+  if (options.tensor_connection_size() > 0) {
+    return absl::UnimplementedError(
+        "CallableOptions.tensor_connection is not supported");
+  }
+  absl::MutexLock l(&callables_mu_);
+  *handle = next_callable_++;
+  callables_[*handle] = options;
+  return absl::OkStatus();
+}
+
+absl::Status DistributedSession::RunCallable(
+    CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+    std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata) {
+  SF_RETURN_IF_ERROR(CheckNotClosed());
+  CallableOptions options;
+  {
+    absl::MutexLock l(&callables_mu_);
+    auto it = callables_.find(handle);
+    if (it == callables_.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "No such callable handle: ", handle,
+          " (never made, or already released)"));
+    }
+    options = it->second;
+  }
+  if (static_cast<int>(feed_tensors.size()) != options.feed_size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Callable ", handle, " expects ", options.feed_size(),
+                     " feed tensors but got ", feed_tensors.size()));
+  }
+  FeedList feeds;
+  for (int i = 0; i < options.feed_size(); ++i) {
+    feeds.emplace_back(options.feed(i), feed_tensors[i]);
+  }
+  return Run(options.run_options(), feeds,
+             {options.fetch().begin(), options.fetch().end()},
+             {options.target().begin(), options.target().end()}, fetch_tensors,
+             run_metadata);
+}
+
+absl::Status DistributedSession::ReleaseCallable(CallableHandle handle) {
+  absl::MutexLock l(&callables_mu_);
+  if (callables_.erase(handle) == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("No such callable handle: ", handle,
+                     " (never made, or already released)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DistributedSession::ListDevices(
+    std::vector<DeviceAttributes>* devices) {
+  ListDevicesRequest req;
+  {
+    absl::MutexLock l(&mu_);
+    if (!closed_.load()) req.set_session_handle(handle_);
+  }
+  ListDevicesResponse resp;
+  SF_RETURN_IF_ERROR(CallMaster("MasterService/ListDevices", req, &resp));
+  devices->clear();
+  for (const auto& d : resp.local_device()) devices->push_back(d);
+  for (const auto& d : resp.remote_device()) devices->push_back(d);
+  return absl::OkStatus();
+}
+
+absl::Status DistributedSession::Close() {
+  if (closed_.exchange(true)) return absl::OkStatus();
+  std::string handle;
+  {
+    absl::MutexLock l(&mu_);
+    handle = handle_;
+  }
+  if (handle.empty()) return absl::OkStatus();
+  CloseSessionRequest req;
+  req.set_session_handle(handle);
+  CloseSessionResponse resp;
+  return CallMaster("MasterService/CloseSession", req, &resp);
+}
+
+absl::Status DistributedSession::Reset(
+    const std::vector<std::string>& containers) {
+  SF_RETURN_IF_ERROR(CheckNotClosed());
+  ResetRequest req;
+  for (const auto& c : containers) req.add_container(c);
+  ResetResponse resp;
+  return CallMaster("MasterService/Reset", req, &resp);
+}
+
+}  // namespace stepflow

@@ -1,0 +1,102 @@
+// DistributedSession: a Session whose graph runs on a cluster, driven
+// through the master's RPCs ("MasterService/*") over options.env->transport.
+//
+// The master task is given at construction (see MasterTaskFromTarget); which
+// transport carries the calls is the Env's business, so a "grpc://" factory
+// wraps this class with a gRPC transport and tests use a loopback one.
+//
+// Create/Extend send the graph (Extend carries the graph version the session
+// last saw, so concurrent extenders notice); Run sends feeds/fetches/targets
+// with a fresh request id (env->random) and RunOptions (the master turns the
+// timeout into RPC deadlines); Close closes the master session, which
+// cancels in-flight steps (they return Cancelled "Session has been
+// closed.") and deletes the worker sessions. ListDevices lists every
+// worker's devices; Reset clears containers on every worker. Callables are
+// kept on the client and run through Run. Partial runs are Unimplemented.
+//
+// Errors: as Session (session.h); RPC failures keep their code (Unavailable
+// or DeadlineExceeded naming the unreachable task, ...).
+//
+// Synchronous methods wait with env->scheduler->WaitFor, so they must not be
+// called from inside a scheduled closure.
+// Thread-safety: thread-safe. The Env is borrowed.
+#ifndef STEPFLOW_RUNTIME_DISTRIBUTED_DISTRIBUTED_SESSION_H_
+#define STEPFLOW_RUNTIME_DISTRIBUTED_DISTRIBUTED_SESSION_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "runtime/common/session.h"
+#include "runtime/common/session_options.h"
+
+namespace stepflow {
+
+// The master task named by a target: the part after "<scheme>://" (or the
+// whole target without a scheme). InvalidArgument when that is empty.
+absl::Status MasterTaskFromTarget(const std::string& target, std::string* task);
+
+class DistributedSession : public Session {
+ public:
+  DistributedSession(const SessionOptions& options, std::string master_task);
+  ~DistributedSession() override;
+
+  absl::Status Create(const GraphDef& graph) override;
+  absl::Status Extend(const GraphDef& graph) override;
+  absl::Status Run(const RunOptions& run_options, const FeedList& inputs,
+                   const std::vector<std::string>& output_names,
+                   const std::vector<std::string>& target_names,
+                   std::vector<Tensor>* outputs,
+                   RunMetadata* run_metadata) override;
+  using Session::Run;
+  absl::Status PRunSetup(const std::vector<std::string>& input_names,
+                         const std::vector<std::string>& output_names,
+                         const std::vector<std::string>& target_names,
+                         std::string* handle) override;
+  absl::Status PRun(const std::string& handle, const FeedList& inputs,
+                    const std::vector<std::string>& output_names,
+                    std::vector<Tensor>* outputs) override;
+  absl::Status MakeCallable(const CallableOptions& options,
+                            CallableHandle* handle) override;
+  absl::Status RunCallable(CallableHandle handle,
+                           const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors,
+                           RunMetadata* run_metadata) override;
+  absl::Status ReleaseCallable(CallableHandle handle) override;
+  absl::Status ListDevices(std::vector<DeviceAttributes>* devices) override;
+  absl::Status Close() override;
+  absl::Status Reset(const std::vector<std::string>& containers) override;
+
+  // The master's session handle ("" before a graph was created).
+  std::string handle() const;
+
+ private:
+  // Calls `method` of the master and waits for the answer.
+  absl::Status CallMaster(const std::string& method,
+                          const google::protobuf::Message& request,
+                          google::protobuf::Message* response);
+  absl::Status CheckNotClosed() const;
+  absl::Status CreateLocked(const GraphDef& graph)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const SessionOptions options_;
+  const std::string master_task_;
+  std::atomic<bool> closed_{false};
+
+  mutable absl::Mutex mu_;
+  std::string handle_ ABSL_GUARDED_BY(mu_);
+  int64_t graph_version_ ABSL_GUARDED_BY(mu_) = 0;
+
+  absl::Mutex callables_mu_;
+  CallableHandle next_callable_ ABSL_GUARDED_BY(callables_mu_) = 0;
+  std::map<CallableHandle, CallableOptions> callables_
+      ABSL_GUARDED_BY(callables_mu_);
+};
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_DISTRIBUTED_DISTRIBUTED_SESSION_H_

@@ -1,0 +1,353 @@
+// The distributed runtime end to end: a master and two workers in one
+// process over a LoopbackTransport, driven through DistributedSession.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/common/session.h"
+#include "runtime/distributed/loopback_cluster.h"
+#include "runtime/framework/tensor_util.h"
+#include "runtime/graph/graph_def_io.h"
+#include "testing/tf_testdata.h"
+#include "testing/while_loop_graphs.h"
+
+namespace stepflow {
+namespace {
+
+constexpr char kTask0[] = "/job:worker/replica:0/task:0";
+constexpr char kTask1[] = "/job:worker/replica:0/task:1";
+
+// x, y float Placeholders; a = x * y on task 0, b = a + y on task 1,
+// c = b * x on task 0 (so values cross tasks both ways).
+GraphDef SplitArithmeticGraph(bool pin) {
+  const std::string d0 = pin ? absl::StrCat(kTask0, "/device:CPU:0") : "";
+  const std::string d1 = pin ? absl::StrCat(kTask1, "/device:CPU:1") : "";
+  const std::string text = absl::StrCat(R"(
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "y" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "a" op: "Mul" input: "x" input: "y" device: ")", d0, R"("
+       attr { key: "T" value { type: DT_FLOAT } } }
+node { name: "b" op: "AddV2" input: "a" input: "y" device: ")", d1, R"("
+       attr { key: "T" value { type: DT_FLOAT } } }
+node { name: "c" op: "Mul" input: "b" input: "x" device: ")", d0, R"("
+       attr { key: "T" value { type: DT_FLOAT } } }
+)");
+  GraphDef g;
+  absl::Status s = ParseGraphDefFromText(text, &g);
+  EXPECT_TRUE(s.ok()) << s;
+  return g;
+}
+
+Tensor FloatVec(const std::vector<float>& v) {
+  Tensor t(DT_FLOAT, TensorShape({static_cast<int64_t>(v.size())}));
+  for (size_t i = 0; i < v.size(); ++i) t.flat<float>()(i) = v[i];
+  return t;
+}
+
+Tensor IntScalar(int v) { return Tensor::Scalar<int32_t>(v); }
+
+class DistributedSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::Status s = LoopbackCluster::Create(2, 2, &cluster_);
+    ASSERT_TRUE(s.ok()) << s;
+  }
+
+  // Every worker free of sessions, graphs and steps.
+  void ExpectNoWorkerState() {
+    for (int i = 0; i < cluster_->num_workers(); ++i) {
+      EXPECT_EQ(cluster_->worker(i)->NumSessions(), 0u) << "worker " << i;
+      EXPECT_EQ(cluster_->worker(i)->NumRegisteredGraphs(), 0u);
+      EXPECT_EQ(cluster_->worker(i)->NumSteps(), 0u) << "worker " << i;
+    }
+    EXPECT_EQ(cluster_->master()->NumSessions(), 0u);
+  }
+
+  std::unique_ptr<LoopbackCluster> cluster_;
+};
+
+TEST_F(DistributedSessionTest, SplitGraphMatchesDirectSession) {
+  const Session::FeedList feeds = {{"x", FloatVec({1, 2, 3})},
+                                   {"y", FloatVec({4, 5, 6})}};
+  std::vector<Tensor> want;
+  {
+    SessionOptions opts;
+    opts.env = cluster_->env();
+    std::unique_ptr<Session> local;
+    ASSERT_TRUE(NewSession(opts, &local).ok());
+    ASSERT_TRUE(local->Create(SplitArithmeticGraph(false)).ok());
+    absl::Status s = local->Run(feeds, {"c", "a", "b:0"}, {}, &want);
+    ASSERT_TRUE(s.ok()) << s;
+  }
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  RunOptions ro;
+  ro.set_output_partition_graphs(true);
+  RunMetadata meta;
+  std::vector<Tensor> got;
+  absl::Status s = session->Run(ro, feeds, {"c", "a", "b:0"}, {}, &got, &meta);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(got.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(TensorsEqual(got[i], want[i])) << "fetch " << i;
+  }
+  EXPECT_FLOAT_EQ(got[0].flat<float>()(2), (3 * 6 + 6) * 3);
+  // One partition per task, joined by Send/Recv.
+  ASSERT_EQ(meta.partition_graphs_size(), 2);
+  std::map<std::string, std::string> placed;
+  for (const GraphDef& p : meta.partition_graphs()) {
+    for (const NodeDef& n : p.node()) placed[n.name()] = n.device();
+  }
+  EXPECT_TRUE(absl::StrContains(placed["b"], "task:1")) << placed["b"];
+  EXPECT_TRUE(absl::StrContains(placed["a"], "task:0")) << placed["a"];
+
+  // A second Run reuses the registered graphs; a different signature
+  // registers another set.
+  s = session->Run(feeds, {"c"}, {}, &got);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(cluster_->worker(1)->NumRegisteredGraphs(), 2u);
+  s = session->Run(feeds, {"c", "a", "b"}, {}, &got);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(cluster_->worker(1)->NumRegisteredGraphs(), 2u);
+  // No step state is left behind on any worker.
+  EXPECT_EQ(cluster_->worker(0)->NumSteps(), 0u);
+  EXPECT_EQ(cluster_->worker(1)->NumSteps(), 0u);
+
+  std::vector<DeviceAttributes> devices;
+  ASSERT_TRUE(session->ListDevices(&devices).ok());
+  EXPECT_EQ(devices.size(), 4u);
+
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
+  s = session->Run(feeds, {"c"}, {}, &got);
+  EXPECT_TRUE(absl::IsCancelled(s)) << s;
+}
+
+TEST_F(DistributedSessionTest, ErrorsKeepTheirCodes) {
+  auto session = cluster_->NewSession();
+  std::vector<Tensor> out;
+  absl::Status s = session->Run({}, {"c"}, {}, &out);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  EXPECT_TRUE(absl::IsAlreadyExists(
+      session->Create(SplitArithmeticGraph(true))));
+  s = session->Run({{"x", FloatVec({1})}}, {"nope"}, {}, &out);
+  EXPECT_TRUE(absl::IsNotFound(s)) << s;
+  s = session->Run({{"x", IntScalar(1)}, {"y", FloatVec({1})}}, {"c"}, {},
+                   &out);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  // A missing feed fails on the worker (the Placeholder runs) and names it.
+  s = session->Run({{"x", FloatVec({1})}}, {"c"}, {}, &out);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(absl::StrContains(s.message(), "y")) << s;
+  // Extend then run the new node.
+  GraphDef more;
+  ASSERT_TRUE(ParseGraphDefFromText(R"(
+node { name: "d" op: "Neg" input: "c" attr { key: "T" value { type: DT_FLOAT } } })",
+                                    &more)
+                  .ok());
+  ASSERT_TRUE(session->Extend(more).ok());
+  s = session->Run({{"x", FloatVec({1})}, {"y", FloatVec({2})}}, {"d"}, {},
+                   &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), -4.0f);
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
+}
+
+TEST_F(DistributedSessionTest, WhileLoopSplitAcrossTasks) {
+  const std::string control = absl::StrCat(kTask0, "/device:CPU:0");
+  const std::string body = absl::StrCat(kTask1, "/device:CPU:0");
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(
+      session->Create(AccumulateLoopGraph(SplitBodyFromControl(control, body)))
+          .ok());
+  Tensor x(DT_FLOAT, TensorShape({2, 3}));
+  for (int i = 0; i < 6; ++i) x.flat<float>()(i) = static_cast<float>(i + 1);
+  std::vector<Tensor> out;
+  absl::Status s = session->Run({{"n", IntScalar(5)}, {"x", x}},
+                                {"while/Exit", "while/Exit_1", "while/Exit_2"},
+                                {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].flat<int32_t>()(0), 5);
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_FLOAT_EQ(out[1].flat<float>()(i), (i + 1) * 10.0f) << i;
+  }
+  ASSERT_EQ(out[2].NumElements(), 5);
+  for (int i = 0; i < 5; ++i) EXPECT_FLOAT_EQ(out[2].flat<float>()(i), i);
+
+  // The nested loop too, with the inner body on the other task.
+  auto nested = cluster_->NewSession();
+  ASSERT_TRUE(
+      nested->Create(NestedLoopGraph(SplitBodyFromControl(control, body))).ok());
+  s = nested->Run({{"n", IntScalar(3)}, {"m", IntScalar(4)}, {"x", x}},
+                  {"while/Exit", "while/Exit_1"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].flat<int32_t>()(0), 3);
+  EXPECT_FLOAT_EQ(out[1].flat<float>()(5), 6.0f * 12);
+  ASSERT_TRUE(session->Close().ok());
+  ASSERT_TRUE(nested->Close().ok());
+  ExpectNoWorkerState();
+}
+
+TEST_F(DistributedSessionTest, StoppedWorkerFailsUnavailableNamingTheTask) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  const Session::FeedList feeds = {{"x", FloatVec({1})}, {"y", FloatVec({2})}};
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run(feeds, {"c"}, {}, &out).ok());
+  cluster_->StopWorker(1);
+  absl::Status s = session->Run(feeds, {"c"}, {}, &out);
+  EXPECT_TRUE(absl::IsUnavailable(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), kTask1)) << s;
+  // A new signature fails the same way while registering.
+  s = session->Run(feeds, {"b"}, {}, &out);
+  EXPECT_TRUE(absl::IsUnavailable(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), kTask1)) << s;
+  // Worker 0 holds no step state for the failed steps.
+  EXPECT_EQ(cluster_->worker(0)->NumSteps(), 0u);
+  session->Close().IgnoreError();
+  EXPECT_EQ(cluster_->worker(0)->NumSessions(), 0u);
+}
+
+// n = a huge loop count: the step runs until cancelled.
+GraphDef LongLoopOnBothTasks() {
+  return CounterLoopGraph(SplitBodyFromControl(
+      absl::StrCat(kTask0, "/device:CPU:0"),
+      absl::StrCat(kTask1, "/device:CPU:0")));
+}
+
+TEST_F(DistributedSessionTest, TimeoutIsDeadlineExceeded) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(LongLoopOnBothTasks()).ok());
+  RunOptions ro;
+  ro.set_timeout_in_ms(200);
+  std::vector<Tensor> out;
+  absl::Status s = session->Run(ro, {{"n", IntScalar(1 << 30)}},
+                                {"while/Exit"}, {}, &out, nullptr);
+  EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
+  // The session still works afterwards.
+  s = session->Run({{"n", IntScalar(3)}}, {"while/Exit"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].flat<int32_t>()(0), 3);
+  EXPECT_EQ(cluster_->worker(0)->NumSteps(), 0u);
+  EXPECT_EQ(cluster_->worker(1)->NumSteps(), 0u);
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
+}
+
+TEST_F(DistributedSessionTest, OperationTimeoutFromConfig) {
+  ConfigProto config;
+  config.set_operation_timeout_in_ms(200);
+  auto session = cluster_->NewSession(config);
+  ASSERT_TRUE(session->Create(LongLoopOnBothTasks()).ok());
+  std::vector<Tensor> out;
+  absl::Status s =
+      session->Run({{"n", IntScalar(1 << 30)}}, {"while/Exit"}, {}, &out);
+  EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
+  ASSERT_TRUE(session->Close().ok());
+}
+
+TEST_F(DistributedSessionTest, CloseCancelsAnInFlightStep) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(LongLoopOnBothTasks()).ok());
+  absl::Status run_status;
+  std::thread runner([&] {
+    std::vector<Tensor> out;
+    run_status =
+        session->Run({{"n", IntScalar(1 << 30)}}, {"while/Exit"}, {}, &out);
+  });
+  // Wait until the step runs on the master.
+  Notification started;
+  for (int i = 0; i < 2000; ++i) {
+    auto ms = cluster_->master()->FindSessionForTest(session->handle());
+    if (ms != nullptr && ms->NumRunningSteps() > 0 &&
+        cluster_->worker(1)->NumSteps() > 0) {
+      break;
+    }
+    Notification tick;
+    cluster_->env()->scheduler->ScheduleAfter(1000000, [&] { tick.Notify(); });
+    cluster_->env()->scheduler->WaitFor(&tick);
+  }
+  EXPECT_GT(cluster_->worker(1)->NumSteps(), 0u);
+  ASSERT_TRUE(session->Close().ok());
+  runner.join();
+  EXPECT_TRUE(absl::IsCancelled(run_status)) << run_status;
+  ExpectNoWorkerState();
+}
+
+bool IsVariable(const NodeDef& n) {
+  return n.op() == "Variable" || n.op() == "VariableV2";
+}
+
+bool ConsumesRef(const NodeDef& n) {
+  return n.op() == "Assign" || n.op() == "ApplyGradientDescent";
+}
+
+TEST_F(DistributedSessionTest, TrainsTensorFlowLinearRegression) {
+  std::optional<std::string> path =
+      TfTestdataFile("linear_regression_train.pb");
+  if (!path.has_value()) {
+    GTEST_SKIP() << "TensorFlow testdata 'linear_regression_train.pb' not "
+                    "found (put shared/testdata/tf beside the checkout)";
+  }
+  GraphDef graph;
+  ASSERT_TRUE(ReadGraphDefFromFile(*path, &graph).ok());
+  for (NodeDef& n : *graph.mutable_node()) {
+    if (IsVariable(n)) {
+      n.set_device(kTask1);
+    } else if (!ConsumesRef(n)) {
+      n.set_device(kTask0);
+    }
+  }
+  std::vector<float> xs, ys;
+  uint64_t state = 12345;
+  for (int i = 0; i < 100; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    xs.push_back(static_cast<float>(state >> 40) / static_cast<float>(1 << 24));
+    ys.push_back(0.1f * xs.back() + 0.3f);
+  }
+  const Session::FeedList data = {{"x", FloatVec(xs)}, {"y", FloatVec(ys)}};
+
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(graph).ok());
+  std::vector<Tensor> out;
+  absl::Status s = session->Run({}, {}, {"init"}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  RunOptions ro;
+  ro.set_output_partition_graphs(true);
+  RunMetadata meta;
+  for (int step = 0; step < 201 && s.ok(); ++step) {
+    s = session->Run(ro, data, {}, {"train"}, &out, &meta);
+    ASSERT_TRUE(s.ok()) << "step " << step << ": " << s;
+  }
+  s = session->Run({}, {"w", "b"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_NEAR(out[0].flat<float>()(0), 0.1f, 1e-3);
+  EXPECT_NEAR(out[1].flat<float>()(0), 0.3f, 1e-3);
+  std::map<std::string, std::string> placed;
+  for (const GraphDef& p : meta.partition_graphs()) {
+    for (const NodeDef& n : p.node()) placed[n.name()] = n.device();
+  }
+  EXPECT_TRUE(absl::StrContains(placed["w"], "task:1")) << placed["w"];
+  EXPECT_TRUE(absl::StrContains(placed["train/update_w/ApplyGradientDescent"],
+                                "task:1"));
+  EXPECT_TRUE(absl::StrContains(placed["mul"], "task:0")) << placed["mul"];
+  // Variables live on worker 1 until Reset.
+  ASSERT_TRUE(session->Reset({}).ok());
+  s = session->Run({}, {"w"}, {}, &out);
+  EXPECT_TRUE(absl::IsFailedPrecondition(s)) << s;
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
+}
+
+}  // namespace
+}  // namespace stepflow

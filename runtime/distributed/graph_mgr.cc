@@ -1,0 +1,276 @@
+#include "runtime/distributed/graph_mgr.h"
+
+#include <atomic>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "runtime/common/executor.h"
+#include "runtime/common/step_stats_collector.h"
+#include "runtime/distributed/status_group.h"
+#include "runtime/framework/op.h"
+#include "runtime/framework/resource_mgr.h"
+#include "runtime/framework/status_macros.h"
+#include "runtime/framework/tensor_util.h"
+#include "runtime/graph/graph_constructor.h"
+#include "runtime/graph/partition.h"
+
+namespace stepflow {
+
+// One registered partition: an executor per local device.
+struct GraphMgr::Item {
+  struct Unit {
+    Device* device = nullptr;
+    std::unique_ptr<Executor> executor;
+  };
+  std::vector<Unit> units;  // Sorted by device name.
+};
+
+namespace {
+
+bool IsStatefulUserOp(const NodeDef& ndef) {
+  const OpDef* op_def = OpRegistry::Global()->LookUpOrNull(ndef.op());
+  return op_def != nullptr && op_def->is_stateful() && !ndef.op().empty() &&
+         ndef.op()[0] != '_';
+}
+
+}  // namespace
+
+GraphMgr::GraphMgr(Env* env, const DeviceMgr* device_mgr,
+                   std::string handle_prefix)
+    : env_(env),
+      device_mgr_(device_mgr),
+      handle_prefix_(std::move(handle_prefix)) {}
+
+GraphMgr::~GraphMgr() = default;
+
+size_t GraphMgr::NumGraphs() const {
+  absl::MutexLock l(&mu_);
+  return graphs_.size();
+}
+
+absl::Status GraphMgr::GetOrCreateKernel(Device* device, const NodeDef& ndef,
+                                         std::shared_ptr<OpKernel>* kernel) {
+  const bool share = IsStatefulUserOp(ndef);
+  const std::pair<std::string, std::string> key(device->name(), ndef.name());
+  if (share) {
+    absl::MutexLock l(&kernels_mu_);
+    auto it = stateful_kernels_.find(key);
+    if (it != stateful_kernels_.end() &&
+        google::protobuf::util::MessageDifferencer::Equals(it->second->def(),
+                                                           ndef)) {
+      *kernel = it->second;
+      return absl::OkStatus();
+    }
+  }
+  std::unique_ptr<OpKernel> made;
+  SF_RETURN_IF_ERROR(CreateOpKernel(device->device_type(), device, ndef, &made));
+  *kernel = std::move(made);
+  if (share) {
+    absl::MutexLock l(&kernels_mu_);
+    auto [it, inserted] = stateful_kernels_.try_emplace(key, *kernel);
+    if (google::protobuf::util::MessageDifferencer::Equals(it->second->def(),
+                                                           ndef)) {
+      *kernel = it->second;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GraphMgr::Register(const GraphDef& graph_def,
+                                std::string* handle) {
+  Graph graph;
+  GraphConstructorOptions gopts;
+  gopts.allow_internal_ops = true;
+  gopts.expect_device_spec = true;
+  SF_RETURN_IF_ERROR(ConvertGraphDefToGraph(gopts, graph_def, &graph));
+  // Every node must sit on one of this worker's devices; use full names.
+  for (Node* n : graph.op_nodes()) {
+    Device* d = nullptr;
+    absl::Status s = device_mgr_->LookupDevice(n->assigned_device_name(), &d);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "{{node ", n->name(), "}} is placed on '", n->assigned_device_name(),
+          "', which is not a device of this worker: ", s.message()));
+    }
+    n->set_assigned_device_name(d->name());
+  }
+
+  PartitionOptions popts;
+  popts.node_to_loc = [](const Node* n) { return n->assigned_device_name(); };
+  Graph* g = &graph;
+  popts.new_name = [g](const std::string& prefix) { return g->NewName(prefix); };
+  const DeviceMgr* dm = device_mgr_;
+  popts.get_incarnation = [dm](const std::string& name) -> uint64_t {
+    Device* d = nullptr;
+    if (!dm->LookupDevice(name, &d).ok()) return 0;
+    return d->attributes().incarnation();
+  };
+  std::map<std::string, GraphDef> partitions;
+  SF_RETURN_IF_ERROR(Partition(popts, &graph, &partitions));
+
+  auto item = std::make_shared<Item>();
+  for (auto& [device_name, partition_def] : partitions) {
+    Device* device = nullptr;
+    SF_RETURN_IF_ERROR(device_mgr_->LookupDevice(device_name, &device));
+    auto partition_graph = std::make_unique<Graph>();
+    SF_RETURN_IF_ERROR(
+        ConvertGraphDefToGraph(gopts, partition_def, partition_graph.get()));
+    for (Node* n : partition_graph->op_nodes()) {
+      n->set_assigned_device_name(device_name);
+    }
+    LocalExecutorParams params;
+    params.device = device;
+    params.env = env_;
+    params.create_shared_kernel = [this, device](
+                                      const NodeDef& ndef,
+                                      std::shared_ptr<OpKernel>* kernel) {
+      return GetOrCreateKernel(device, ndef, kernel);
+    };
+    Item::Unit unit;
+    unit.device = device;
+    SF_RETURN_IF_ERROR(
+        NewLocalExecutor(params, std::move(partition_graph), &unit.executor));
+    item->units.push_back(std::move(unit));
+  }
+
+  absl::MutexLock l(&mu_);
+  *handle = absl::StrCat(handle_prefix_, "/graph_", next_id_++);
+  graphs_[*handle] = std::move(item);
+  return absl::OkStatus();
+}
+
+absl::Status GraphMgr::Deregister(const std::string& handle) {
+  absl::MutexLock l(&mu_);
+  if (graphs_.erase(handle) == 0) {
+    return absl::AbortedError(
+        absl::StrCat("Graph handle '", handle, "' is not registered"));
+  }
+  return absl::OkStatus();
+}
+
+void GraphMgr::ExecuteAsync(const std::string& handle,
+                            std::shared_ptr<WorkerStep> step,
+                            const RunGraphRequest& request,
+                            RunGraphResponse* response, DoneCallback done) {
+  std::shared_ptr<Item> item;
+  {
+    absl::MutexLock l(&mu_);
+    auto it = graphs_.find(handle);
+    if (it != graphs_.end()) item = it->second;
+  }
+  if (item == nullptr) {
+    done(absl::AbortedError(absl::StrCat(
+        "Graph handle '", handle,
+        "' is not registered (the worker may have restarted)")));
+    return;
+  }
+  Rendezvous* rendezvous = step->rendezvous;
+
+  // The client's feeds.
+  for (const NamedTensorProto& send : request.send()) {
+    Rendezvous::ParsedKey key;
+    absl::Status s = Rendezvous::ParseKey(send.name(), &key);
+    Tensor value;
+    if (s.ok()) s = TensorFromProto(send.tensor(), &value);
+    if (s.ok()) s = rendezvous->Send(key, Rendezvous::Args(), value, false);
+    if (!s.ok()) {
+      done(absl::InvalidArgumentError(absl::StrCat(
+          "Bad feed '", send.name(), "' for step ", request.step_id(), ": ",
+          s.message())));
+      return;
+    }
+  }
+
+  // The step's deadline.
+  auto deadline_passed = std::make_shared<std::atomic<bool>>(false);
+  Scheduler::TimerId timer = 0;
+  const int64_t deadline = request.exec_opts().deadline_nanos();
+  if (deadline > 0) {
+    std::weak_ptr<WorkerStep> weak = step;
+    timer = env_->scheduler->ScheduleAfter(deadline, [weak, deadline_passed] {
+      if (auto s = weak.lock()) {
+        deadline_passed->store(true);
+        s->cancellation.StartCancel();
+      }
+    });
+  }
+
+  std::shared_ptr<StepStatsCollector> stats;
+  if (request.exec_opts().record_timeline()) {
+    stats = std::make_shared<StepStatsCollector>();
+  }
+  const int64_t step_id = request.step_id();
+  const DeviceMgr* dm = device_mgr_;
+  auto container = std::make_shared<ScopedStepContainer>(
+      step_id, [dm](const std::string& c) {
+        for (Device* d : dm->ListDevices()) {
+          d->resource_manager()->Cleanup(c).IgnoreError();
+        }
+      });
+  std::vector<std::string> recv_keys(request.recv_key().begin(),
+                                     request.recv_key().end());
+  Env* env = env_;
+
+  auto after_executors = [item, step, stats, container, recv_keys, response,
+                          done, timer, env, deadline, deadline_passed,
+                          step_id](const absl::Status& exec_status) {
+    if (timer != 0) env->scheduler->CancelTimer(timer);
+    if (stats != nullptr) stats->Finalize(response->mutable_step_stats());
+    if (!exec_status.ok()) {
+      if (deadline_passed->load()) {
+        done(absl::DeadlineExceededError(absl::StrCat(
+            "Step ", step_id, " exceeded its deadline of ", deadline,
+            " ns and was cancelled")));
+      } else {
+        done(exec_status);
+      }
+      return;
+    }
+    // The fetched values, in recv_key order.
+    for (const std::string& k : recv_keys) response->add_recv()->set_name(k);
+    auto group = StatusGroup::Create(
+        static_cast<int>(recv_keys.size()),
+        [done, step](const absl::Status& s) { done(s); });
+    for (size_t i = 0; i < recv_keys.size(); ++i) {
+      Rendezvous::ParsedKey key;
+      absl::Status s = Rendezvous::ParseKey(recv_keys[i], &key);
+      if (!s.ok()) {
+        group->Report(absl::InvalidArgumentError(absl::StrCat(
+            "Bad fetch key '", recv_keys[i], "': ", s.message())));
+        continue;
+      }
+      Rendezvous::Args args;
+      args.cancellation_manager = &step->cancellation;
+      NamedTensorProto* out = response->mutable_recv(static_cast<int>(i));
+      step->rendezvous->RecvAsync(
+          key, args,
+          [group, out](const absl::Status& s, const Rendezvous::Args&,
+                       const Rendezvous::Args&, const Tensor& v,
+                       bool is_dead) {
+            if (s.ok() && is_dead) {
+              group->Report(absl::InvalidArgumentError(absl::StrCat(
+                  "The tensor returned for ", out->name(), " was not valid.")));
+              return;
+            }
+            if (s.ok()) TensorToProto(v, out->mutable_tensor());
+            group->Report(s);
+          });
+    }
+  };
+
+  auto group = StatusGroup::Create(static_cast<int>(item->units.size()),
+                                   std::move(after_executors));
+  Executor::Args args;
+  args.step_id = step_id;
+  args.rendezvous = rendezvous;
+  args.cancellation_manager = &step->cancellation;
+  args.stats_collector = stats.get();
+  args.step_container = container.get();
+  for (auto& unit : item->units) {
+    unit.executor->RunAsync(args,
+                            [group](const absl::Status& s) { group->Report(s); });
+  }
+}
+
+}  // namespace stepflow

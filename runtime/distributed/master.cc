@@ -1,0 +1,270 @@
+#include "runtime/distributed/master.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "proto/worker.pb.h"
+#include "runtime/distributed/call_util.h"
+#include "runtime/distributed/status_group.h"
+
+namespace stepflow {
+namespace {
+
+template <typename T>
+const T* As(const google::protobuf::Message& msg) {
+  return msg.GetDescriptor() == T::descriptor() ? static_cast<const T*>(&msg)
+                                                : nullptr;
+}
+template <typename T>
+T* As(google::protobuf::Message* msg) {
+  return msg->GetDescriptor() == T::descriptor() ? static_cast<T*>(msg)
+                                                 : nullptr;
+}
+
+std::vector<std::string> Sorted(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+int64_t TimeoutNanos(const ConfigProto& config) {
+  return std::max<int64_t>(0, config.operation_timeout_in_ms()) * 1000000;
+}
+
+}  // namespace
+
+Master::Master(Env* env, std::vector<std::string> worker_tasks)
+    : env_(env), worker_tasks_(Sorted(std::move(worker_tasks))) {}
+
+Master::~Master() = default;
+
+size_t Master::NumSessions() const {
+  absl::MutexLock l(&mu_);
+  return sessions_.size();
+}
+
+std::shared_ptr<MasterSession> Master::FindSessionForTest(
+    const std::string& handle) const {
+  std::shared_ptr<MasterSession> s;
+  FindSession(handle, &s).IgnoreError();
+  return s;
+}
+
+absl::Status Master::FindSession(const std::string& handle,
+                                 std::shared_ptr<MasterSession>* out) const {
+  absl::MutexLock l(&mu_);
+  auto it = sessions_.find(handle);
+  if (it == sessions_.end()) {
+    return absl::AbortedError(absl::StrCat(
+        "Session '", handle, "' is not found on the master (closed, or the "
+        "master restarted)"));
+  }
+  *out = it->second;
+  return absl::OkStatus();
+}
+
+void Master::Handle(absl::string_view method,
+                    const google::protobuf::Message& request,
+                    google::protobuf::Message* response, DoneCallback done) {
+#define SF_MASTER_METHOD(Name, Req, Resp)                      \
+  if (method == "MasterService/" #Name) {                      \
+    const auto* req = As<Req>(request);                        \
+    auto* resp = As<Resp>(response);                           \
+    if (req == nullptr || resp == nullptr) {                   \
+      done(absl::InvalidArgumentError(                         \
+          absl::StrCat("Wrong message types for ", method)));  \
+      return;                                                  \
+    }                                                          \
+    Name(*req, resp, std::move(done));                         \
+    return;                                                    \
+  }
+  SF_MASTER_METHOD(CreateSession, CreateSessionRequest, CreateSessionResponse)
+  SF_MASTER_METHOD(ExtendSession, ExtendSessionRequest, ExtendSessionResponse)
+  SF_MASTER_METHOD(RunStep, RunStepRequest, RunStepResponse)
+  SF_MASTER_METHOD(PartialRunSetup, PartialRunSetupRequest,
+                   PartialRunSetupResponse)
+  SF_MASTER_METHOD(CloseSession, CloseSessionRequest, CloseSessionResponse)
+  SF_MASTER_METHOD(ListDevices, ListDevicesRequest, ListDevicesResponse)
+  SF_MASTER_METHOD(Reset, ResetRequest, ResetResponse)
+#undef SF_MASTER_METHOD
+  done(absl::UnimplementedError(
+      absl::StrCat("The master has no method '", method, "'")));
+}
+
+void Master::GetAllStatus(
+    std::function<void(const absl::Status&, std::vector<WorkerInfo>)> done) {
+  auto infos = std::make_shared<std::vector<WorkerInfo>>(worker_tasks_.size());
+  auto group = StatusGroup::Create(
+      static_cast<int>(worker_tasks_.size()),
+      [infos, done](const absl::Status& s) { done(s, std::move(*infos)); });
+  for (size_t i = 0; i < worker_tasks_.size(); ++i) {
+    (*infos)[i].task = worker_tasks_[i];
+    CallTask<GetStatusRequest, GetStatusResponse>(
+        env_, worker_tasks_[i], "WorkerService/GetStatus", GetStatusRequest(),
+        CallOptions(),
+        [group, infos, i](const absl::Status& s, GetStatusResponse* r) {
+          if (s.ok()) {
+            WorkerInfo& w = (*infos)[i];
+            for (const DeviceAttributes& d : r->device_attributes()) {
+              w.devices.push_back(d);
+              w.incarnation = d.incarnation();
+            }
+            std::sort(w.devices.begin(), w.devices.end(),
+                      [](const DeviceAttributes& a, const DeviceAttributes& b) {
+                        return a.name() < b.name();
+                      });
+          }
+          group->Report(s);
+        });
+  }
+}
+
+void Master::CreateSession(const CreateSessionRequest& req,
+                           CreateSessionResponse* resp, DoneCallback done) {
+  if (worker_tasks_.empty()) {
+    done(absl::FailedPreconditionError("The master knows no worker tasks"));
+    return;
+  }
+  const GraphDef graph = req.graph_def();
+  const ConfigProto config = req.config();
+  GetAllStatus([this, graph, config, resp, done](
+                   const absl::Status& s, std::vector<WorkerInfo> workers) {
+    if (!s.ok()) {
+      done(s);
+      return;
+    }
+    const std::string handle =
+        absl::StrFormat("session_%016x", env_->random->NewNonZero64());
+    auto session = std::make_shared<MasterSession>(env_, handle, config,
+                                                   std::move(workers));
+    absl::Status init = session->Initialize(graph);
+    if (!init.ok()) {
+      done(init);
+      return;
+    }
+    auto group = StatusGroup::Create(
+        static_cast<int>(session->workers().size()),
+        [this, session, resp, done](const absl::Status& s) {
+          if (!s.ok()) {
+            // Drop the worker sessions that were created.
+            session->Close([done, s](const absl::Status&) { done(s); });
+            return;
+          }
+          {
+            absl::MutexLock l(&mu_);
+            sessions_[session->handle()] = session;
+          }
+          resp->set_session_handle(session->handle());
+          resp->set_graph_version(session->graph_version());
+          done(absl::OkStatus());
+        });
+    for (const WorkerInfo& w : session->workers()) {
+      CreateWorkerSessionRequest cw;
+      cw.set_session_handle(handle);
+      cw.set_worker_incarnation(w.incarnation);
+      CallOptions opts;
+      opts.timeout_nanos = TimeoutNanos(config);
+      CallTask<CreateWorkerSessionRequest, CreateWorkerSessionResponse>(
+          env_, w.task, "WorkerService/CreateWorkerSession", cw, opts,
+          [group](const absl::Status& s, CreateWorkerSessionResponse*) {
+            group->Report(s);
+          });
+    }
+  });
+}
+
+void Master::ExtendSession(const ExtendSessionRequest& req,
+                           ExtendSessionResponse* resp, DoneCallback done) {
+  std::shared_ptr<MasterSession> session;
+  absl::Status s = FindSession(req.session_handle(), &session);
+  if (s.ok()) s = session->Extend(req, resp);
+  done(s);
+}
+
+void Master::RunStep(const RunStepRequest& req, RunStepResponse* resp,
+                     DoneCallback done) {
+  absl::Status s = request_ids_.TrackUnique(req.request_id(), "RunStep");
+  std::shared_ptr<MasterSession> session;
+  if (s.ok()) s = FindSession(req.session_handle(), &session);
+  if (!s.ok()) {
+    done(s);
+    return;
+  }
+  if (!req.partial_run_handle().empty()) {
+    done(absl::UnimplementedError(
+        "Partial runs are not supported by the distributed master"));
+    return;
+  }
+  session->RunStep(req, resp, std::move(done));
+}
+
+void Master::PartialRunSetup(const PartialRunSetupRequest&,
+                             PartialRunSetupResponse*, DoneCallback done) {
+  done(absl::UnimplementedError(
+      "Partial runs are not supported by the distributed master"));
+}
+
+void Master::CloseSession(const CloseSessionRequest& req,
+                          CloseSessionResponse*, DoneCallback done) {
+  std::shared_ptr<MasterSession> session;
+  {
+    absl::MutexLock l(&mu_);
+    auto it = sessions_.find(req.session_handle());
+    if (it != sessions_.end()) {
+      session = std::move(it->second);
+      sessions_.erase(it);
+    }
+  }
+  if (session == nullptr) {
+    done(absl::AbortedError(absl::StrCat("Session '", req.session_handle(),
+                                         "' is not found on the master")));
+    return;
+  }
+  session->Close(std::move(done));
+}
+
+void Master::ListDevices(const ListDevicesRequest& req,
+                         ListDevicesResponse* resp, DoneCallback done) {
+  if (!req.session_handle().empty()) {
+    std::shared_ptr<MasterSession> session;
+    absl::Status s = FindSession(req.session_handle(), &session);
+    if (s.ok()) {
+      for (const WorkerInfo& w : session->workers()) {
+        for (const DeviceAttributes& d : w.devices) {
+          *resp->add_remote_device() = d;
+        }
+      }
+    }
+    done(s);
+    return;
+  }
+  GetAllStatus([resp, done](const absl::Status& s,
+                            std::vector<WorkerInfo> workers) {
+    if (s.ok()) {
+      for (const WorkerInfo& w : workers) {
+        for (const DeviceAttributes& d : w.devices) {
+          *resp->add_remote_device() = d;
+        }
+      }
+    }
+    done(s);
+  });
+}
+
+void Master::Reset(const ResetRequest& req, ResetResponse*, DoneCallback done) {
+  auto group = StatusGroup::Create(static_cast<int>(worker_tasks_.size()),
+                                   std::move(done));
+  ResetWorkerRequest rw;
+  for (const std::string& c : req.container()) rw.add_container(c);
+  for (const std::string& task : worker_tasks_) {
+    CallTask<ResetWorkerRequest, ResetWorkerResponse>(
+        env_, task, "WorkerService/ResetWorker", rw, CallOptions(),
+        [group](const absl::Status& s, ResetWorkerResponse*) {
+          group->Report(s);
+        });
+  }
+}
+
+}  // namespace stepflow

@@ -1,0 +1,87 @@
+// Master: the handler of "MasterService/*" — what a client session asks a
+// cluster.
+//
+// The master knows the cluster's worker tasks (given at construction) and
+// reaches them only through env->transport. CreateSession asks every worker
+// for its devices (GetStatus), builds a MasterSession over all of them,
+// creates a worker session on each (with the incarnation GetStatus
+// reported) and returns a handle drawn from env->random. ExtendSession,
+// RunStep and CloseSession go to the session; ListDevices lists the
+// session's devices (or, without a handle, asks every worker); Reset
+// clears resource containers on every worker (ResetWorker).
+//
+// Errors: an unknown session handle is Aborted ("Session ... is not found");
+// a repeated RunStep request id is Aborted; a worker that does not answer
+// makes CreateSession fail with its error naming the task; PartialRunSetup
+// is Unimplemented. Handlers never block.
+//
+// Ownership: the Env is borrowed; the master must outlive every call it is
+// handling. Destroying it closes nothing on the workers.
+// Thread-safety: thread-safe.
+#ifndef STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_H_
+#define STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "proto/master.pb.h"
+#include "runtime/distributed/master_session.h"
+#include "runtime/distributed/recent_request_ids.h"
+#include "runtime/env/env.h"
+#include "runtime/env/transport.h"
+
+namespace stepflow {
+
+class Master : public RpcHandler {
+ public:
+  // `worker_tasks`: "/job:J/replica:R/task:T" names; the CPU:0 of the first
+  // in sorted order
+  // is every session's client device.
+  Master(Env* env, std::vector<std::string> worker_tasks);
+  ~Master() override;
+
+  void Handle(absl::string_view method,
+              const google::protobuf::Message& request,
+              google::protobuf::Message* response, DoneCallback done) override;
+
+  size_t NumSessions() const;
+  // The session behind `handle`, or null (for tests).
+  std::shared_ptr<MasterSession> FindSessionForTest(
+      const std::string& handle) const;
+
+ private:
+  absl::Status FindSession(const std::string& handle,
+                           std::shared_ptr<MasterSession>* out) const;
+  void GetAllStatus(
+      std::function<void(const absl::Status&, std::vector<WorkerInfo>)> done);
+
+  void CreateSession(const CreateSessionRequest& req,
+                     CreateSessionResponse* resp, DoneCallback done);
+  void ExtendSession(const ExtendSessionRequest& req,
+                     ExtendSessionResponse* resp, DoneCallback done);
+  void RunStep(const RunStepRequest& req, RunStepResponse* resp,
+               DoneCallback done);
+  void PartialRunSetup(const PartialRunSetupRequest& req,
+                       PartialRunSetupResponse* resp, DoneCallback done);
+  void CloseSession(const CloseSessionRequest& req,
+                    CloseSessionResponse* resp, DoneCallback done);
+  void ListDevices(const ListDevicesRequest& req, ListDevicesResponse* resp,
+                   DoneCallback done);
+  void Reset(const ResetRequest& req, ResetResponse* resp, DoneCallback done);
+
+  Env* const env_;
+  const std::vector<std::string> worker_tasks_;  // Sorted.
+  RecentRequestIds request_ids_;
+
+  mutable absl::Mutex mu_;
+  std::map<std::string, std::shared_ptr<MasterSession>> sessions_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_H_

@@ -1,0 +1,527 @@
+#include "runtime/distributed/master_session.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "proto/worker.pb.h"
+#include "runtime/distributed/call_util.h"
+#include "runtime/distributed/status_group.h"
+#include "runtime/framework/device_name_utils.h"
+#include "runtime/framework/node_def_util.h"
+#include "runtime/framework/rendezvous.h"
+#include "runtime/framework/status_macros.h"
+#include "runtime/framework/tensor_id.h"
+#include "runtime/graph/partition.h"
+
+namespace stepflow {
+
+// One registered (feeds, fetches, targets) signature.
+struct MasterSession::Signature {
+  struct Part {
+    std::string task;
+    std::string graph_handle;
+    GraphDef graph_def;
+    std::vector<std::string> feeds;    // Fed here (client _Recv tensor names).
+    std::vector<std::string> fetches;  // Fetched here (client _Send names).
+  };
+  std::vector<Part> parts;  // Sorted by task.
+  std::map<std::string, DataType> feed_types;
+};
+
+// One running step, shared by its RPC callbacks.
+struct MasterSession::Step {
+  explicit Step(CancellationManager* parent) : cancellation(parent) {}
+  const RunStepRequest* request = nullptr;
+  RunStepResponse* response = nullptr;
+  DoneCallback done;
+  std::shared_ptr<Signature> signature;
+  int64_t step_id = 0;
+  int64_t timeout_ms = 0;
+  CancellationManager cancellation;
+  std::vector<RunGraphResponse> results;  // Per part.
+};
+
+namespace {
+
+std::string Canonical(const std::string& name) {
+  TensorId id = ParseTensorName(name);
+  if (id.index == kControlSlot) return name;  // Rejected by pruning.
+  return id.ToString();
+}
+
+std::vector<std::string> SortedUnique(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+absl::Status ClosedError() {
+  return absl::CancelledError("Session has been closed.");
+}
+
+int64_t OperationTimeoutNanos(const ConfigProto& config) {
+  return std::max<int64_t>(0, config.operation_timeout_in_ms()) * 1000000;
+}
+
+std::string TaskOf(const std::string& device) {
+  DeviceNameUtils::ParsedName p;
+  if (!DeviceNameUtils::ParseFullName(device, &p)) return device;
+  return DeviceNameUtils::TaskName(p);
+}
+
+}  // namespace
+
+MasterSession::MasterSession(Env* env, std::string handle, ConfigProto config,
+                             std::vector<WorkerInfo> workers)
+    : env_(env),
+      handle_(std::move(handle)),
+      config_(std::move(config)),
+      workers_(std::move(workers)) {
+  if (!workers_.empty() && !workers_[0].devices.empty()) {
+    client_device_ = workers_[0].devices[0];
+    for (const DeviceAttributes& d : workers_[0].devices) {
+      DeviceNameUtils::ParsedName p;
+      if (DeviceNameUtils::ParseFullName(d.name(), &p) && p.type == "CPU" &&
+          p.id == 0) {
+        client_device_ = d;
+        break;
+      }
+    }
+  }
+}
+
+MasterSession::~MasterSession() = default;
+
+const WorkerInfo* MasterSession::FindWorker(const std::string& task) const {
+  for (const WorkerInfo& w : workers_) {
+    if (w.task == task) return &w;
+  }
+  return nullptr;
+}
+
+absl::Status MasterSession::Initialize(const GraphDef& graph) {
+  if (graph.node_size() == 0) return absl::OkStatus();
+  GraphExecutionState::Options opts;
+  for (const WorkerInfo& w : workers_) {
+    for (const DeviceAttributes& d : w.devices) opts.devices.push_back(d);
+  }
+  std::sort(opts.devices.begin(), opts.devices.end(),
+            [](const DeviceAttributes& a, const DeviceAttributes& b) {
+              return a.name() < b.name();
+            });
+  opts.client_device = client_device_;
+  opts.allow_soft_placement = config_.allow_soft_placement();
+  opts.log_device_placement = config_.log_device_placement();
+  opts.log_sink = [](const std::string& line) {
+    absl::FPrintF(stderr, "%s\n", line);
+  };
+  std::unique_ptr<GraphExecutionState> state;
+  SF_RETURN_IF_ERROR(GraphExecutionState::Create(opts, graph, &state));
+  absl::MutexLock l(&mu_);
+  state_ = std::move(state);
+  return absl::OkStatus();
+}
+
+int64_t MasterSession::graph_version() const {
+  absl::MutexLock l(&mu_);
+  return graph_version_;
+}
+
+int MasterSession::NumRunningSteps() const {
+  absl::MutexLock l(&mu_);
+  return running_steps_;
+}
+
+size_t MasterSession::NumSignatures() const {
+  absl::MutexLock l(&mu_);
+  return signatures_.size();
+}
+
+absl::Status MasterSession::Extend(const ExtendSessionRequest& req,
+                                   ExtendSessionResponse* resp) {
+  std::shared_ptr<GraphExecutionState> state;
+  {
+    absl::MutexLock l(&mu_);
+    if (closed_) return ClosedError();
+    if (req.current_graph_version() != graph_version_) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "Session ", handle_, " is at graph version ", graph_version_,
+          " but the extension was made for version ",
+          req.current_graph_version()));
+    }
+    state = state_;
+  }
+  if (state == nullptr) {
+    SF_RETURN_IF_ERROR(Initialize(req.graph_def()));
+  } else {
+    std::unique_ptr<GraphExecutionState> next;
+    SF_RETURN_IF_ERROR(state->Extend(req.graph_def(), &next));
+    absl::MutexLock l(&mu_);
+    state_ = std::move(next);
+  }
+  absl::MutexLock l(&mu_);
+  resp->set_new_graph_version(++graph_version_);
+  return absl::OkStatus();
+}
+
+absl::Status MasterSession::BuildSignature(
+    const std::vector<std::string>& feeds,
+    const std::vector<std::string>& fetches,
+    const std::vector<std::string>& targets, std::shared_ptr<Signature>* out) {
+  std::shared_ptr<GraphExecutionState> state;
+  {
+    absl::MutexLock l(&mu_);
+    state = state_;
+  }
+  if (state == nullptr) {
+    return absl::InvalidArgumentError(
+        "Session was not created with a graph before Run()!");
+  }
+  BuildGraphOptions opts;
+  opts.feeds = feeds;
+  opts.fetches = fetches;
+  opts.targets = targets;
+  opts.use_function_convention = false;
+  std::unique_ptr<ClientGraph> client;
+  SF_RETURN_IF_ERROR(state->BuildGraph(opts, &client));
+
+  auto sig = std::make_shared<Signature>();
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    sig->feed_types[feeds[i]] = client->feed_types[i];
+  }
+  PartitionOptions popts;
+  popts.node_to_loc = [](const Node* n) {
+    return TaskOf(n->assigned_device_name());
+  };
+  Graph* g = client->graph.get();
+  popts.new_name = [g](const std::string& prefix) { return g->NewName(prefix); };
+  popts.get_incarnation = [this](const std::string& device) -> uint64_t {
+    for (const WorkerInfo& w : workers_) {
+      for (const DeviceAttributes& d : w.devices) {
+        if (d.name() == device) return d.incarnation();
+      }
+    }
+    return 0;
+  };
+  std::map<std::string, GraphDef> partitions;
+  SF_RETURN_IF_ERROR(Partition(popts, g, &partitions));
+  for (auto& [task, def] : partitions) {
+    if (FindWorker(task) == nullptr) {
+      return absl::InternalError(
+          absl::StrCat("Partition for unknown task ", task));
+    }
+    Signature::Part part;
+    part.task = task;
+    for (const NodeDef& n : def.node()) {
+      if (n.op() != "_Recv" && n.op() != "_Send") continue;
+      bool client_terminated = false;
+      std::string tensor_name;
+      if (!GetNodeAttr(n, "client_terminated", &client_terminated).ok() ||
+          !client_terminated ||
+          !GetNodeAttr(n, "tensor_name", &tensor_name).ok()) {
+        continue;
+      }
+      (n.op() == "_Recv" ? part.feeds : part.fetches).push_back(tensor_name);
+    }
+    part.graph_def = std::move(def);
+    sig->parts.push_back(std::move(part));
+  }
+  *out = std::move(sig);
+  return absl::OkStatus();
+}
+
+void MasterSession::GetOrCreateSignature(
+    const std::vector<std::string>& feeds,
+    const std::vector<std::string>& fetches,
+    const std::vector<std::string>& targets, SignatureCallback done) {
+  const std::string key =
+      absl::StrCat(absl::StrJoin(feeds, ","), "->", absl::StrJoin(fetches, ","),
+                   "/", absl::StrJoin(targets, ","));
+  std::shared_ptr<Signature> cached;
+  {
+    absl::MutexLock l(&mu_);
+    auto it = signatures_.find(key);
+    if (it != signatures_.end()) cached = it->second;
+  }
+  if (cached != nullptr) {
+    done(absl::OkStatus(), cached);
+    return;
+  }
+  std::shared_ptr<Signature> sig;
+  absl::Status s = BuildSignature(feeds, fetches, targets, &sig);
+  if (!s.ok()) {
+    done(s, nullptr);
+    return;
+  }
+  auto self = shared_from_this();
+  auto group = StatusGroup::Create(
+      static_cast<int>(sig->parts.size()),
+      [self, key, sig, done](const absl::Status& s) {
+        if (!s.ok()) {
+          done(s, nullptr);
+          return;
+        }
+        std::shared_ptr<Signature> winner;
+        {
+          absl::MutexLock l(&self->mu_);
+          // A concurrent Run may have registered the same signature; keep the
+          // first (the other's graphs go with the worker session).
+          winner = self->signatures_.emplace(key, sig).first->second;
+        }
+        done(absl::OkStatus(), winner);
+      });
+  for (size_t i = 0; i < sig->parts.size(); ++i) {
+    Signature::Part* part = &sig->parts[i];
+    const WorkerInfo* w = FindWorker(part->task);
+    RegisterGraphRequest req;
+    req.set_session_handle(handle_);
+    *req.mutable_graph_def() = part->graph_def;
+    *req.mutable_config() = config_;
+    req.set_worker_incarnation(w->incarnation);
+    CallOptions opts;
+    opts.cancellation = &cancellation_;
+    opts.timeout_nanos = OperationTimeoutNanos(config_);
+    CallTask<RegisterGraphRequest, RegisterGraphResponse>(
+        env_, part->task, "WorkerService/RegisterGraph", req, opts,
+        [group, part, sig](const absl::Status& s, RegisterGraphResponse* r) {
+          if (s.ok()) part->graph_handle = r->graph_handle();
+          group->Report(s);
+        });
+  }
+}
+
+void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
+                            DoneCallback done) {
+  {
+    absl::MutexLock l(&mu_);
+    if (closed_) {
+      done(ClosedError());
+      return;
+    }
+    if (state_ == nullptr) {
+      done(absl::InvalidArgumentError(
+          "Session was not created with a graph before Run()!"));
+      return;
+    }
+    ++running_steps_;
+  }
+  auto step = std::make_shared<Step>(&cancellation_);
+  step->request = &req;
+  step->response = resp;
+  step->done = std::move(done);
+  step->timeout_ms = req.options().timeout_in_ms() > 0
+                         ? req.options().timeout_in_ms()
+                         : std::max<int64_t>(0, config_.operation_timeout_in_ms());
+
+  std::vector<std::string> feeds;
+  for (const NamedTensorProto& f : req.feed()) feeds.push_back(Canonical(f.name()));
+  std::sort(feeds.begin(), feeds.end());
+  std::vector<std::string> fetches;
+  for (const std::string& f : req.fetch()) fetches.push_back(Canonical(f));
+  std::vector<std::string> targets(req.target().begin(), req.target().end());
+
+  auto self = shared_from_this();
+  GetOrCreateSignature(
+      feeds, SortedUnique(fetches), SortedUnique(targets),
+      [self, step](const absl::Status& s, std::shared_ptr<Signature> sig) {
+        if (!s.ok()) {
+          self->FinishStep(step, s);
+          return;
+        }
+        step->signature = std::move(sig);
+        self->RunPartitions(step);
+      });
+}
+
+void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
+  const RunStepRequest& req = *step->request;
+  const Signature& sig = *step->signature;
+  // Feeds by canonical name; dtypes checked before anything runs.
+  std::map<std::string, const TensorProto*> feed_values;
+  for (const NamedTensorProto& f : req.feed()) {
+    const std::string name = Canonical(f.name());
+    auto it = sig.feed_types.find(name);
+    if (it != sig.feed_types.end() && f.tensor().dtype() != it->second) {
+      FinishStep(step, absl::InvalidArgumentError(absl::StrCat(
+                           "Feed for '", f.name(), "' has dtype ",
+                           DataTypeString(f.tensor().dtype()),
+                           " but the graph expects ",
+                           DataTypeString(it->second))));
+      return;
+    }
+    feed_values[name] = &f.tensor();
+  }
+
+  step->step_id = static_cast<int64_t>(env_->random->NewNonZero64() >> 1);
+  step->results.resize(sig.parts.size());
+  auto self = shared_from_this();
+  auto group = StatusGroup::Create(
+      static_cast<int>(sig.parts.size()),
+      [self, step](const absl::Status& s) { self->FinishStep(step, s); },
+      [step] { step->cancellation.StartCancel(); });
+
+  const int64_t timeout_nanos = step->timeout_ms * 1000000;
+  for (size_t i = 0; i < sig.parts.size(); ++i) {
+    const Signature::Part& part = sig.parts[i];
+    RunGraphRequest rg;
+    rg.set_session_handle(handle_);
+    rg.set_graph_handle(part.graph_handle);
+    rg.set_step_id(step->step_id);
+    rg.mutable_exec_opts()->set_record_timeline(
+        req.options().trace_level() > RunOptions::NO_TRACE);
+    rg.mutable_exec_opts()->set_deadline_nanos(timeout_nanos);
+    for (const std::string& feed : part.feeds) {
+      auto it = feed_values.find(feed);
+      if (it == feed_values.end()) continue;
+      NamedTensorProto* send = rg.add_send();
+      send->set_name(Rendezvous::CreateKey(
+          client_device_.name(), client_device_.incarnation(),
+          client_device_.name(), feed, FrameAndIter()));
+      *send->mutable_tensor() = *it->second;
+    }
+    for (const std::string& fetch : part.fetches) {
+      rg.add_recv_key(Rendezvous::CreateKey(
+          client_device_.name(), client_device_.incarnation(),
+          client_device_.name(), fetch, FrameAndIter()));
+    }
+    rg.set_request_id(static_cast<int64_t>(env_->random->NewNonZero64() >> 1));
+    rg.set_worker_incarnation(FindWorker(part.task)->incarnation);
+    CallOptions opts;
+    opts.timeout_nanos = timeout_nanos;
+    opts.cancellation = &step->cancellation;
+    CallTask<RunGraphRequest, RunGraphResponse>(
+        env_, part.task, "WorkerService/RunGraph", rg, opts,
+        [group, step, i](const absl::Status& s, RunGraphResponse* r) {
+          if (s.ok()) step->results[i] = std::move(*r);
+          group->Report(s);
+        });
+  }
+}
+
+void MasterSession::FinishStep(std::shared_ptr<Step> step,
+                               absl::Status status) {
+  auto self = shared_from_this();
+  auto finish = [self, step, status]() mutable {
+    const RunStepRequest& req = *step->request;
+    RunStepResponse* resp = step->response;
+    bool closed;
+    {
+      absl::MutexLock l(&self->mu_);
+      closed = self->closed_;
+    }
+    if (!status.ok()) {
+      if (absl::IsCancelled(status) && closed) status = ClosedError();
+    } else {
+      // Fetched values by key, then in the request's order.
+      std::map<std::string, const TensorProto*> by_name;
+      for (const RunGraphResponse& r : step->results) {
+        for (const NamedTensorProto& t : r.recv()) {
+          Rendezvous::ParsedKey key;
+          if (Rendezvous::ParseKey(t.name(), &key).ok()) {
+            by_name[key.edge_name] = &t.tensor();
+          }
+        }
+      }
+      for (const std::string& f : req.fetch()) {
+        const std::string name = Canonical(f);
+        auto it = by_name.find(name);
+        if (it == by_name.end()) {
+          status = absl::InternalError(
+              absl::StrCat("No value came back for fetch ", name));
+          break;
+        }
+        NamedTensorProto* out = resp->add_tensor();
+        out->set_name(f);
+        *out->mutable_tensor() = *it->second;
+      }
+      if (status.ok()) {
+        for (const RunGraphResponse& r : step->results) {
+          for (const auto& d : r.step_stats().dev_stats()) {
+            *resp->mutable_metadata()->mutable_step_stats()->add_dev_stats() = d;
+          }
+        }
+        if (req.options().output_partition_graphs() && step->signature) {
+          for (const auto& part : step->signature->parts) {
+            *resp->mutable_metadata()->add_partition_graphs() = part.graph_def;
+          }
+        }
+      }
+    }
+    if (!status.ok()) resp->clear_tensor();
+    DoneCallback done = std::move(step->done);
+    if (!status.ok() && req.store_errors_in_response_body()) {
+      resp->set_status_code(static_cast<int>(status.code()));
+      resp->set_status_error_message(std::string(status.message()));
+      status = absl::OkStatus();
+    }
+    done(status);
+    self->StepEnded();
+  };
+
+  if (step->step_id == 0 || step->signature == nullptr) {
+    finish();
+    return;
+  }
+  // CleanupGraph on every task of the step, whatever happened.
+  auto cleanup = StatusGroup::Create(
+      static_cast<int>(step->signature->parts.size()),
+      [finish](const absl::Status&) mutable { finish(); });
+  for (const auto& part : step->signature->parts) {
+    CleanupGraphRequest req;
+    req.set_step_id(step->step_id);
+    CallOptions opts;
+    opts.timeout_nanos = OperationTimeoutNanos(config_);
+    CallTask<CleanupGraphRequest, CleanupGraphResponse>(
+        env_, part.task, "WorkerService/CleanupGraph", req, opts,
+        [cleanup](const absl::Status& s, CleanupGraphResponse*) {
+          cleanup->Report(s);
+        });
+  }
+}
+
+void MasterSession::StepEnded() {
+  std::vector<std::function<void()>> idle;
+  {
+    absl::MutexLock l(&mu_);
+    if (--running_steps_ == 0) idle.swap(on_idle_);
+  }
+  for (auto& fn : idle) fn();
+}
+
+void MasterSession::Close(DoneCallback done) {
+  cancellation_.StartCancel();
+  auto self = shared_from_this();
+  auto delete_sessions = [self, done]() {
+    auto group = StatusGroup::Create(static_cast<int>(self->workers_.size()),
+                                     done);
+    for (const WorkerInfo& w : self->workers_) {
+      DeleteWorkerSessionRequest req;
+      req.set_session_handle(self->handle_);
+      CallOptions opts;
+      opts.timeout_nanos = OperationTimeoutNanos(self->config_);
+      CallTask<DeleteWorkerSessionRequest, DeleteWorkerSessionResponse>(
+          self->env_, w.task, "WorkerService/DeleteWorkerSession", req, opts,
+          [group](const absl::Status& s, DeleteWorkerSessionResponse*) {
+            group->Report(s);
+          });
+    }
+  };
+  bool now = false;
+  {
+    absl::MutexLock l(&mu_);
+    closed_ = true;
+    signatures_.clear();
+    if (running_steps_ == 0) {
+      now = true;
+    } else {
+      on_idle_.push_back(delete_sessions);
+    }
+  }
+  if (now) delete_sessions();
+}
+
+}  // namespace stepflow

@@ -1,0 +1,126 @@
+// MasterSession: one client session on the master — its graph, the workers
+// it runs on, and its steps.
+//
+// RunStep: prunes the graph for (feeds, fetches, targets) with the
+// send/recv convention (feeds are _Recv and fetches _Send on the client
+// device, CPU:0 of the first worker task), places it over every worker's
+// devices, partitions it by task (cross-task edges become _Send/_Recv
+// pairs) and registers each task's partition once (RegisterGraph; handles
+// cached per order-insensitive signature). Each step then gets a fresh
+// step id (env->random) and calls RunGraph on every task in parallel, the
+// client's feeds routed as `send`s to the task holding their _Recv and the
+// fetches as `recv_key`s; the first failure cancels the other calls;
+// CleanupGraph(step) goes to every task afterwards, whatever happened.
+//
+// Errors: the root-cause error naming the task it came from; DeadlineExceeded
+// when RunOptions.timeout_in_ms (else ConfigProto.operation_timeout_in_ms)
+// passes (the RPC deadline and the workers' own step deadline); Cancelled
+// "Session has been closed." once Close() was called (in-flight steps are
+// cancelled); InvalidArgument for no graph, a feed of the wrong dtype, a
+// stale graph version on Extend (FailedPrecondition); pruning and placement
+// errors as SEMANTICS.md says.
+//
+// Close() cancels running steps, waits for them to finish their cleanup, then
+// deletes the worker sessions (dropping their graphs) and calls `done`.
+//
+// Ownership: held by shared_ptr (the master and every running step). The
+// Env is borrowed.
+// Thread-safety: thread-safe; handlers never block.
+#ifndef STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_SESSION_H_
+#define STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_SESSION_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "proto/config.pb.h"
+#include "proto/device_attributes.pb.h"
+#include "proto/master.pb.h"
+#include "runtime/common/graph_execution_state.h"
+#include "runtime/env/env.h"
+#include "runtime/framework/cancellation.h"
+
+namespace stepflow {
+
+// A task of the session's cluster as GetStatus described it.
+struct WorkerInfo {
+  std::string task;
+  uint64_t incarnation = 0;
+  std::vector<DeviceAttributes> devices;  // Sorted by name.
+};
+
+class MasterSession : public std::enable_shared_from_this<MasterSession> {
+ public:
+  using DoneCallback = std::function<void(const absl::Status&)>;
+
+  // `workers` sorted by task; the client device is CPU:0 of workers[0].
+  MasterSession(Env* env, std::string handle, ConfigProto config,
+                std::vector<WorkerInfo> workers);
+  ~MasterSession();
+
+  // Builds the session's graph from `graph` (empty: none yet).
+  absl::Status Initialize(const GraphDef& graph);
+
+  const std::string& handle() const { return handle_; }
+  const std::vector<WorkerInfo>& workers() const { return workers_; }
+
+  absl::Status Extend(const ExtendSessionRequest& req,
+                      ExtendSessionResponse* resp);
+  int64_t graph_version() const;
+
+  // `req` and `resp` must stay valid until `done`.
+  void RunStep(const RunStepRequest& req, RunStepResponse* resp,
+               DoneCallback done);
+
+  void Close(DoneCallback done);
+
+  // Steps running now (for tests).
+  int NumRunningSteps() const;
+  // Registered signatures (for tests of the cache).
+  size_t NumSignatures() const;
+
+ private:
+  struct Signature;
+  struct Step;
+  using SignatureCallback =
+      std::function<void(const absl::Status&, std::shared_ptr<Signature>)>;
+
+  void GetOrCreateSignature(const std::vector<std::string>& feeds,
+                            const std::vector<std::string>& fetches,
+                            const std::vector<std::string>& targets,
+                            SignatureCallback done);
+  absl::Status BuildSignature(const std::vector<std::string>& feeds,
+                              const std::vector<std::string>& fetches,
+                              const std::vector<std::string>& targets,
+                              std::shared_ptr<Signature>* out);
+  void RunPartitions(std::shared_ptr<Step> step);
+  void FinishStep(std::shared_ptr<Step> step, absl::Status status);
+  void StepEnded();
+  const WorkerInfo* FindWorker(const std::string& task) const;
+
+  Env* const env_;
+  const std::string handle_;
+  const ConfigProto config_;
+  const std::vector<WorkerInfo> workers_;
+  DeviceAttributes client_device_;
+
+  CancellationManager cancellation_;  // Parent of every step's.
+
+  mutable absl::Mutex mu_;
+  std::shared_ptr<GraphExecutionState> state_ ABSL_GUARDED_BY(mu_);
+  int64_t graph_version_ ABSL_GUARDED_BY(mu_) = 0;
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  int running_steps_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<std::function<void()>> on_idle_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::shared_ptr<Signature>> signatures_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_SESSION_H_

@@ -1,0 +1,137 @@
+#include "runtime/distributed/rpc/grpc_server.h"
+
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "runtime/distributed/master.h"
+#include "runtime/distributed/rpc/grpc_transport.h"
+#include "runtime/distributed/service_mux.h"
+#include "runtime/distributed/worker.h"
+#include "runtime/env/real/real_env.h"
+
+namespace stepflow {
+namespace {
+
+std::string WorkerTask(int i) {
+  return absl::StrCat("/job:worker/replica:0/task:", i);
+}
+
+absl::Status SplitHostPort(const std::string& address, std::string* host,
+                           int* port) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0 ||
+      !absl::SimpleAtoi(address.substr(colon + 1), port) || *port < 0 ||
+      *port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", address, "' is not host:port"));
+  }
+  *host = address.substr(0, colon);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+class GrpcServer::Impl {
+ public:
+  ~Impl() {
+    if (transport_ != nullptr) {
+      transport_->StopServing(task_);
+      transport_->StopServing(GrpcTransport::kDefaultTask);
+    }
+    // The master first: its sessions may still talk to the worker.
+    master_.reset();
+    worker_.reset();
+    transport_.reset();
+    real_env_.reset();
+  }
+
+  std::string task_;
+  std::string address_;
+  std::unique_ptr<RealEnv> real_env_;
+  Env env_;
+  std::unique_ptr<GrpcTransport> transport_;
+  std::unique_ptr<Worker> worker_;
+  std::unique_ptr<Master> master_;
+  ServiceMux mux_;
+};
+
+absl::Status GrpcServer::Create(const Options& options,
+                                std::unique_ptr<GrpcServer>* out) {
+  if (options.worker_addresses.empty()) {
+    return absl::InvalidArgumentError("the cluster has no worker addresses");
+  }
+  if (options.task_index < 0 ||
+      options.task_index >= static_cast<int>(options.worker_addresses.size())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "task index ", options.task_index, " is not in [0, ",
+        options.worker_addresses.size(), ")"));
+  }
+  GrpcTransport::Options transport_options;
+  std::vector<std::string> tasks;
+  for (size_t i = 0; i < options.worker_addresses.size(); ++i) {
+    std::string host;
+    int port = 0;
+    absl::Status s = SplitHostPort(options.worker_addresses[i], &host, &port);
+    if (!s.ok()) return s;
+    tasks.push_back(WorkerTask(static_cast<int>(i)));
+    transport_options.addresses[tasks.back()] = options.worker_addresses[i];
+  }
+  std::string host;
+  int port = 0;
+  absl::Status s = SplitHostPort(options.worker_addresses[options.task_index],
+                                 &host, &port);
+  if (!s.ok()) return s;
+  transport_options.listen_address = absl::StrCat(options.bind_host, ":", port);
+
+  auto impl = std::make_unique<Impl>();
+  impl->task_ = tasks[options.task_index];
+  impl->real_env_ = RealEnv::Create(options.inter_op_threads);
+  impl->env_ = *impl->real_env_->env();
+  auto transport =
+      GrpcTransport::Create(transport_options, impl->env_.scheduler);
+  if (!transport.ok()) return transport.status();
+  impl->transport_ = std::move(*transport);
+  impl->env_.transport = impl->transport_.get();
+  impl->address_ =
+      absl::StrCat(options.bind_host, ":", impl->transport_->bound_port());
+
+  s = Worker::Create(&impl->env_, impl->task_, options.cpus, &impl->worker_);
+  if (!s.ok()) return s;
+  impl->master_ = std::make_unique<Master>(&impl->env_, tasks);
+  impl->mux_.Add("WorkerService", impl->worker_.get());
+  impl->mux_.Add("MasterService", impl->master_.get());
+  s = impl->transport_->Serve(impl->task_, &impl->mux_);
+  if (!s.ok()) return s;
+  s = impl->transport_->Serve(GrpcTransport::kDefaultTask, &impl->mux_);
+  if (!s.ok()) return s;
+  out->reset(new GrpcServer(std::move(impl)));
+  return absl::OkStatus();
+}
+
+GrpcServer::GrpcServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+GrpcServer::~GrpcServer() = default;
+
+const std::string& GrpcServer::task() const { return impl_->task_; }
+std::string GrpcServer::address() const { return impl_->address_; }
+
+absl::Status ParseClusterSpec(const std::string& spec,
+                              std::vector<std::string>* worker_addresses) {
+  worker_addresses->clear();
+  if (!absl::StartsWith(spec, "worker=")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cluster spec '", spec, "' must look like worker=host:port,host:port"));
+  }
+  for (absl::string_view a :
+       absl::StrSplit(spec.substr(7), ',', absl::SkipEmpty())) {
+    worker_addresses->emplace_back(a);
+  }
+  if (worker_addresses->empty()) {
+    return absl::InvalidArgumentError("the cluster spec lists no address");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace stepflow

@@ -1,0 +1,31 @@
+// GrpcSession: the "grpc://host:port" Session. It talks to the master of a
+// cluster (a grpc_server task) through its own GrpcTransport and otherwise
+// is a DistributedSession (runtime/distributed/distributed_session.h): the
+// same graph, run, close and error semantics, with gRPC underneath.
+//
+// Linking this library registers the "GRPC_SESSION" factory, which accepts
+// targets starting with "grpc://"; NewSession(options) then returns one.
+// options.env supplies the clock, scheduler and random; the transport is
+// the session's own.
+//
+// Ownership: the session owns its transport and the Env copy that carries
+// it. Thread-safety: as Session.
+#ifndef STEPFLOW_RUNTIME_DISTRIBUTED_RPC_GRPC_SESSION_H_
+#define STEPFLOW_RUNTIME_DISTRIBUTED_RPC_GRPC_SESSION_H_
+
+#include <memory>
+
+#include "absl/status/status.h"
+#include "runtime/common/session.h"
+#include "runtime/common/session_options.h"
+
+namespace stepflow {
+
+// InvalidArgument for a target that is not "grpc://host:port" or an
+// options.env without a scheduler.
+absl::Status NewGrpcSession(const SessionOptions& options,
+                            std::unique_ptr<Session>* out);
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_DISTRIBUTED_RPC_GRPC_SESSION_H_

@@ -1,0 +1,408 @@
+#include "runtime/distributed/rpc/grpc_transport.h"
+
+#include <chrono>
+#include <set>
+#include <utility>
+
+#include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/support/proto_buffer_reader.h>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "google/protobuf/message.h"
+#include "runtime/distributed/methods.h"
+#include "runtime/framework/cancellation.h"
+
+namespace stepflow {
+namespace {
+
+constexpr char kTaskMetadata[] = "sf-task";
+constexpr char kPackagePrefix[] = "/stepflow.";
+
+absl::Status FromGrpc(const grpc::Status& s) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
+                      s.error_message());
+}
+
+grpc::Status ToGrpc(const absl::Status& s) {
+  if (s.ok()) return grpc::Status::OK;
+  return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
+                      std::string(s.message()));
+}
+
+// Serialises `message` into a buffer that owns the bytes (one copy: the
+// serialisation itself).
+grpc::ByteBuffer Serialize(const google::protobuf::Message& message) {
+  auto* bytes = new std::string();
+  message.SerializeToString(bytes);
+  grpc::Slice slice(
+      bytes->data(), bytes->size(),
+      [](void* p) { delete static_cast<std::string*>(p); }, bytes);
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+bool Parse(grpc::ByteBuffer* buffer, google::protobuf::Message* message) {
+  grpc::ProtoBufferReader reader(buffer);
+  return message->ParseFromZeroCopyStream(&reader);
+}
+
+// One outstanding client call: what gRPC writes into until it completes.
+struct ClientCall {
+  grpc::ClientContext context;
+  grpc::ByteBuffer request;
+  grpc::ByteBuffer response;
+};
+
+}  // namespace
+
+class GrpcTransport::Impl {
+ public:
+  Impl(const Options& options, Scheduler* scheduler)
+      : options_(options), scheduler_(scheduler), service_(this) {}
+
+  ~Impl() {
+    CancelAndAwaitCalls();
+    if (server_ != nullptr) {
+      // In-flight handler calls get a moment to finish, then are cancelled.
+      server_->Shutdown(std::chrono::system_clock::now() +
+                        std::chrono::seconds(2));
+      server_->Wait();
+    }
+  }
+
+  absl::Status Start() {
+    if (options_.max_message_bytes <= 0) {
+      return absl::InvalidArgumentError("max_message_bytes must be positive");
+    }
+    if (options_.listen_address.empty()) return absl::OkStatus();
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort(options_.listen_address,
+                             grpc::InsecureServerCredentials(), &bound_port_);
+    builder.SetMaxReceiveMessageSize(options_.max_message_bytes);
+    builder.SetMaxSendMessageSize(options_.max_message_bytes);
+    builder.RegisterCallbackGenericService(&service_);
+    server_ = builder.BuildAndStart();
+    if (server_ == nullptr || bound_port_ == 0) {
+      server_.reset();
+      return absl::UnavailableError(absl::StrCat(
+          "cannot listen on '", options_.listen_address, "'"));
+    }
+    return absl::OkStatus();
+  }
+
+  int bound_port() const { return bound_port_; }
+
+  void Call(absl::string_view task, absl::string_view method,
+            const google::protobuf::Message& request,
+            google::protobuf::Message* response, const CallOptions& options,
+            DoneCallback done) {
+    const std::string task_name(task);
+    const std::string method_name(method);
+    auto fail = [this, &done](absl::Status s) {
+      scheduler_->Schedule(
+          [done = std::move(done), s = std::move(s)] { done(s); });
+    };
+    std::string address;
+    std::string target_task = task_name;
+    auto known = options_.addresses.find(task_name);
+    if (known != options_.addresses.end()) {
+      address = known->second;
+    } else if (!absl::StartsWith(task_name, "/job:") &&
+               absl::StrContains(task_name, ":")) {
+      address = task_name;  // "host:port": whatever that server serves.
+      target_task = kDefaultTask;
+    } else {
+      fail(absl::UnavailableError(
+          absl::StrCat(method_name, ": no address for task ", task_name)));
+      return;
+    }
+    MethodInfo info;
+    absl::Status s = LookupMethod(method_name, &info);
+    if (!s.ok()) {
+      fail(s);
+      return;
+    }
+    auto call = std::make_shared<ClientCall>();
+    call->context.AddMetadata(kTaskMetadata, target_task);
+    if (options.timeout_nanos > 0) {
+      call->context.set_deadline(std::chrono::system_clock::now() +
+                                 std::chrono::nanoseconds(options.timeout_nanos));
+    }
+    call->request = Serialize(request);
+
+    CancellationManager* cm = options.cancellation;
+    CancellationToken token = 0;
+    if (cm != nullptr) {
+      token = cm->get_cancellation_token();
+      if (!cm->RegisterCallback(token,
+                                [call] { call->context.TryCancel(); })) {
+        fail(absl::CancelledError(
+            absl::StrCat(method_name, " to ", task_name, " was cancelled")));
+        return;
+      }
+    }
+    const std::string where =
+        absl::StrCat(method_name, " to ", task_name, " (", address, ")");
+    Scheduler* scheduler = scheduler_;
+    StartedCall(call.get());
+    ClientCall* raw = call.get();
+    Stub(address)
+        ->UnaryCall(
+            &raw->context, absl::StrCat(kPackagePrefix, method_name),
+            grpc::StubOptions(), &raw->request, &raw->response,
+            [this, call = std::move(call), response, cm, token, where,
+             scheduler,
+             done = std::move(done)](grpc::Status grpc_status) mutable {
+              absl::Status status = FromGrpc(grpc_status);
+              if (status.ok() && !Parse(&call->response, response)) {
+                status = absl::DataLossError(
+                    absl::StrCat(where, ": malformed response"));
+              } else if (absl::IsUnavailable(status) ||
+                         absl::IsDeadlineExceeded(status)) {
+                status = absl::Status(
+                    status.code(), absl::StrCat(where, ": ", status.message()));
+              }
+              // The call (and with it the context's channel reference)
+              // moves to the scheduler: gRPC's callback threads must never
+              // drop the last reference to a channel.
+              scheduler->Schedule([this, call = std::move(call), cm, token,
+                                   status, done = std::move(done)]() mutable {
+                if (cm != nullptr) cm->DeregisterCallback(token);
+                done(status);
+                FinishedCall(call.get());
+                call.reset();
+              });
+            });
+  }
+
+  // Outstanding client calls, so that destruction can cancel and await
+  // them (their completions use this transport's scheduler and channels).
+  void StartedCall(ClientCall* call) {
+    absl::MutexLock l(&calls_mu_);
+    calls_.insert(call);
+  }
+  void FinishedCall(ClientCall* call) {
+    absl::MutexLock l(&calls_mu_);
+    calls_.erase(call);
+  }
+  void CancelAndAwaitCalls() {
+    absl::MutexLock l(&calls_mu_);
+    for (ClientCall* call : calls_) call->context.TryCancel();
+    calls_mu_.Await(absl::Condition(
+        +[](std::set<ClientCall*>* calls) { return calls->empty(); }, &calls_));
+  }
+
+  absl::Status Serve(absl::string_view task, RpcHandler* handler) {
+    absl::WriterMutexLock l(&handlers_mu_);
+    auto [it, inserted] = handlers_.emplace(std::string(task), handler);
+    if (!inserted) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("task ", task, " is already served here"));
+    }
+    return absl::OkStatus();
+  }
+
+  void StopServing(absl::string_view task) {
+    absl::WriterMutexLock l(&handlers_mu_);
+    handlers_.erase(std::string(task));
+  }
+
+  // Hands a parsed request to the task's handler. Holding the reader lock
+  // while Handle() starts means StopServing() cannot return while a call
+  // is about to reach a handler.
+  void Dispatch(const std::string& task, const std::string& method,
+                const google::protobuf::Message& request,
+                google::protobuf::Message* response,
+                RpcHandler::DoneCallback done) {
+    absl::ReaderMutexLock l(&handlers_mu_);
+    auto it = handlers_.find(task);
+    if (it == handlers_.end()) {
+      done(absl::UnavailableError(absl::StrCat(
+          "task ", task.empty() ? "(default)" : task,
+          " is not served at this address")));
+      return;
+    }
+    it->second->Handle(method, request, response, std::move(done));
+  }
+
+ private:
+  // Serves one unary call arriving through the generic service.
+  //
+  // Two parties hold the reactor: gRPC (until OnDone) and the handler
+  // (until it calls `done`, possibly long after the call was cancelled or
+  // the server shut down: it may write the response until then). The
+  // reactor is freed when both let go. The call is finished exactly once:
+  // by the handler's answer, or at once when gRPC cancels the call (a
+  // client deadline, a shutdown), so a slow handler never holds up a
+  // shutdown and a late answer is dropped.
+  class Reactor : public grpc::ServerGenericBidiReactor {
+   public:
+    Reactor(Impl* impl, grpc::GenericCallbackServerContext* context)
+        : impl_(impl), context_(context) {
+      StartRead(&request_bytes_);
+    }
+
+    void OnReadDone(bool ok) override {
+      if (!ok) {
+        FailBeforeDispatch(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                        "the call carried no request"));
+        return;
+      }
+      std::string method = context_->method();
+      if (!absl::StartsWith(method, kPackagePrefix)) {
+        FailBeforeDispatch(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                                        absl::StrCat("unknown method ", method)));
+        return;
+      }
+      method = method.substr(sizeof(kPackagePrefix) - 1);
+      absl::Status s = NewRequestAndResponse(method, &request_, &response_);
+      if (!s.ok()) {
+        FailBeforeDispatch(ToGrpc(s));
+        return;
+      }
+      if (!Parse(&request_bytes_, request_.get())) {
+        FailBeforeDispatch(
+            grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                         absl::StrCat("malformed ", method, " request")));
+        return;
+      }
+      std::string task;
+      const auto& metadata = context_->client_metadata();
+      auto it = metadata.find(kTaskMetadata);
+      if (it != metadata.end()) task.assign(it->second.data(), it->second.size());
+      impl_->Dispatch(task, method, *request_, response_.get(),
+                      [this](const absl::Status& status) {
+                        FinishOnce(ToGrpc(status), /*with_response=*/true);
+                        Unref();  // The handler's hold.
+                      });
+    }
+
+    void OnCancel() override {
+      FinishOnce(grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled"),
+                 /*with_response=*/false);
+    }
+
+    void OnDone() override { Unref(); }  // gRPC's hold.
+
+   private:
+    void FailBeforeDispatch(const grpc::Status& status) {
+      FinishOnce(status, /*with_response=*/false);
+      Unref();  // No handler will answer.
+    }
+
+    void FinishOnce(const grpc::Status& status, bool with_response) {
+      {
+        absl::MutexLock l(&mu_);
+        if (finished_) return;
+        finished_ = true;
+      }
+      if (with_response && status.ok()) {
+        response_bytes_ = Serialize(*response_);
+        StartWriteAndFinish(&response_bytes_, grpc::WriteOptions(), status);
+      } else {
+        Finish(status);
+      }
+    }
+
+    void Unref() {
+      bool last = false;
+      {
+        absl::MutexLock l(&mu_);
+        last = --refs_ == 0;
+      }
+      if (last) delete this;
+    }
+
+    Impl* const impl_;
+    grpc::GenericCallbackServerContext* const context_;
+    grpc::ByteBuffer request_bytes_;
+    grpc::ByteBuffer response_bytes_;
+    std::unique_ptr<google::protobuf::Message> request_;
+    std::unique_ptr<google::protobuf::Message> response_;
+    absl::Mutex mu_;
+    bool finished_ ABSL_GUARDED_BY(mu_) = false;
+    int refs_ ABSL_GUARDED_BY(mu_) = 2;
+  };
+
+  class Service : public grpc::CallbackGenericService {
+   public:
+    explicit Service(Impl* impl) : impl_(impl) {}
+    grpc::ServerGenericBidiReactor* CreateReactor(
+        grpc::GenericCallbackServerContext* context) override {
+      return new Reactor(impl_, context);
+    }
+
+   private:
+    Impl* const impl_;
+  };
+
+  std::shared_ptr<grpc::GenericStub> Stub(const std::string& address) {
+    absl::MutexLock l(&stubs_mu_);
+    auto it = stubs_.find(address);
+    if (it != stubs_.end()) return it->second;
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(options_.max_message_bytes);
+    args.SetMaxSendMessageSize(options_.max_message_bytes);
+    auto channel = grpc::CreateCustomChannel(
+        address, grpc::InsecureChannelCredentials(), args);
+    auto stub = std::make_shared<grpc::GenericStub>(channel);
+    stubs_.emplace(address, stub);
+    return stub;
+  }
+
+  const Options options_;
+  Scheduler* const scheduler_;
+  Service service_;
+  std::unique_ptr<grpc::Server> server_;
+  int bound_port_ = 0;
+
+  absl::Mutex stubs_mu_;
+  std::map<std::string, std::shared_ptr<grpc::GenericStub>> stubs_
+      ABSL_GUARDED_BY(stubs_mu_);
+
+  absl::Mutex calls_mu_;
+  std::set<ClientCall*> calls_ ABSL_GUARDED_BY(calls_mu_);
+
+  absl::Mutex handlers_mu_;
+  std::map<std::string, RpcHandler*> handlers_ ABSL_GUARDED_BY(handlers_mu_);
+};
+
+absl::StatusOr<std::unique_ptr<GrpcTransport>> GrpcTransport::Create(
+    const Options& options, Scheduler* scheduler) {
+  if (scheduler == nullptr) {
+    return absl::InvalidArgumentError("GrpcTransport needs a Scheduler");
+  }
+  auto impl = std::make_unique<Impl>(options, scheduler);
+  absl::Status s = impl->Start();
+  if (!s.ok()) return s;
+  return std::unique_ptr<GrpcTransport>(new GrpcTransport(std::move(impl)));
+}
+
+GrpcTransport::GrpcTransport(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+GrpcTransport::~GrpcTransport() = default;
+
+int GrpcTransport::bound_port() const { return impl_->bound_port(); }
+
+void GrpcTransport::Call(absl::string_view task, absl::string_view method,
+                         const google::protobuf::Message& request,
+                         google::protobuf::Message* response,
+                         const CallOptions& options, DoneCallback done) {
+  impl_->Call(task, method, request, response, options, std::move(done));
+}
+
+absl::Status GrpcTransport::Serve(absl::string_view task, RpcHandler* handler) {
+  return impl_->Serve(task, handler);
+}
+
+void GrpcTransport::StopServing(absl::string_view task) {
+  impl_->StopServing(task);
+}
+
+}  // namespace stepflow

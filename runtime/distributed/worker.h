@@ -1,0 +1,109 @@
+// Worker: the handler of "WorkerService/*" for one task of a cluster.
+//
+// A worker owns its task's CPU devices ("/job:J/replica:0/task:T/device:
+// CPU:i"), draws an incarnation from env->random when created (every device
+// reports it), and keeps per worker session a GraphMgr (registered
+// partitions) and, per step, a WorkerSteps entry (rendezvous +
+// cancellation).
+//
+// Methods: GetStatus (devices), CreateWorkerSession / DeleteWorkerSession
+// (deleting drops the session's graphs), RegisterGraph / DeregisterGraph,
+// RunGraph (runs a registered partition for a step id), CleanupGraph (aborts
+// and drops the step's state), RecvTensor (answers another worker's _Recv
+// from this worker's step rendezvous once the value is sent; may come
+// before the step starts here), ResetWorker (clears resource containers).
+//
+// Errors: a request naming another incarnation (a restarted worker) is
+// Aborted; so is an unknown session or graph handle, a repeated request id
+// (RunGraph, RecvTensor) and a RecvTensor whose key names an incarnation of
+// a device this worker no longer has. Unknown methods are Unimplemented.
+// Handlers never block: they complete through `done`.
+//
+// Ownership: the Env is borrowed. Serving is the caller's business
+// (transport->Serve(task(), worker)). Destroying a worker cancels its steps;
+// it must outlive every call it is handling.
+// Thread-safety: thread-safe.
+#ifndef STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_H_
+#define STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "proto/worker.pb.h"
+#include "runtime/common/device_mgr.h"
+#include "runtime/distributed/graph_mgr.h"
+#include "runtime/distributed/recent_request_ids.h"
+#include "runtime/distributed/worker_steps.h"
+#include "runtime/env/env.h"
+#include "runtime/env/transport.h"
+
+namespace stepflow {
+
+class Worker : public RpcHandler {
+ public:
+  // `task` is "/job:J/replica:R/task:T"; `num_cpus` >= 1.
+  static absl::Status Create(Env* env, const std::string& task, int num_cpus,
+                             std::unique_ptr<Worker>* out);
+  ~Worker() override;
+
+  void Handle(absl::string_view method,
+              const google::protobuf::Message& request,
+              google::protobuf::Message* response, DoneCallback done) override;
+
+  const std::string& task() const { return task_; }
+  uint64_t incarnation() const { return incarnation_; }
+  const DeviceMgr* device_mgr() const { return device_mgr_.get(); }
+
+  // For leak checks: all 0 when no session exists and no step runs.
+  size_t NumSessions() const;
+  size_t NumRegisteredGraphs() const;
+  size_t NumSteps() const { return steps_.NumSteps(); }
+
+ private:
+  Worker(Env* env, std::string task, uint64_t incarnation,
+         std::unique_ptr<DeviceMgr> device_mgr);
+
+  absl::Status CheckIncarnation(uint64_t incarnation) const;
+  absl::Status FindSession(const std::string& handle,
+                           std::shared_ptr<GraphMgr>* out) const;
+
+  void GetStatus(const GetStatusRequest& req, GetStatusResponse* resp,
+                 DoneCallback done);
+  void CreateWorkerSession(const CreateWorkerSessionRequest& req,
+                           CreateWorkerSessionResponse* resp,
+                           DoneCallback done);
+  void DeleteWorkerSession(const DeleteWorkerSessionRequest& req,
+                           DeleteWorkerSessionResponse* resp,
+                           DoneCallback done);
+  void RegisterGraph(const RegisterGraphRequest& req,
+                     RegisterGraphResponse* resp, DoneCallback done);
+  void DeregisterGraph(const DeregisterGraphRequest& req,
+                       DeregisterGraphResponse* resp, DoneCallback done);
+  void RunGraph(const RunGraphRequest& req, RunGraphResponse* resp,
+                DoneCallback done);
+  void CleanupGraph(const CleanupGraphRequest& req, CleanupGraphResponse* resp,
+                    DoneCallback done);
+  void RecvTensor(const RecvTensorRequest& req, RecvTensorResponse* resp,
+                  DoneCallback done);
+  void ResetWorker(const ResetWorkerRequest& req, ResetWorkerResponse* resp,
+                   DoneCallback done);
+
+  Env* const env_;
+  const std::string task_;
+  const uint64_t incarnation_;
+  const std::unique_ptr<DeviceMgr> device_mgr_;
+  WorkerSteps steps_;
+  RecentRequestIds request_ids_;
+
+  mutable absl::Mutex mu_;
+  std::map<std::string, std::shared_ptr<GraphMgr>> sessions_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_H_

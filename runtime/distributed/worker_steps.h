@@ -1,0 +1,74 @@
+// WorkerSteps: a worker's per-step state (TensorFlow's RendezvousMgr): for
+// each step id its RemoteRendezvous and CancellationManager.
+//
+// State for a step is created by whichever arrives first — its RunGraph, or
+// a RecvTensor from another worker (which may come before the step starts
+// here). Cleanup(step) (CleanupGraph) cancels the step, aborts its
+// rendezvous with Aborted and drops it; the id is remembered (the last
+// `remembered` ones) so a late RunGraph/RecvTensor for it fails Aborted
+// instead of re-creating state nobody would clean.
+//
+// Ownership: steps are shared_ptrs; whoever runs or serves a step holds one
+// until done, so Cleanup never frees state in use. The Env is borrowed.
+// Thread-safety: thread-safe.
+#ifndef STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_STEPS_H_
+#define STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_STEPS_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "runtime/distributed/remote_rendezvous.h"
+#include "runtime/env/env.h"
+#include "runtime/framework/cancellation.h"
+
+namespace stepflow {
+
+struct WorkerStep {
+  WorkerStep(Env* env, const std::string& task, int64_t step_id)
+      : rendezvous(new RemoteRendezvous(env, task, step_id)) {}
+  ~WorkerStep() { rendezvous->Unref(); }
+  WorkerStep(const WorkerStep&) = delete;
+  WorkerStep& operator=(const WorkerStep&) = delete;
+
+  RemoteRendezvous* const rendezvous;  // Owned reference.
+  CancellationManager cancellation;
+};
+
+class WorkerSteps {
+ public:
+  WorkerSteps(Env* env, std::string task, size_t remembered = 4096)
+      : env_(env), task_(std::move(task)), remembered_(remembered) {}
+
+  // The step's state, created if new. Aborted if the step was cleaned up.
+  absl::Status FindOrCreate(int64_t step_id, std::shared_ptr<WorkerStep>* out);
+
+  // Cancels and aborts the step and drops its state (no-op if unknown).
+  void Cleanup(int64_t step_id);
+
+  // Cleans up every step (worker shutdown), aborting with `status`.
+  void CleanupAll(const absl::Status& status);
+
+  // Steps with live state (for leak checks).
+  size_t NumSteps() const;
+
+ private:
+  void RememberLocked(int64_t step_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  Env* const env_;
+  const std::string task_;
+  const size_t remembered_;
+  mutable absl::Mutex mu_;
+  std::map<int64_t, std::shared_ptr<WorkerStep>> steps_ ABSL_GUARDED_BY(mu_);
+  std::set<int64_t> cleaned_ ABSL_GUARDED_BY(mu_);
+  std::deque<int64_t> cleaned_order_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_STEPS_H_
