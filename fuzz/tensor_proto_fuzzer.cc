@@ -4,6 +4,7 @@
 // back bit-identical. Protos that would decode to more than kMaxBytes of
 // element storage are skipped (their size is legal; allocating it would
 // only trip the fuzzer's memory limit).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -36,8 +37,18 @@ bool TooLargeToTry(const TensorProto& proto) {
     if (d.size() != 0 && elements > INT64_MAX / d.size()) return false;
     elements *= d.size();
   }
-  // Strings and resource handles hold objects of up to ~64 bytes each.
-  return elements > kMaxBytes / 64;
+  // Strings and resource handles are objects: ~64 bytes each plus their
+  // contents, and the last value given fills every remaining element (a
+  // few hundred bytes of proto can describe a large tensor of handles).
+  int64_t per_element = 64;
+  for (const auto& v : proto.string_val()) {
+    per_element = std::max<int64_t>(per_element, 64 + static_cast<int64_t>(v.size()));
+  }
+  for (const auto& h : proto.resource_handle_val()) {
+    per_element = std::max<int64_t>(
+        per_element, 64 + 4 * static_cast<int64_t>(h.ByteSizeLong()));
+  }
+  return elements > kMaxBytes / per_element;
 }
 
 [[noreturn]] void Fail(const char* what, const Tensor& t) {

@@ -13,11 +13,13 @@
 #
 # What it does: builds //runtime/gpu:gpu_test and :gpu_mlp_benchmark, copies
 # them (stripped) into OUT_DIR/bin and every shared library they load,
-# except the C runtime (glibc's libc/libm/libdl/libpthread/librt/ld-linux)
-# and the CUDA libraries (libcuda, libcudart, libcublas*: the GPU machine's
-# own CUDA 13 provides them), into OUT_DIR/lib; run.sh points
-# LD_LIBRARY_PATH at OUT_DIR/lib and the machine's CUDA lib64
-# ($CUDA_PATH, default /usr/local/cuda).
+# except glibc and the CUDA libraries (libcuda, libcudart, libcublas*: the
+# GPU machine's own driver and CUDA 13 provide them), into OUT_DIR/lib.
+# glibc (libc/libm/libdl/libpthread/librt and the loader) goes to
+# OUT_DIR/lib/glibc: run.sh uses the machine's own glibc when it is at least
+# the build machine's version, and otherwise starts the binaries through the
+# bundled loader. LD_LIBRARY_PATH gets OUT_DIR/lib and the machine's CUDA
+# lib64 ($CUDA_PATH, default /usr/local/cuda).
 set -euo pipefail
 out="${1:-gpu_package}"
 bins=(runtime/gpu/gpu_test runtime/gpu/gpu_mlp_benchmark)
@@ -27,15 +29,19 @@ bazel build "${targets[@]}"
 bazel_bin="$(bazel info bazel-bin 2>/dev/null)"
 
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/lib"
+mkdir -p "$out/bin" "$out/lib/glibc"
+getconf GNU_LIBC_VERSION | awk '{print $2}' > "$out/lib/glibc/VERSION"
 for b in "${bins[@]}"; do
   cp "$bazel_bin/$b" "$out/bin/"
   chmod u+w "$out/bin/$(basename "$b")"
   strip --strip-debug "$out/bin/$(basename "$b")"
-  ldd "$bazel_bin/$b" | awk '/=> \// {print $1, $3}' | while read -r name path; do
+  ldd "$bazel_bin/$b" | awk '/=> \// {print $1, $3} /ld-linux/ && !/=>/ {print "ld-linux-x86-64.so.2", $1}' |
+  while read -r name path; do
     case "$name" in
-      libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|ld-linux*) continue ;;
       libcuda.so*|libcudart.so*|libcublas.so*|libcublasLt.so*) continue ;;
+      libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|ld-linux*)
+        [ -e "$out/lib/glibc/$name" ] || cp -L "$path" "$out/lib/glibc/$name"
+        continue ;;
     esac
     [ -e "$out/lib/$name" ] || cp -L "$path" "$out/lib/$name"
   done
@@ -47,18 +53,29 @@ cat > "$out/run.sh" <<'RUN'
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cuda="${CUDA_PATH:-/usr/local/cuda}"
-export LD_LIBRARY_PATH="$here/lib:$cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+libs="$here/lib:$cuda/lib64:$cuda/targets/x86_64-linux/lib"
+export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Older system glibc than the build machine's: use the bundled one (the
+# driver's libcuda is still found through the system's library cache).
+launch=()
+need="$(cat "$here/lib/glibc/VERSION")"
+have="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
+if [ -z "$have" ] || [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
+  launch=("$here/lib/glibc/ld-linux-x86-64.so.2" --library-path "$libs:$here/lib/glibc:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu")
+fi
 mode="${1:-all}"
 [ $# -gt 0 ] && shift
 case "$mode" in
-  test)  exec "$here/bin/gpu_test" "$@" ;;
-  bench) exec "$here/bin/gpu_mlp_benchmark" "$@" ;;
+  test)  exec "${launch[@]}" "$here/bin/gpu_test" "$@" ;;
+  bench) exec "${launch[@]}" "$here/bin/gpu_mlp_benchmark" "$@" ;;
   memcheck)
-    exec "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 1 \
-      "$here/bin/gpu_test" "$@" ;;
+    sanitizer="$cuda/bin/compute-sanitizer"
+    [ -x "$sanitizer" ] || sanitizer="$(command -v compute-sanitizer)"
+    exec "$sanitizer" --tool memcheck --error-exitcode 1 \
+      "${launch[@]}" "$here/bin/gpu_test" "$@" ;;
   all)
-    "$here/bin/gpu_test" "$@"
-    "$here/bin/gpu_mlp_benchmark" ;;
+    "${launch[@]}" "$here/bin/gpu_test" "$@"
+    "${launch[@]}" "$here/bin/gpu_mlp_benchmark" ;;
   *) echo "usage: run.sh [all|test|bench|memcheck] [args]" >&2; exit 2 ;;
 esac
 RUN

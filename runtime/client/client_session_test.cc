@@ -9,10 +9,12 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "runtime/client/graph.h"
 #include "runtime/client/ops.h"
 #include "runtime/client/scope.h"
 #include "runtime/client/session.h"
+#include "runtime/distributed/rpc/grpc_server.h"
 #include "runtime/env/real/real_env.h"
 
 namespace stepflow {
@@ -148,6 +150,34 @@ TEST_F(ClientSessionTest, UnknownTargetFailsToCreate) {
   InteractiveSession interactive(g, opts);
   EXPECT_FALSE(interactive.status().ok());
   EXPECT_EQ(Session::Default(), nullptr);
+}
+
+// The same client code runs on a cluster when the target says grpc://.
+TEST_F(ClientSessionTest, GrpcTargetRunsOnACluster) {
+  GrpcServer::Options server_options;
+  server_options.worker_addresses = {"127.0.0.1:0"};
+  server_options.inter_op_threads = 2;
+  std::unique_ptr<GrpcServer> server;
+  ASSERT_TRUE(GrpcServer::Create(server_options, &server).ok());
+
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto y = ops::Square(root.WithDevice("/job:worker/task:0"), x);
+  SessionOptions opts = Options();
+  opts.target = absl::StrCat("grpc://", server->address());
+  auto session = Session::Create(root.graph(), opts);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  absl::Status s = (*session)->Run({{x, Tensor::Scalar(3.0f)}}, {y}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(Scalar(out[0]), 9.0f);
+  // Extension works remotely too.
+  auto z = ops::Add(root, y, ops::Const(root, 1.0f));
+  s = (*session)->Run({{x, Tensor::Scalar(3.0f)}}, {z}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(Scalar(out[0]), 10.0f);
+  ASSERT_TRUE((*session)->Close().ok());
+  session->reset();
 }
 
 // The seed documents' pattern: one graph, several sessions on it, a loop of

@@ -22,6 +22,9 @@
 //
 // Env: SessionOptions.env may be null: the session then uses the
 // process-wide real Env (threads, clock) the C API uses.
+// Targets: "" runs in process (DirectSession); "grpc://host:port" runs on
+// the cluster whose master serves there (this library links the gRPC
+// session factory).
 //
 // Thread-safety: Run/Close are thread-safe (extension is serialised). The
 // default-session stack is per thread, and a guard must be destroyed on

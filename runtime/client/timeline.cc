@@ -29,6 +29,7 @@ struct Slice {
   bool is_send = false;
   bool is_recv = false;
   std::string transfer;  // "tensor from to".
+  bool client_terminated = false;
   int pid = 0;
   int tid = 0;
 };
@@ -58,6 +59,11 @@ void ParseLabel(const std::string& label, Slice* s) {
   }
   if (bracket != std::string::npos && label.back() == ']') {
     s->transfer = label.substr(bracket + 2, label.size() - bracket - 3);
+    if (absl::EndsWith(s->transfer, " client")) {
+      // Its other end is the client: nothing in the step to pair with.
+      s->client_terminated = true;
+      return;
+    }
     s->is_send = s->op == "_Send" || s->op == "_HostSend";
     s->is_recv = s->op == "_Recv" || s->op == "_HostRecv";
   }

@@ -13,7 +13,9 @@
 //     per transfer. Sends and Recvs are paired by the bracket the executor
 //     writes into the timeline label (runtime/common/step_stats_collector.h:
 //     tensor, from, to); the k-th Send of a transfer pairs with its k-th
-//     Recv in time order, which keeps loop iterations apart.
+//     Recv in time order, which keeps loop iterations apart. Transfers to
+//     or from the client (feeds and fetches of a distributed step) have no
+//     partner kernel and get no arrow.
 // Timestamps are microseconds (fractional) relative to the earliest kernel
 // start, so a simulated step (virtual nanoseconds) and a real one look the
 // same.

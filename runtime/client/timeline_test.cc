@@ -97,11 +97,17 @@ TEST(TimelineTest, CountsUnpairedTransfers) {
       Kernel(absl::StrCat("s = _Send(x) [tensor=e from=", kCpu0, " to=", kCpu1,
                           "]"),
              0, 10);
+  // A fetch's Send goes to the client: not a missing partner.
+  *d0->add_node_stats() =
+      Kernel(absl::StrCat("f = _Send(x) [tensor=x:0 from=", kCpu0, " to=", kCpu0,
+                          " client]"),
+             20, 10);
   std::string json;
   TimelineSummary sum;
   ASSERT_TRUE(StepStatsToChromeTrace(stats, "", &json, &sum).ok());
   EXPECT_EQ(sum.flows, 0);
   EXPECT_EQ(sum.unpaired_transfers, 1);
+  EXPECT_EQ(sum.kernels, 2);
 }
 
 TEST(TimelineTest, RejectsNegativeDuration) {

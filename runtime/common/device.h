@@ -16,6 +16,7 @@
 #include <string>
 
 #include "proto/device_attributes.pb.h"
+#include "proto/step_stats.pb.h"
 #include "runtime/env/env.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/device_name_utils.h"
@@ -42,6 +43,14 @@ class Device : public DeviceBase {
   // finishes. Default: op_kernel->ComputeAsync(context, done).
   virtual void ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
                             AsyncOpKernel::DoneCallback done);
+
+  // The device allocator's memory use, recorded into each traced kernel's
+  // NodeExecStats.memory (RunOptions FULL_TRACE). False (the default): the
+  // device has no allocator of its own (CPU memory is the process heap).
+  virtual bool GetAllocatorMemoryUsed(AllocatorMemoryUsed* used) const {
+    (void)used;
+    return false;
+  }
 
   // "<name> (<type>, incarnation 0x..., memory_limit N)".
   std::string DebugString() const;

@@ -1195,6 +1195,10 @@ void ExecutorState::FinishStats(const NodeItem& item,
   stats->set_all_end_rel_nanos(rel);
   stats->set_all_end_rel_micros(rel / 1000);
   stats->set_timeline_label(TimelineLabel(item.node->def()));
+  AllocatorMemoryUsed memory;
+  if (impl_->device()->GetAllocatorMemoryUsed(&memory)) {
+    *stats->add_memory() = std::move(memory);
+  }
   stats_collector_->Save(impl_->device()->name(), std::move(*stats));
 }
 

@@ -898,6 +898,50 @@ TEST_F(ExecutorTest, StepStats) {
   EXPECT_EQ(by_name["a"]->timeline_label(), "a = Const()");
 }
 
+// A device with an allocator of its own reports its memory use into every
+// traced kernel's stats.
+class AllocatorReportingDevice : public Device {
+ public:
+  using Device::Device;
+  bool GetAllocatorMemoryUsed(AllocatorMemoryUsed* used) const override {
+    used->set_allocator_name("test_pool");
+    used->set_peak_bytes(4096);
+    used->set_live_bytes(1024);
+    return true;
+  }
+};
+
+TEST_F(ExecutorTest, StepStatsCarryTheDevicesAllocatorMemory) {
+  AllocatorReportingDevice device(
+      &env_, Device::BuildDeviceAttributes(
+                 "/job:localhost/replica:0/task:0/device:CPU:7", "CPU", 0, 7));
+  GraphDef g;
+  AddConst(&g, "a", Tensor::Vector<float>({1, 2}));
+  AddTyped(&g, "b", "Identity", {"a"}, DT_FLOAT);
+  std::unique_ptr<Executor> ex;
+  ASSERT_TRUE(Build(g, &device, &ex).ok());
+  StepStatsCollector collector;
+  Executor::Args args;
+  args.stats_collector = &collector;
+  ASSERT_TRUE(Run(ex.get(), args).ok());
+  StepStats ss;
+  collector.Finalize(&ss);
+  ASSERT_EQ(ss.dev_stats_size(), 1);
+  for (const NodeExecStats& n : ss.dev_stats(0).node_stats()) {
+    ASSERT_EQ(n.memory_size(), 1) << n.node_name();
+    EXPECT_EQ(n.memory(0).allocator_name(), "test_pool");
+    EXPECT_EQ(n.memory(0).peak_bytes(), 4096);
+    EXPECT_EQ(n.memory(0).live_bytes(), 1024);
+  }
+  // CPU devices keep none.
+  auto cpu_ex = BuildOrDie(g);
+  StepStatsCollector cpu_collector;
+  args.stats_collector = &cpu_collector;
+  ASSERT_TRUE(Run(cpu_ex.get(), args).ok());
+  cpu_collector.Finalize(&ss);
+  EXPECT_EQ(ss.dev_stats(0).node_stats(0).memory_size(), 0);
+}
+
 TEST_F(ExecutorTest, StepStatsTimesFollowTheClock) {
   GraphDef g;
   AddNode(&g, "hold", "ExecTestHold");

@@ -22,9 +22,13 @@ std::string TimelineLabel(const NodeDef& def) {
   const std::string& op = def.op();
   if (op == "_Send" || op == "_Recv" || op == "_HostSend" ||
       op == "_HostRecv") {
+    auto client = def.attr().find("client_terminated");
+    const bool client_terminated =
+        client != def.attr().end() && client->second.b();
     absl::StrAppend(&label, " [tensor=", StringAttr(def, "tensor_name"),
                     " from=", StringAttr(def, "send_device"),
-                    " to=", StringAttr(def, "recv_device"), "]");
+                    " to=", StringAttr(def, "recv_device"),
+                    client_terminated ? " client" : "", "]");
   }
   return label;
 }

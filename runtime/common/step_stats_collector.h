@@ -28,6 +28,9 @@ namespace stepflow {
 // transfer they take part in, so a timeline can pair them:
 //   "<name> = _Send(<input>) [tensor=<tensor_name> from=<send_device>
 //    to=<recv_device>]"   (one line; the same bracket for _Recv)
+// with " client" before the "]" when the transfer is client-terminated (a
+// feed or fetch of a distributed step: its other end is the client, not a
+// kernel).
 std::string TimelineLabel(const NodeDef& def);
 
 class StepStatsCollector {

@@ -1,5 +1,6 @@
 #include "runtime/gpu/gpu_device.h"
 
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -38,6 +39,19 @@ class CudaSubAllocator : public SubAllocator {
 
  private:
   const int ordinal_;
+};
+
+class CudaHostSubAllocator : public SubAllocator {
+ public:
+  void* Alloc(size_t bytes) override {
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    return p;
+  }
+  void Free(void* ptr, size_t) override { cudaFreeHost(ptr); }
 };
 
 // Heap-allocated state for a host callback: the closure and where to run it.
@@ -87,10 +101,13 @@ absl::Status GpuDevice::Init() {
   s = CudaStatus(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo",
                  dev);
   if (!s.ok()) return s;
-  pool_ = std::make_unique<PoolAllocator>(
+  pool_ = std::make_shared<PoolAllocator>(
       absl::StrCat("GPU_", ordinal_, "_pool"),
       std::make_unique<CudaSubAllocator>(ordinal_),
       static_cast<int64_t>(free_bytes / 10 * 9));
+  host_pool_ = std::make_shared<PoolAllocator>(
+      absl::StrCat("GPU_", ordinal_, "_pinned_host_pool"),
+      std::make_unique<CudaHostSubAllocator>(), int64_t{0});
   return absl::OkStatus();
 }
 
@@ -101,7 +118,8 @@ GpuDevice::~GpuDevice() {
   for (cudaStream_t st : {compute_, h2d_, d2h_}) {
     if (st != nullptr) cudaStreamSynchronize(st);
   }
-  pool_.reset();
+  pool_.reset();  // Freed once no tensor uses it any more.
+  host_pool_.reset();
   if (blas_ != nullptr) cublasDestroy(blas_);
   for (cudaStream_t st : {compute_, h2d_, d2h_}) {
     if (st != nullptr) cudaStreamDestroy(st);
@@ -142,7 +160,7 @@ absl::Status GpuDevice::AllocateTensor(DataType dtype, const TensorShape& shape,
   }
   const int64_t n = shape.num_elements();
   const size_t bytes = static_cast<size_t>(n) * DataTypeSize(dtype);
-  PoolAllocator* pool = pool_.get();
+  std::shared_ptr<PoolAllocator> pool = pool_;
   void* p = pool->Allocate(bytes);
   if (p == nullptr) {
     return absl::ResourceExhaustedError(absl::StrCat(
@@ -176,8 +194,8 @@ void GpuDevice::EnqueueCallback(cudaStream_t stream, std::function<void()> fn) {
   auto* cb = new HostCallback{env()->scheduler, std::move(fn)};
   cudaError_t err = cudaLaunchHostFunc(stream, RunHostCallback, cb);
   if (err != cudaSuccess) {
-    // Could not enqueue: run it now through the Scheduler; the caller's
-    // closure reads the error with cudaGetLastError-free state below.
+    // Could not enqueue (the context is broken): run it now through the
+    // Scheduler; it reports the sticky error it finds.
     std::unique_ptr<HostCallback> owned(cb);
     env()->scheduler->Schedule(std::move(owned->fn));
   }
@@ -189,13 +207,29 @@ absl::Status GpuDevice::CopyHostToDevice(const Tensor& host, Tensor* out) {
     if (s.ok()) *out = host;
     return s;
   }
-  if (host.TotalBytes() == 0) return absl::OkStatus();
+  const size_t bytes = host.TotalBytes();
+  if (bytes == 0) return absl::OkStatus();
+  std::shared_ptr<PoolAllocator> staging_pool = host_pool_;
+  void* staging = staging_pool->Allocate(bytes);
+  if (staging == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "OOM allocating ", bytes, " bytes of pinned staging memory for ",
+        name(), " (", staging_pool->stats().DebugString(), ")"));
+  }
+  std::memcpy(staging, host.raw_data(), bytes);
   s = StreamWait(h2d_, compute_);
-  if (!s.ok()) return s;
-  s = CudaStatus(cudaMemcpyAsync(out->raw_data(), host.raw_data(),
-                                 host.TotalBytes(), cudaMemcpyHostToDevice, h2d_),
-                 "cudaMemcpyAsync(H2D)", name());
-  if (!s.ok()) return s;
+  if (s.ok()) {
+    s = CudaStatus(cudaMemcpyAsync(out->raw_data(), staging, bytes,
+                                   cudaMemcpyHostToDevice, h2d_),
+                   "cudaMemcpyAsync(H2D)", name());
+  }
+  if (!s.ok()) {
+    staging_pool->Deallocate(staging);
+    return s;
+  }
+  EnqueueCallback(h2d_, [staging_pool, staging]() {
+    staging_pool->Deallocate(staging);
+  });
   return StreamWait(compute_, h2d_);
 }
 
@@ -214,29 +248,48 @@ absl::Status GpuDevice::CopyDeviceToDevice(const Tensor& src, Tensor* dst) {
 void GpuDevice::CopyDeviceToHost(const Tensor& device, Tensor host,
                                  std::function<void(absl::Status, Tensor)> done) {
   absl::Status s;
-  if (device.TotalBytes() != host.TotalBytes()) {
-    s = absl::InternalError(absl::StrCat("D2H copy of ", device.TotalBytes(),
+  const size_t bytes = device.TotalBytes();
+  if (bytes != host.TotalBytes()) {
+    s = absl::InternalError(absl::StrCat("D2H copy of ", bytes,
                                          " bytes into ", host.TotalBytes(),
                                          " on ", name()));
   }
+  if (s.ok() && bytes == 0) {
+    env()->scheduler->Schedule(
+        [host, done = std::move(done)]() { done(absl::OkStatus(), host); });
+    return;
+  }
+  std::shared_ptr<PoolAllocator> staging_pool = host_pool_;
+  void* staging = nullptr;
+  if (s.ok()) {
+    staging = staging_pool->Allocate(bytes);
+    if (staging == nullptr) {
+      s = absl::ResourceExhaustedError(absl::StrCat(
+          "OOM allocating ", bytes, " bytes of pinned staging memory for ",
+          name()));
+    }
+  }
   if (s.ok()) s = StreamWait(d2h_, compute_);
-  if (s.ok() && device.TotalBytes() > 0) {
-    s = CudaStatus(cudaMemcpyAsync(host.raw_data(), device.raw_data(),
-                                   device.TotalBytes(), cudaMemcpyDeviceToHost,
-                                   d2h_),
+  if (s.ok()) {
+    s = CudaStatus(cudaMemcpyAsync(staging, device.raw_data(), bytes,
+                                   cudaMemcpyDeviceToHost, d2h_),
                    "cudaMemcpyAsync(D2H)", name());
   }
   if (!s.ok()) {
+    if (staging != nullptr) staging_pool->Deallocate(staging);
     env()->scheduler->Schedule(
         [s, host, done = std::move(done)]() { done(s, host); });
     return;
   }
   const int ordinal = ordinal_;
   const std::string dev = name();
-  EnqueueCallback(d2h_, [ordinal, dev, device, host, done = std::move(done)]() {
+  EnqueueCallback(d2h_, [ordinal, dev, device, host, staging_pool, staging,
+                         bytes, done = std::move(done)]() {
     // Asynchronous kernel faults surface here, at the first host sync point.
     cudaSetDevice(ordinal);
     absl::Status st = CudaStatus(cudaGetLastError(), "GPU work", dev);
+    if (st.ok()) std::memcpy(host.raw_data(), staging, bytes);
+    staging_pool->Deallocate(staging);
     done(st, host);
   });
 }
@@ -312,4 +365,14 @@ const bool kRegistered = RegisterDeviceFactory(
     });
 
 }  // namespace
+bool GpuDevice::GetAllocatorMemoryUsed(AllocatorMemoryUsed* used) const {
+  const AllocatorStats stats = pool_->stats();
+  used->set_allocator_name(absl::StrCat(name(), " pool"));
+  used->set_total_bytes(stats.bytes_reserved);
+  used->set_peak_bytes(stats.peak_bytes_in_use);
+  used->set_live_bytes(stats.bytes_in_use);
+  used->set_allocator_bytes_in_use(stats.bytes_in_use);
+  return true;
+}
+
 }  // namespace stepflow

@@ -19,7 +19,12 @@
 //
 // Memory: device tensors (GpuTypeInDeviceMemory dtypes) come from a
 // PoolAllocator over cudaMalloc with a limit of 90% of the memory free when
-// the device is created; other dtypes are ordinary host tensors.
+// the device is created; other dtypes are ordinary host tensors. Copies
+// stage through a second pool of pinned host memory (cudaHostAlloc), so
+// cudaMemcpyAsync never blocks the calling thread (pageable copies would
+// wait for the stream); a staging chunk goes back to its pool from the
+// copy's completion callback. Both pools are shared with the tensors that
+// use them, so a tensor outliving the device still frees correctly.
 //
 // Errors: CUDA/cuBLAS failures become Internal statuses naming the call and
 // the device; allocation failures ResourceExhausted with the pool's stats.
@@ -71,8 +76,10 @@ class GpuDevice : public Device {
                               Tensor* out);
 
   // Enqueues a copy of host tensor `host` into a new device tensor `*out`
-  // (H2D stream; the compute stream waits for it). `host` may be reused as
-  // soon as this returns (pageable copies are staged by CUDA).
+  // (H2D stream, after the compute stream's pending work; the compute
+  // stream waits for the copy). `host` is staged into pinned memory before
+  // this returns, so the caller may drop or reuse it at once. Host-memory
+  // dtypes: `*out` = `host`.
   absl::Status CopyHostToDevice(const Tensor& host, Tensor* out);
 
   // Enqueues a device-to-device copy on the compute stream.
@@ -94,6 +101,9 @@ class GpuDevice : public Device {
   absl::Mutex* blas_mu() const { return &blas_mu_; }
 
   AllocatorStats allocator_stats() const { return pool_->stats(); }
+  // The device pool's statistics, for step stats (Device contract).
+  bool GetAllocatorMemoryUsed(AllocatorMemoryUsed* used) const override;
+  AllocatorStats host_allocator_stats() const { return host_pool_->stats(); }
 
  private:
   GpuDevice(Env* env, const DeviceAttributes& attributes, int ordinal);
@@ -109,7 +119,8 @@ class GpuDevice : public Device {
   cudaStream_t d2h_ = nullptr;
   cublasHandle_t blas_ = nullptr;
   mutable absl::Mutex blas_mu_;
-  std::unique_ptr<PoolAllocator> pool_;
+  std::shared_ptr<PoolAllocator> pool_;       // Device memory.
+  std::shared_ptr<PoolAllocator> host_pool_;  // Pinned staging memory.
 };
 
 // Appends one GpuDevice per visible CUDA device (at most `max_count`; -1 for

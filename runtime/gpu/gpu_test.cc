@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "proto/config.pb.h"
 #include "runtime/common/session.h"
+#include "runtime/env/notification.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor.h"
@@ -223,6 +224,51 @@ TEST_F(GpuTest, DiscoveryMatchesTheHardwareAndNeverFails) {
   if (VisibleGpuCount() == 0) {
     std::printf("No CUDA GPU visible: session created with CPU devices only\n");
   }
+}
+
+// The device layer itself: pooled allocation with statistics, and an
+// H2D -> D2H round trip through the streams, completing via the Scheduler.
+TEST_F(GpuTest, DeviceCopiesRoundTripAndPoolCountsAllocations) {
+  SKIP_WITHOUT_GPU();
+  std::vector<std::unique_ptr<Device>> devices;
+  ASSERT_TRUE(AddGpuDevices(env_->env(), 1, "/job:localhost/replica:0/task:0",
+                            &devices)
+                  .ok());
+  ASSERT_EQ(devices.size(), 1u);
+  auto* gpu = dynamic_cast<GpuDevice*>(devices[0].get());
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_EQ(gpu->name(), "/job:localhost/replica:0/task:0/device:GPU:0");
+  const Tensor host = Filled({1000, 3}, 9, -5, 5);
+  Tensor on_device;
+  ASSERT_TRUE(gpu->CopyHostToDevice(host, &on_device).ok());
+  AllocatorStats stats = gpu->allocator_stats();
+  EXPECT_EQ(stats.num_allocs, 1);
+  EXPECT_GE(stats.bytes_in_use, 12000);
+  EXPECT_GT(stats.bytes_limit, 0);
+  Notification copied;
+  absl::Status copy_status = absl::UnknownError("not run");
+  Tensor back;
+  gpu->CopyDeviceToHost(on_device, Tensor(DT_FLOAT, host.shape()),
+                        [&](absl::Status s, Tensor t) {
+                          copy_status = s;
+                          back = t;
+                          copied.Notify();
+                        });
+  env_->env()->scheduler->WaitFor(&copied);
+  ASSERT_TRUE(copy_status.ok()) << copy_status;
+  EXPECT_TRUE(TensorsEqual(back, host));
+  // Freed device memory is reused without another cudaMalloc.
+  on_device = Tensor();
+  Tensor again;
+  ASSERT_TRUE(gpu->AllocateTensor(DT_FLOAT, host.shape(), &again).ok());
+  stats = gpu->allocator_stats();
+  EXPECT_EQ(stats.num_allocs, 2);
+  EXPECT_EQ(stats.num_raw_allocs, 1);
+  // int32 stays in host memory on a GPU.
+  Tensor ints;
+  ASSERT_TRUE(gpu->AllocateTensor(DT_INT32, TensorShape({4}), &ints).ok());
+  ints.flat<int32_t>()(0) = 7;  // Host-addressable.
+  EXPECT_EQ(gpu->allocator_stats().num_allocs, 2);
 }
 
 TEST_F(GpuTest, EveryOpMatchesTheCpuKernels) {

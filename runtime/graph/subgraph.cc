@@ -142,6 +142,56 @@ bool IsPlaceholderOp(const Node* n) {
          n->type_string() == "PlaceholderV2";
 }
 
+// A fed value is a plain tensor, never a reference: if a node the request
+// needs takes a fed ref-typed output by reference (Assign,
+// ApplyGradientDescent...), the request is InvalidArgument. Only nodes that
+// survive pruning count (feeding a variable that an unused initializer
+// assigns is fine), so this walks back from the fetches and targets as the
+// pruner will, without touching the graph.
+absl::Status CheckNoFedReferenceIsNeeded(
+    const Graph& g, const std::vector<ResolvedEndpoint>& feeds,
+    const std::vector<ResolvedEndpoint>& fetches,
+    const std::vector<Node*>& targets) {
+  std::set<std::pair<int, int>> fed;
+  std::set<int> fed_placeholders;
+  bool any_ref = false;
+  for (const ResolvedEndpoint& ep : feeds) {
+    fed.insert({ep.node->id(), ep.index});
+    if (IsPlaceholderOp(ep.node)) fed_placeholders.insert(ep.node->id());
+    any_ref = any_ref || IsRefType(ep.node->output_type(ep.index));
+  }
+  if (!any_ref) return absl::OkStatus();
+  std::vector<bool> visited(g.num_node_ids(), false);
+  std::vector<const Node*> stack;
+  for (const ResolvedEndpoint& ep : fetches) stack.push_back(ep.node);
+  for (const Node* n : targets) stack.push_back(n);
+  for (const Node* n : stack) visited[n->id()] = true;
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    for (const Edge* e : n->in_edges()) {
+      const Node* src = e->src();
+      if (!src->IsOp()) continue;
+      if (!e->IsControlEdge() && fed.count({src->id(), e->src_output()}) > 0) {
+        if (IsRefType(n->input_type(e->dst_input()))) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "FeedInputs: cannot feed ", src->name(), ":", e->src_output(),
+              " (", DataTypeString(src->output_type(e->src_output())), "): ",
+              FormatNodeName(n->name()), " takes it by reference as input ",
+              e->dst_input(), ", and a fed value is not a reference"));
+        }
+        continue;  // The feed replaces the producer here.
+      }
+      if (e->IsControlEdge() && fed_placeholders.count(src->id()) > 0) continue;
+      if (!visited[src->id()]) {
+        visited[src->id()] = true;
+        stack.push_back(src);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Rewires every consumer of feed `ep` (argument `arg_index`) to a new feed
 // node hanging off SOURCE.
 absl::Status FeedInput(Graph* g, const ResolvedEndpoint& ep, int arg_index,
@@ -252,6 +302,7 @@ absl::Status RewriteGraphForExecution(
   SF_RETURN_IF_ERROR(ResolveFeeds(*g, fed_outputs, &feeds));
   SF_RETURN_IF_ERROR(ResolveFetches(*g, fetch_outputs, &fetches));
   SF_RETURN_IF_ERROR(ResolveTargets(*g, target_node_names, &targets));
+  SF_RETURN_IF_ERROR(CheckNoFedReferenceIsNeeded(*g, feeds, fetches, targets));
 
   // Types are read before rewriting: a fed node may be pruned later.
   RewriteGraphMetadata metadata;

@@ -121,6 +121,28 @@ class SubgraphTest : public ::testing::Test {
 // ---------------------------------------------------------------------------
 // Errors, in the order they are checked.
 
+TEST_F(SubgraphTest, FeedingAReferenceANeededNodeAssignsIsInvalidArgument) {
+  NodeDef v;
+  v.set_name("v");
+  v.set_op("VariableV2");
+  AddNodeAttr("dtype", DT_FLOAT, &v);
+  TensorShapeProto scalar;
+  AttrValue shape;
+  *shape.mutable_shape() = scalar;
+  AddNodeAttr("shape", shape, &v);
+  Build({MakeConst("a", 1), v, MakeOp("init", "Assign", {"v", "a"}),
+         MakeOp("r", "Identity", {"v"})});
+  const int before = g_.num_op_nodes();
+  absl::Status s = Rewrite({"v"}, {}, {"init"});
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("{{node init}}"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("by reference"));
+  EXPECT_EQ(g_.num_op_nodes(), before);  // Unchanged on error.
+  // Reading the fed value is fine, and so is an initializer left unused.
+  s = Rewrite({"v"}, {"r"}, {});
+  EXPECT_TRUE(s.ok()) << s;
+}
+
 TEST_F(SubgraphTest, NothingToFetchOrRunIsInvalidArgument) {
   BuildDefault();
   absl::Status s = Rewrite({"b"}, {}, {});

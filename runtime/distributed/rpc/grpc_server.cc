@@ -97,6 +97,10 @@ absl::Status GrpcServer::Create(const Options& options,
   impl->env_.transport = impl->transport_.get();
   impl->address_ =
       absl::StrCat(options.bind_host, ":", impl->transport_->bound_port());
+  if (port == 0) {
+    // The kernel chose the port: this task's own entry must say which.
+    impl->transport_->SetAddress(impl->task_, impl->address_);
+  }
 
   s = Worker::Create(&impl->env_, impl->task_, options.cpus, &impl->worker_);
   if (!s.ok()) return s;

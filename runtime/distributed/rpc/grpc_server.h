@@ -9,7 +9,9 @@
 //   GrpcServer::Create(o, &server);   // serving until destroyed
 //
 // Tasks are "/job:worker/replica:0/task:<i>" at worker_addresses[i]. The
-// server binds bind_host (127.0.0.1 by default) at its own address's port.
+// server binds bind_host (127.0.0.1 by default) at its own address's port;
+// port 0 picks a free one (useful for a one-task cluster; other tasks
+// could not know it).
 // Clients reach the master with the session target "grpc://<address>".
 //
 // Ownership: the server owns its real Env (threads, clock, random),

@@ -63,7 +63,15 @@ struct ClientCall {
 class GrpcTransport::Impl {
  public:
   Impl(const Options& options, Scheduler* scheduler)
-      : options_(options), scheduler_(scheduler), service_(this) {}
+      : options_(options),
+        scheduler_(scheduler),
+        service_(this),
+        addresses_(options.addresses) {}
+
+  void SetAddress(const std::string& task, const std::string& address) {
+    absl::MutexLock l(&addresses_mu_);
+    addresses_[task] = address;
+  }
 
   ~Impl() {
     CancelAndAwaitCalls();
@@ -109,14 +117,20 @@ class GrpcTransport::Impl {
     };
     std::string address;
     std::string target_task = task_name;
-    auto known = options_.addresses.find(task_name);
-    if (known != options_.addresses.end()) {
-      address = known->second;
-    } else if (!absl::StartsWith(task_name, "/job:") &&
-               absl::StrContains(task_name, ":")) {
+    bool known = false;
+    {
+      absl::MutexLock l(&addresses_mu_);
+      auto it = addresses_.find(task_name);
+      if (it != addresses_.end()) {
+        address = it->second;
+        known = true;
+      }
+    }
+    if (!known && !absl::StartsWith(task_name, "/job:") &&
+        absl::StrContains(task_name, ":")) {
       address = task_name;  // "host:port": whatever that server serves.
       target_task = kDefaultTask;
-    } else {
+    } else if (!known) {
       fail(absl::UnavailableError(
           absl::StrCat(method_name, ": no address for task ", task_name)));
       return;
@@ -365,6 +379,9 @@ class GrpcTransport::Impl {
   std::map<std::string, std::shared_ptr<grpc::GenericStub>> stubs_
       ABSL_GUARDED_BY(stubs_mu_);
 
+  absl::Mutex addresses_mu_;
+  std::map<std::string, std::string> addresses_ ABSL_GUARDED_BY(addresses_mu_);
+
   absl::Mutex calls_mu_;
   std::set<ClientCall*> calls_ ABSL_GUARDED_BY(calls_mu_);
 
@@ -389,6 +406,11 @@ GrpcTransport::GrpcTransport(std::unique_ptr<Impl> impl)
 GrpcTransport::~GrpcTransport() = default;
 
 int GrpcTransport::bound_port() const { return impl_->bound_port(); }
+
+void GrpcTransport::SetAddress(const std::string& task,
+                               const std::string& address) {
+  impl_->SetAddress(task, address);
+}
 
 void GrpcTransport::Call(absl::string_view task, absl::string_view method,
                          const google::protobuf::Message& request,

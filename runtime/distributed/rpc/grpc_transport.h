@@ -67,6 +67,10 @@ class GrpcTransport : public Transport {
   // The port the server bound (0 without a server).
   int bound_port() const;
 
+  // Sets (or replaces) the address of `task`: for a task whose port was
+  // only known once its server bound port 0.
+  void SetAddress(const std::string& task, const std::string& address);
+
   void Call(absl::string_view task, absl::string_view method,
             const google::protobuf::Message& request,
             google::protobuf::Message* response, const CallOptions& options,
