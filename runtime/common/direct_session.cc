@@ -695,59 +695,22 @@ absl::Status DirectSession::PRun(const std::string& handle,
 }
 
 absl::Status DirectSession::MakeCallable(const CallableOptions& options,
-                                         CallableHandle* handle) {
+                                 CallableHandle* handle) {
   SF_RETURN_IF_ERROR(CheckNotClosed());
-  if (options.tensor_connection_size() > 0) {
-    return absl::UnimplementedError(
-        "CallableOptions.tensor_connection is not supported");
-  }
-  absl::MutexLock l(&callables_mu_);
-  *handle = next_callable_handle_++;
-  callables_[*handle] = options;
-  return absl::OkStatus();
+  return callables_.Make(options, handle);
 }
 
 absl::Status DirectSession::RunCallable(CallableHandle handle,
-                                        const std::vector<Tensor>& feed_tensors,
-                                        std::vector<Tensor>* fetch_tensors,
-                                        RunMetadata* run_metadata) {
+                                const std::vector<Tensor>& feed_tensors,
+                                std::vector<Tensor>* fetch_tensors,
+                                RunMetadata* run_metadata) {
   SF_RETURN_IF_ERROR(CheckNotClosed());
-  CallableOptions options;
-  {
-    absl::MutexLock l(&callables_mu_);
-    auto it = callables_.find(handle);
-    if (it == callables_.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "No such callable handle: ", handle,
-          " (never made, or already released)"));
-    }
-    options = it->second;
-  }
-  if (static_cast<int>(feed_tensors.size()) != options.feed_size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Callable ", handle, " expects ", options.feed_size(),
-        " feed tensors but got ", feed_tensors.size()));
-  }
-  FeedList feeds;
-  for (int i = 0; i < options.feed_size(); ++i) {
-    feeds.emplace_back(options.feed(i), feed_tensors[i]);
-  }
-  std::vector<std::string> fetches(options.fetch().begin(),
-                                   options.fetch().end());
-  std::vector<std::string> targets(options.target().begin(),
-                                   options.target().end());
-  return Run(options.run_options(), feeds, fetches, targets, fetch_tensors,
-             run_metadata);
+  return callables_.Run(this, handle, feed_tensors, fetch_tensors,
+                        run_metadata);
 }
 
 absl::Status DirectSession::ReleaseCallable(CallableHandle handle) {
-  absl::MutexLock l(&callables_mu_);
-  if (callables_.erase(handle) == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "No such callable handle: ", handle,
-        " (never made, or already released)"));
-  }
-  return absl::OkStatus();
+  return callables_.Release(handle);
 }
 
 absl::Status DirectSession::ListDevices(std::vector<DeviceAttributes>* devices) {

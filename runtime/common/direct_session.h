@@ -25,6 +25,7 @@
 #include "absl/synchronization/mutex.h"
 #include "runtime/common/device_mgr.h"
 #include "runtime/common/graph_execution_state.h"
+#include "runtime/common/callable_registry.h"
 #include "runtime/common/session.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/op_kernel.h"
@@ -127,10 +128,7 @@ class DirectSession : public Session {
   std::map<std::string, std::shared_ptr<PartialRunState>> partial_runs_
       ABSL_GUARDED_BY(partial_runs_mu_);
 
-  absl::Mutex callables_mu_;
-  CallableHandle next_callable_handle_ ABSL_GUARDED_BY(callables_mu_) = 0;
-  std::map<CallableHandle, CallableOptions> callables_
-      ABSL_GUARDED_BY(callables_mu_);
+  CallableRegistry callables_;
 
   std::atomic<int64_t> next_step_id_;
 

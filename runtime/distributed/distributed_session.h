@@ -31,6 +31,7 @@
 
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "runtime/common/callable_registry.h"
 #include "runtime/common/session.h"
 #include "runtime/common/session_options.h"
 
@@ -91,10 +92,7 @@ class DistributedSession : public Session {
   std::string handle_ ABSL_GUARDED_BY(mu_);
   int64_t graph_version_ ABSL_GUARDED_BY(mu_) = 0;
 
-  absl::Mutex callables_mu_;
-  CallableHandle next_callable_ ABSL_GUARDED_BY(callables_mu_) = 0;
-  std::map<CallableHandle, CallableOptions> callables_
-      ABSL_GUARDED_BY(callables_mu_);
+  CallableRegistry callables_;
 };
 
 }  // namespace stepflow

@@ -15,6 +15,7 @@
 #include "runtime/distributed/loopback_cluster.h"
 #include "runtime/framework/tensor_util.h"
 #include "runtime/graph/graph_def_io.h"
+#include "testing/linear_regression_data.h"
 #include "testing/tf_testdata.h"
 #include "testing/while_loop_graphs.h"
 
@@ -308,14 +309,7 @@ TEST_F(DistributedSessionTest, TrainsTensorFlowLinearRegression) {
       n.set_device(kTask0);
     }
   }
-  std::vector<float> xs, ys;
-  uint64_t state = 12345;
-  for (int i = 0; i < 100; ++i) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    xs.push_back(static_cast<float>(state >> 40) / static_cast<float>(1 << 24));
-    ys.push_back(0.1f * xs.back() + 0.3f);
-  }
-  const Session::FeedList data = {{"x", FloatVec(xs)}, {"y", FloatVec(ys)}};
+  const Session::FeedList data = graph_testing::LinearRegressionFeeds();
 
   auto session = cluster_->NewSession();
   ASSERT_TRUE(session->Create(graph).ok());

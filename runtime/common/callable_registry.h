@@ -1,0 +1,46 @@
+// CallableRegistry: the callables of a session that runs them as ordinary
+// steps (TensorFlow's MakeCallable/RunCallable/ReleaseCallable on top of
+// Run): handles counting up from 0, each remembering its CallableOptions.
+//
+// Errors: Make rejects tensor_connection (Unimplemented); an unknown or
+// released handle is InvalidArgument; RunCallable with the wrong number of
+// feed tensors is InvalidArgument; otherwise RunCallable returns what
+// `session->Run` returns.
+//
+// Thread-safety: thread-safe.
+#ifndef STEPFLOW_RUNTIME_COMMON_CALLABLE_REGISTRY_H_
+#define STEPFLOW_RUNTIME_COMMON_CALLABLE_REGISTRY_H_
+
+#include <map>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "proto/config.pb.h"
+#include "runtime/common/session.h"
+
+namespace stepflow {
+
+class CallableRegistry {
+ public:
+  absl::Status Make(const CallableOptions& options,
+                    Session::CallableHandle* handle);
+  // Runs the callable through `session->Run` with its feeds, fetches,
+  // targets and run options.
+  absl::Status Run(Session* session, Session::CallableHandle handle,
+                   const std::vector<Tensor>& feed_tensors,
+                   std::vector<Tensor>* fetch_tensors,
+                   RunMetadata* run_metadata);
+  absl::Status Release(Session::CallableHandle handle);
+
+ private:
+  absl::Mutex mu_;
+  Session::CallableHandle next_handle_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<Session::CallableHandle, CallableOptions> callables_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_COMMON_CALLABLE_REGISTRY_H_
