@@ -26,6 +26,8 @@ using stepflow::Tensor;
 using stepflow::TensorProto;
 
 constexpr int64_t kMaxBytes = int64_t{64} << 20;
+// Object-valued tensors (strings, resource handles) tried at most.
+constexpr int64_t kMaxObjects = int64_t{1} << 14;
 
 // True when decoding could allocate more than kMaxBytes: every dim is known
 // and non-negative and the element count fits in int64 (anything else must
@@ -40,6 +42,12 @@ bool TooLargeToTry(const TensorProto& proto) {
   // Strings and resource handles are objects: ~64 bytes each plus their
   // contents, and the last value given fills every remaining element (a
   // few hundred bytes of proto can describe a large tensor of handles).
+  // Each is copied and re-encoded several times per round trip, so they
+  // are also capped by count, not only by bytes.
+  if (proto.dtype() == stepflow::DT_STRING ||
+      proto.dtype() == stepflow::DT_RESOURCE) {
+    if (elements > kMaxObjects) return true;
+  }
   int64_t per_element = 64;
   for (const auto& v : proto.string_val()) {
     per_element = std::max<int64_t>(per_element, 64 + static_cast<int64_t>(v.size()));
