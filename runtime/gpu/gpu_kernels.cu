@@ -20,20 +20,38 @@ __device__ __forceinline__ int64_t Index(Operand mode, int64_t i, int64_t row) {
 }
 
 template <typename T>
+__device__ __forceinline__ T Apply(BinaryOp op, T a, T b) {
+  switch (op) {
+    case BinaryOp::kAdd: return a + b;
+    case BinaryOp::kSub: return a - b;
+    case BinaryOp::kMul: return a * b;
+    default: return a / b;
+  }
+}
+
+template <typename T>
+__global__ void BroadcastBinaryKernel(BinaryOp op, const T* x, const T* y,
+                                      T* out, int64_t n,
+                                      BroadcastIndexing ix) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+       i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    int64_t rest = i, xo = 0, yo = 0;
+    for (int d = ix.rank - 1; d >= 0; --d) {
+      const int64_t c = rest % ix.out_dims[d];
+      rest /= ix.out_dims[d];
+      xo += c * ix.x_strides[d];
+      yo += c * ix.y_strides[d];
+    }
+    out[i] = Apply(op, x[xo], y[yo]);
+  }
+}
+
+template <typename T>
 __global__ void BinaryKernel(BinaryOp op, const T* x, Operand xm, const T* y,
                              Operand ym, T* out, int64_t n, int64_t row) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
        i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const T a = x[Index(xm, i, row)];
-    const T b = y[Index(ym, i, row)];
-    T r;
-    switch (op) {
-      case BinaryOp::kAdd: r = a + b; break;
-      case BinaryOp::kSub: r = a - b; break;
-      case BinaryOp::kMul: r = a * b; break;
-      default: r = a / b; break;
-    }
-    out[i] = r;
+    out[i] = Apply(op, x[Index(xm, i, row)], y[Index(ym, i, row)]);
   }
 }
 
@@ -133,6 +151,16 @@ __global__ void CastKernel(const Src* in, Dst* out, int64_t n) {
 }  // namespace
 
 template <typename T>
+cudaError_t LaunchBroadcastBinary(cudaStream_t stream, BinaryOp op, const T* x,
+                                  const T* y, T* out, int64_t n,
+                                  const BroadcastIndexing& indexing) {
+  if (n <= 0) return cudaSuccess;
+  BroadcastBinaryKernel<T><<<Blocks(n), kThreads, 0, stream>>>(op, x, y, out, n,
+                                                               indexing);
+  return cudaGetLastError();
+}
+
+template <typename T>
 cudaError_t LaunchBinary(cudaStream_t stream, BinaryOp op, const T* x,
                          Operand x_mode, const T* y, Operand y_mode, T* out,
                          int64_t n, int64_t row) {
@@ -205,6 +233,9 @@ cudaError_t LaunchCast(cudaStream_t stream, const Src* in, Dst* out, int64_t n) 
 }
 
 #define STEPFLOW_INSTANTIATE(T)                                               \
+  template cudaError_t LaunchBroadcastBinary<T>(                              \
+      cudaStream_t, BinaryOp, const T*, const T*, T*, int64_t,                \
+      const BroadcastIndexing&);                                              \
   template cudaError_t LaunchBinary<T>(cudaStream_t, BinaryOp, const T*,      \
                                        Operand, const T*, Operand, T*,        \
                                        int64_t, int64_t);                     \

@@ -27,6 +27,22 @@ cudaError_t LaunchBinary(cudaStream_t stream, BinaryOp op, const T* x,
                          Operand x_mode, const T* y, Operand y_mode, T* out,
                          int64_t n, int64_t row);
 
+// General NumPy broadcasting for up to kMaxBroadcastRank output dims:
+// out[i] = x[sum_d c_d * x_strides[d]] op y[sum_d c_d * y_strides[d]] where
+// c is i's coordinate in out_dims (row-major); a broadcast dim has stride 0.
+constexpr int kMaxBroadcastRank = 8;
+struct BroadcastIndexing {
+  int rank = 0;
+  int64_t out_dims[kMaxBroadcastRank] = {};
+  int64_t x_strides[kMaxBroadcastRank] = {};
+  int64_t y_strides[kMaxBroadcastRank] = {};
+};
+
+template <typename T>
+cudaError_t LaunchBroadcastBinary(cudaStream_t stream, BinaryOp op, const T* x,
+                                  const T* y, T* out, int64_t n,
+                                  const BroadcastIndexing& indexing);
+
 template <typename T>
 cudaError_t LaunchUnary(cudaStream_t stream, UnaryOp op, const T* x, T* out,
                         int64_t n);

@@ -1,14 +1,13 @@
-// CUDA OpKernels: MatMul (cuBLAS), element-wise math with limited
-// broadcasting, BiasAdd, Relu/ReluGrad, Sum/Mean, Softmax,
+// CUDA OpKernels: MatMul (cuBLAS), element-wise math with broadcasting, BiasAdd, Relu/ReluGrad, Sum/Mean, Softmax,
 // SoftmaxCrossEntropyWithLogits, ApplyGradientDescent, Identity, Const,
 // Cast and ref variables (VariableV2/Assign). All enqueue on the device's
 // compute stream and return; see gpu_device.h for the ordering contract.
 //
-// Broadcasting supported by binary ops: equal shapes, either side holding a
-// single element (rank <= the other's), or either side a vector (leading
-// dims 1) along the other's last dimension. Other broadcastable shape pairs
-// are Unimplemented naming the node; non-broadcastable ones InvalidArgument
-// "Incompatible shapes".
+// Binary ops broadcast as NumPy does, up to 8 output dimensions (beyond:
+// Unimplemented naming the node); non-broadcastable shapes are
+// InvalidArgument "Incompatible shapes". Equal shapes, single elements and
+// last-dimension vectors take cheaper index paths than the general strided
+// one.
 #include "runtime/gpu/gpu_ops.h"
 
 #include <cstring>
@@ -165,10 +164,45 @@ bool IsRowOf(const TensorShape& v, const TensorShape& full) {
   return v.dim_size(v.dims() - 1) == full.dim_size(full.dims() - 1);
 }
 
-// Picks operand modes and the output shape for x op y.
+// The strided indexing of x op y under NumPy broadcasting (shapes already
+// known to be broadcastable): output dims right-aligned, stride 0 where an
+// operand's dim is 1 or missing. Unimplemented beyond kMaxBroadcastRank.
+absl::Status GeneralBroadcast(OpKernelContext* ctx, const TensorShape& xs,
+                              const TensorShape& ys, TensorShape* out,
+                              gpu::BroadcastIndexing* ix) {
+  const int rank = std::max(xs.dims(), ys.dims());
+  if (rank > gpu::kMaxBroadcastRank) {
+    return absl::UnimplementedError(WithNode(
+        ctx->op_kernel().name(),
+        absl::StrCat("GPU broadcasting supports up to ", gpu::kMaxBroadcastRank,
+                     " dimensions; got ", xs.DebugString(), " and ",
+                     ys.DebugString())));
+  }
+  ix->rank = rank;
+  std::vector<int64_t> dims(rank);
+  int64_t x_stride = 1, y_stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    const int xi = d - (rank - xs.dims());
+    const int yi = d - (rank - ys.dims());
+    const int64_t a = xi >= 0 ? xs.dim_size(xi) : 1;
+    const int64_t b = yi >= 0 ? ys.dim_size(yi) : 1;
+    dims[d] = std::max(a, b);
+    if (a == 0 || b == 0) dims[d] = 0;
+    ix->out_dims[d] = dims[d];
+    ix->x_strides[d] = a == 1 ? 0 : x_stride;
+    ix->y_strides[d] = b == 1 ? 0 : y_stride;
+    x_stride *= a;
+    y_stride *= b;
+  }
+  return TensorShape::BuildTensorShape(dims, out);
+}
+
+// Picks operand modes and the output shape for x op y. `*general` is set
+// when only strided indexing (GeneralBroadcast) can express the case.
 absl::Status BroadcastModes(OpKernelContext* ctx, const Tensor& x,
                             const Tensor& y, Operand* xm, Operand* ym,
-                            TensorShape* out, int64_t* row) {
+                            TensorShape* out, int64_t* row, bool* general) {
+  *general = false;
   const TensorShape& xs = x.shape();
   const TensorShape& ys = y.shape();
   *xm = *ym = Operand::kFull;
@@ -193,11 +227,7 @@ absl::Status BroadcastModes(OpKernelContext* ctx, const Tensor& x,
     return NodeInvalidArgument(ctx, "Incompatible shapes: ", xs.DebugString(),
                                " vs. ", ys.DebugString());
   } else {
-    return absl::UnimplementedError(WithNode(
-        ctx->op_kernel().name(),
-        absl::StrCat("GPU broadcasting supports equal shapes, a single "
-                     "element, or a vector along the last dimension; got ",
-                     xs.DebugString(), " and ", ys.DebugString())));
+    *general = true;
   }
   return absl::OkStatus();
 }
@@ -215,11 +245,25 @@ class BinaryOpKernel : public OpKernel {
     Operand xm, ym;
     TensorShape shape;
     int64_t row = 1;
-    OP_REQUIRES_OK(ctx, BroadcastModes(ctx, x, y, &xm, &ym, &shape, &row));
+    bool general = false;
+    OP_REQUIRES_OK(ctx, BroadcastModes(ctx, x, y, &xm, &ym, &shape, &row,
+                                       &general));
+    gpu::BroadcastIndexing indexing;
+    if (general) {
+      OP_REQUIRES_OK(ctx, GeneralBroadcast(ctx, x.shape(), y.shape(), &shape,
+                                           &indexing));
+    }
     Tensor out;
     OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 0, x.dtype(), shape, &out));
     OP_REQUIRES_OK(ctx, DispatchFloat(ctx, x.dtype(), [&](auto t) {
                      using T = decltype(t);
+                     if (general) {
+                       return Launched(ctx, gpu::LaunchBroadcastBinary<T>(
+                                                gpu->compute_stream(), op_,
+                                                In<T>(x), In<T>(y),
+                                                Out<T>(&out),
+                                                out.NumElements(), indexing));
+                     }
                      return Launched(ctx, gpu::LaunchBinary<T>(
                                               gpu->compute_stream(), op_,
                                               In<T>(x), xm, In<T>(y), ym,

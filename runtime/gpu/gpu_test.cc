@@ -299,22 +299,39 @@ TEST_F(GpuTest, EveryOpMatchesTheCpuKernels) {
   }
 }
 
-TEST_F(GpuTest, UnsupportedBroadcastIsRejectedClearly) {
+// General broadcasting (a column against a matrix, rank-raising operands)
+// matches the CPU kernels; shapes that do not broadcast are rejected.
+TEST_F(GpuTest, GeneralBroadcastMatchesCpuAndBadShapesAreRejected) {
   SKIP_WITHOUT_GPU();
-  GraphDef g;
-  AddConst(&g, "a", Filled({2, 3}, 1, 0, 1), "/device:GPU:0");
-  AddConst(&g, "col", Filled({2, 1}, 2, 0, 1), "/device:GPU:0");
-  AddConst(&g, "bad", Filled({4}, 3, 0, 1), "/device:GPU:0");
-  NodeDef* n = AddNode(&g, "col_add", "Add", {"a", "col"}, "/device:GPU:0");
-  AddNodeAttr("T", DT_FLOAT, n);
-  n = AddNode(&g, "bad_add", "Add", {"a", "bad"}, "/device:GPU:0");
-  AddNodeAttr("T", DT_FLOAT, n);
-  auto session = NewSessionOn(1, g);
+  auto build = [](const std::string& device) {
+    GraphDef g;
+    AddConst(&g, "a", Filled({2, 3}, 1, 0, 1), device);
+    AddConst(&g, "col", Filled({2, 1}, 2, 0, 1), device);
+    AddConst(&g, "cube", Filled({4, 1, 3}, 4, 0, 1), device);
+    AddConst(&g, "bad", Filled({4}, 3, 0, 1), device);
+    NodeDef* n = AddNode(&g, "col_add", "Add", {"a", "col"}, device);
+    AddNodeAttr("T", DT_FLOAT, n);
+    n = AddNode(&g, "cube_mul", "Mul", {"col", "cube"}, device);
+    AddNodeAttr("T", DT_FLOAT, n);
+    n = AddNode(&g, "cube_div", "RealDiv", {"cube", "a"}, device);
+    AddNodeAttr("T", DT_FLOAT, n);
+    n = AddNode(&g, "bad_add", "Add", {"a", "bad"}, device);
+    AddNodeAttr("T", DT_FLOAT, n);
+    return g;
+  };
+  auto session = NewSessionOn(1, build("/device:GPU:0"));
+  auto cpu = NewSessionOn(0, build("/device:CPU:0"));
   ASSERT_NE(session, nullptr);
-  std::vector<Tensor> out;
-  absl::Status s = session->Run({}, {"col_add"}, {}, &out);
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
-  EXPECT_NE(s.message().find("col_add"), std::string::npos) << s;
+  ASSERT_NE(cpu, nullptr);
+  const std::vector<std::string> fetches = {"col_add", "cube_mul", "cube_div"};
+  std::vector<Tensor> out, want;
+  absl::Status s = session->Run({}, fetches, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_TRUE(cpu->Run({}, fetches, {}, &want).ok());
+  for (size_t i = 0; i < fetches.size(); ++i) {
+    EXPECT_EQ(out[i].shape(), want[i].shape()) << fetches[i];
+    EXPECT_LT(MaxRelErr(out[i], want[i]), 1e-5) << fetches[i];
+  }
   s = session->Run({}, {"bad_add"}, {}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_NE(s.message().find("Incompatible shapes"), std::string::npos) << s;
