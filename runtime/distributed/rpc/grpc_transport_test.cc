@@ -3,6 +3,7 @@
 // stopped tasks, deadlines and cancellation give the contract's codes.
 #include "runtime/distributed/rpc/grpc_transport.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "proto/worker.pb.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/framework/cancellation.h"
@@ -45,12 +47,20 @@ class TestHandler : public RpcHandler {
     } else if (method == "WorkerService/CleanupGraph") {
       done(absl::NotFoundError("step 7 is unknown"));
     } else {
-      scheduler_->ScheduleAfter(300000000, [done] { done(absl::OkStatus()); });
+      pending_.fetch_add(1);
+      scheduler_->ScheduleAfter(300000000, [this, done] {
+        done(absl::OkStatus());
+        pending_.fetch_sub(1);
+      });
     }
   }
 
+  // Slow answers not yet given (a handler must answer every call).
+  int pending() const { return pending_.load(); }
+
  private:
   Scheduler* const scheduler_;
+  std::atomic<int> pending_{0};
 };
 
 class GrpcTransportTest : public ::testing::Test {
@@ -74,6 +84,11 @@ class GrpcTransportTest : public ::testing::Test {
   }
 
   void TearDown() override {
+    // Let the slow handler answer what it was asked before its scheduler
+    // (and the server) go away.
+    for (int i = 0; i < 500 && handler_->pending() > 0; ++i) {
+      absl::SleepFor(absl::Milliseconds(10));
+    }
     client_.reset();
     server_.reset();
     handler_.reset();
