@@ -231,16 +231,28 @@ bool SimEventLoop::MayRun(const char* what) {
 }
 
 bool SimEventLoop::CanRunNextEvent(const std::string& waiter) {
-  if (options_.max_events > 0 && events_run_ >= options_.max_events) {
-    Fail(SimFailure::Kind::kEventBudget, waiter);
-    return false;
+  SimFailure::Kind kind;
+  if (options_.max_events > 0 &&
+      events_run_ >= options_.max_events + extra_events_) {
+    kind = SimFailure::Kind::kEventBudget;
+  } else if (options_.max_virtual_nanos > 0 && !queue_.empty() &&
+             queue_.begin()->first >
+                 SaturatingAdd(options_.max_virtual_nanos, extra_nanos_)) {
+    kind = SimFailure::Kind::kTimeBudget;
+  } else {
+    return true;
   }
-  if (options_.max_virtual_nanos > 0 && !queue_.empty() &&
-      queue_.begin()->first > options_.max_virtual_nanos) {
-    Fail(SimFailure::Kind::kTimeBudget, waiter);
-    return false;
-  }
-  return true;
+  teardown_allowed_ = false;
+  Fail(kind, waiter);
+  const bool go_on = teardown_allowed_;  // The handler called AllowTeardown.
+  teardown_allowed_ = false;
+  return go_on;
+}
+
+void SimEventLoop::AllowTeardown(uint64_t extra_events, int64_t extra_nanos) {
+  extra_events_ += extra_events;
+  extra_nanos_ = SaturatingAdd(extra_nanos_, extra_nanos < 0 ? 0 : extra_nanos);
+  teardown_allowed_ = true;
 }
 
 // How many times one wait goes on after its failure handler queued work.

@@ -153,6 +153,13 @@ class SimEventLoop : public Clock, public Scheduler {
   // now + nanos. Returns how many ran.
   uint64_t RunFor(int64_t nanos);
 
+  // For a failure handler reporting a budget failure: lets the loop run up
+  // to `extra_events` more events and `extra_nanos` more virtual time past
+  // its budgets, so work the handler cancelled (closed sessions) can
+  // unwind, and the interrupted call goes on instead of returning. Without
+  // it, a budget failure stops the world where it is.
+  void AllowTeardown(uint64_t extra_events, int64_t extra_nanos);
+
   // Replaces the failure handler (null restores the default: print, abort).
   void set_failure_handler(FailureHandler handler);
   // Attaches a recorder (borrowed; null detaches).
@@ -228,6 +235,10 @@ class SimEventLoop : public Clock, public Scheduler {
   TraceRecorder* recorder_ = nullptr;
 
   int64_t now_ = 0;
+  // Budget extensions granted by AllowTeardown().
+  uint64_t extra_events_ = 0;
+  int64_t extra_nanos_ = 0;
+  bool teardown_allowed_ = false;  // Set by AllowTeardown(), read once.
   uint64_t next_seq_ = 1;
   uint64_t current_seq_ = 0;
   int event_depth_ = 0;

@@ -315,6 +315,38 @@ TEST(SimEventLoopTest, EventBudgetStopsALivelock) {
   EXPECT_NE(log.failures[0].pending[0].find("spin"), std::string::npos);
 }
 
+// A handler that cancels the stuck work may let it unwind past the budget
+// (AllowTeardown); the interrupted wait then finishes normally. Without the
+// grant the wait stops at the budget.
+TEST(SimEventLoopTest, AllowTeardownLetsAWaitUnwindPastTheBudget) {
+  for (bool allow : {false, true}) {
+    SimEventLoop::Options o = Fifo();
+    o.max_events = 3;
+    SimEventLoop loop(nullptr, o);
+    int failures = 0;
+    loop.set_failure_handler([&](const SimFailure& f) {
+      ++failures;
+      EXPECT_EQ(f.kind, SimFailure::Kind::kEventBudget);
+      if (allow) loop.AllowTeardown(5, 0);
+    });
+    Notification n;
+    int steps = 0;
+    std::function<void()> step;
+    step = [&] {
+      if (++steps == 6) {
+        n.Notify();
+      } else {
+        loop.ScheduleLabeled("step", step);
+      }
+    };
+    loop.ScheduleLabeled("step", step);
+    EXPECT_EQ(loop.RunUntilNotified(&n, "six steps"), allow);
+    EXPECT_EQ(n.HasBeenNotified(), allow);
+    EXPECT_EQ(failures, 1);
+    EXPECT_EQ(loop.events_run(), allow ? 6u : 3u);
+  }
+}
+
 TEST(SimEventLoopTest, WaitingFromInsideAnEventIsReported) {
   SimEventLoop loop(nullptr, Fifo());
   FailureLog log;

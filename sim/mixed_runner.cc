@@ -31,6 +31,9 @@ namespace stepflow {
 namespace {
 
 constexpr double kTrainingTolerance = 1e-4;
+// What a budget failure leaves the closed sessions to unwind in.
+constexpr uint64_t kTeardownEvents = 1000000;
+constexpr int64_t kTeardownNanos = int64_t{3600} * 1000000000;
 
 std::string Canonical(const std::string& endpoint) {
   const size_t colon = endpoint.rfind(':');
@@ -909,6 +912,12 @@ void MixedRunner::OnFailure(const SimFailure& failure) {
     CStatus status;
     TF_CloseSession(session.session, status.get());
     session.closed = true;
+  }
+  // After a budget failure the loop would stop where it is; let it run the
+  // cancellations (once: the next failure finds stopped_ set).
+  if (failure.kind == SimFailure::Kind::kEventBudget ||
+      failure.kind == SimFailure::Kind::kTimeBudget) {
+    sim_->loop.AllowTeardown(kTeardownEvents, kTeardownNanos);
   }
 }
 
