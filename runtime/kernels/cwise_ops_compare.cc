@@ -10,77 +10,32 @@ namespace stepflow {
 namespace cwise {
 namespace {
 
-template <typename T>
-struct MaximumFn : FunctorBase {
-  using In = T;
-  using Out = T;
-  using OutT = T;
-  static constexpr bool kVectorized = true;
-  template <class X, class Y>
-  static auto Expr(const X& x, const Y& y) {
-    return x.max(y);
+// Declares `Name<T>`, a vectorized functor from T x T to `OutType` whose
+// Eigen expression in `x` and `y` is the last argument.
+#define SF_VECTORIZED_BINARY_FN(Name, OutType, ...)   \
+  template <typename T>                                \
+  struct Name : FunctorBase {                          \
+    using In = T;                                      \
+    using Out = OutType;                               \
+    using OutT = OutType;                              \
+    static constexpr bool kVectorized = true;          \
+    template <class X, class Y>                        \
+    static auto Expr(const X& x, const Y& y) {         \
+      return __VA_ARGS__;                              \
+    }                                                  \
   }
-};
 
-template <typename T>
-struct MinimumFn : FunctorBase {
-  using In = T;
-  using Out = T;
-  using OutT = T;
-  static constexpr bool kVectorized = true;
-  template <class X, class Y>
-  static auto Expr(const X& x, const Y& y) {
-    return x.min(y);
-  }
-};
+SF_VECTORIZED_BINARY_FN(MaximumFn, T, x.max(y));
 
-template <typename T>
-struct LessFn : FunctorBase {
-  using In = T;
-  using Out = bool;
-  using OutT = bool;
-  static constexpr bool kVectorized = true;
-  template <class X, class Y>
-  static auto Expr(const X& x, const Y& y) {
-    return x < y;
-  }
-};
+SF_VECTORIZED_BINARY_FN(MinimumFn, T, x.min(y));
 
-template <typename T>
-struct GreaterFn : FunctorBase {
-  using In = T;
-  using Out = bool;
-  using OutT = bool;
-  static constexpr bool kVectorized = true;
-  template <class X, class Y>
-  static auto Expr(const X& x, const Y& y) {
-    return x > y;
-  }
-};
+SF_VECTORIZED_BINARY_FN(LessFn, bool, x < y);
 
-template <typename T>
-struct LessEqualFn : FunctorBase {
-  using In = T;
-  using Out = bool;
-  using OutT = bool;
-  static constexpr bool kVectorized = true;
-  template <class X, class Y>
-  static auto Expr(const X& x, const Y& y) {
-    return x <= y;
-  }
-};
+SF_VECTORIZED_BINARY_FN(GreaterFn, bool, x > y);
 
-template <typename T>
-struct GreaterEqualFn : FunctorBase {
-  using In = T;
-  using Out = bool;
-  using OutT = bool;
-  static constexpr bool kVectorized = true;
-  template <class X, class Y>
-  static auto Expr(const X& x, const Y& y) {
-    return x >= y;
-  }
-};
+SF_VECTORIZED_BINARY_FN(LessEqualFn, bool, x <= y);
+
+SF_VECTORIZED_BINARY_FN(GreaterEqualFn, bool, x >= y);
 
 // Scalar loop: also covers strings, bool and complex.
 template <typename T>
@@ -144,3 +99,5 @@ SF_CALL_REAL_NUMBER_TYPES(SF_REGISTER_GREATER_EQUAL)
 }  // namespace
 }  // namespace cwise
 }  // namespace stepflow
+
+#undef SF_VECTORIZED_BINARY_FN

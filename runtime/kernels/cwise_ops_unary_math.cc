@@ -22,6 +22,17 @@ struct SameTypeFn : FunctorBase {
   using OutT = T;
 };
 
+// Declares `Name<T>`, a same-type functor whose Eigen expression in `x` is
+// the second argument.
+#define SF_SAME_TYPE_UNARY_FN(Name, ...) \
+  template <typename T>                  \
+  struct Name : SameTypeFn<T> {          \
+    template <class X>                   \
+    static auto Expr(const X& x) {       \
+      return __VA_ARGS__;                \
+    }                                    \
+  }
+
 template <typename T>
 struct AbsFn : SameTypeFn<T> {
   template <class X>
@@ -38,29 +49,11 @@ struct AbsFn : SameTypeFn<T> {
   }
 };
 
-template <typename T>
-struct SignFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.sign();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(SignFn, x.sign());
 
-template <typename T>
-struct FloorFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.floor();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(FloorFn, x.floor());
 
-template <typename T>
-struct CeilFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.ceil();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(CeilFn, x.ceil());
 
 // Banker's rounding (rint rounds half to even in the default mode);
 // integers are unchanged.
@@ -76,62 +69,20 @@ struct RoundFn : SameTypeFn<T> {
   }
 };
 
-template <typename T>
-struct SqrtFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.sqrt();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(SqrtFn, x.sqrt());
 
-template <typename T>
-struct RsqrtFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.sqrt().inverse();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(RsqrtFn, x.sqrt().inverse());
 
-template <typename T>
-struct ExpFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.exp();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(ExpFn, x.exp());
 
-template <typename T>
-struct LogFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.log();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(LogFn, x.log());
 
-template <typename T>
-struct Log1pFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.log1p();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(Log1pFn, x.log1p());
 
-template <typename T>
-struct TanhFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.tanh();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(TanhFn, x.tanh());
 
 // 1 / (1 + exp(-x)): exp overflow gives 1/inf = 0, the right limit.
-template <typename T>
-struct SigmoidFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    return (T(1) + (-x).exp()).inverse();
-  }
-};
+SF_SAME_TYPE_UNARY_FN(SigmoidFn, (T(1) + (-x).exp()).inverse());
 
 template <typename T>
 struct ReciprocalFn : SameTypeFn<T> {
@@ -284,3 +235,5 @@ SF_FLOAT_COMPLEX(SF_GRADS)
 }  // namespace
 }  // namespace cwise
 }  // namespace stepflow
+
+#undef SF_SAME_TYPE_UNARY_FN
