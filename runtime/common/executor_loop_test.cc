@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/graph.pb.h"
+#include "runtime/common/test_graph_builders.h"
 #include "runtime/common/cpu_device.h"
 #include "runtime/common/executor.h"
 #include "runtime/common/function_call_frame.h"
@@ -163,44 +164,11 @@ REGISTER_KERNEL_BUILDER(Name("LoopTestVar").Device(DEVICE_CPU), VarOp);
 // ---------------------------------------------------------------------------
 // GraphDef helpers, TF while-loop style.
 
-NodeDef* AddNode(GraphDef* g, const std::string& name, const std::string& op,
-                 const std::vector<std::string>& inputs = {}) {
-  NodeDef* n = g->add_node();
-  n->set_name(name);
-  n->set_op(op);
-  for (const std::string& in : inputs) n->add_input(in);
-  return n;
-}
-
-NodeDef* AddTyped(GraphDef* g, const std::string& name, const std::string& op,
-                  const std::vector<std::string>& inputs, DataType t) {
-  NodeDef* n = AddNode(g, name, op, inputs);
-  AddNodeAttr("T", t, n);
-  return n;
-}
-
-NodeDef* AddConst(GraphDef* g, const std::string& name, const Tensor& value,
-                  const std::vector<std::string>& inputs = {}) {
-  NodeDef* n = AddNode(g, name, "Const", inputs);
-  TensorProto proto;
-  TensorToProto(value, &proto);
-  AddNodeAttr("value", proto, n);
-  AddNodeAttr("dtype", value.dtype(), n);
-  return n;
-}
-
-NodeDef* AddArg(GraphDef* g, const std::string& name, DataType t, int index) {
-  NodeDef* n = AddTyped(g, name, "_Arg", {}, t);
-  AddNodeAttr("index", index, n);
-  return n;
-}
-
-NodeDef* AddRetval(GraphDef* g, const std::string& name,
-                   const std::string& input, DataType t, int index) {
-  NodeDef* n = AddTyped(g, name, "_Retval", {input}, t);
-  AddNodeAttr("index", index, n);
-  return n;
-}
+using test_graph::AddArg;
+using test_graph::AddConst;
+using test_graph::AddNode;
+using test_graph::AddRetval;
+using test_graph::AddTyped;
 
 NodeDef* AddEnter(GraphDef* g, const std::string& name,
                   const std::string& input, DataType t,

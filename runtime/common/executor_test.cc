@@ -18,6 +18,7 @@
 #include "runtime/common/function_call_frame.h"
 #include "runtime/common/intra_process_rendezvous.h"
 #include "runtime/common/step_stats_collector.h"
+#include "runtime/common/test_graph_builders.h"
 #include "runtime/env/real/random.h"
 #include "runtime/env/real/system_clock.h"
 #include "runtime/env/real/thread_pool_scheduler.h"
@@ -201,43 +202,11 @@ absl::Status CreateTestKernel(Device* device, const NodeDef& ndef,
 // ---------------------------------------------------------------------------
 // GraphDef helpers.
 
-NodeDef* AddNode(GraphDef* g, const std::string& name, const std::string& op,
-                 const std::vector<std::string>& inputs = {}) {
-  NodeDef* n = g->add_node();
-  n->set_name(name);
-  n->set_op(op);
-  for (const std::string& in : inputs) n->add_input(in);
-  return n;
-}
-
-NodeDef* AddTyped(GraphDef* g, const std::string& name, const std::string& op,
-                  const std::vector<std::string>& inputs, DataType t) {
-  NodeDef* n = AddNode(g, name, op, inputs);
-  AddNodeAttr("T", t, n);
-  return n;
-}
-
-NodeDef* AddConst(GraphDef* g, const std::string& name, const Tensor& value) {
-  NodeDef* n = AddNode(g, name, "Const");
-  TensorProto proto;
-  TensorToProto(value, &proto);
-  AddNodeAttr("value", proto, n);
-  AddNodeAttr("dtype", value.dtype(), n);
-  return n;
-}
-
-NodeDef* AddArg(GraphDef* g, const std::string& name, DataType t, int index) {
-  NodeDef* n = AddTyped(g, name, "_Arg", {}, t);
-  AddNodeAttr("index", index, n);
-  return n;
-}
-
-NodeDef* AddRetval(GraphDef* g, const std::string& name,
-                   const std::string& input, DataType t, int index) {
-  NodeDef* n = AddTyped(g, name, "_Retval", {input}, t);
-  AddNodeAttr("index", index, n);
-  return n;
-}
+using test_graph::AddArg;
+using test_graph::AddConst;
+using test_graph::AddNode;
+using test_graph::AddRetval;
+using test_graph::AddTyped;
 
 void AddTransferAttrs(NodeDef* n, const std::string& tensor_name,
                       const Device* from, const Device* to) {
