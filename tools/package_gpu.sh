@@ -11,7 +11,7 @@
 #   OUT_DIR/run.sh bench [--steps=N]
 #   OUT_DIR/run.sh memcheck         # gpu_test under compute-sanitizer
 #
-# What it does: builds //runtime/gpu:gpu_test and :gpu_mlp_benchmark, copies
+# What it does: builds //runtime/gpu:gpu_test and //benchmarks:gpu_mlp_benchmark, copies
 # them (stripped) into OUT_DIR/bin and every shared library they load,
 # except glibc and the CUDA libraries (libcuda, libcudart, libcublas*: the
 # GPU machine's own driver and CUDA 13 provide them), into OUT_DIR/lib.
@@ -22,8 +22,8 @@
 # lib64 ($CUDA_PATH, default /usr/local/cuda).
 set -euo pipefail
 out="${1:-gpu_package}"
-bins=(runtime/gpu/gpu_test runtime/gpu/gpu_mlp_benchmark)
-targets=(//runtime/gpu:gpu_test //runtime/gpu:gpu_mlp_benchmark)
+bins=(runtime/gpu/gpu_test benchmarks/gpu_mlp_benchmark)
+targets=(//runtime/gpu:gpu_test //benchmarks:gpu_mlp_benchmark)
 
 bazel build "${targets[@]}"
 bazel_bin="$(bazel info bazel-bin 2>/dev/null)"
