@@ -5,11 +5,16 @@
 // acquisition). Release builds of Abseil never do that, so the benchmarks
 // switch it off before running, unless the first argument is
 // --keep_mutex_deadlock_detection (to measure what it costs).
+//
+// The allocator is tuned as the production binaries tune it
+// (runtime/env/real/malloc_tuning.h): large buffers stay on the heap, for
+// ours and the peers alike.
 #include <cstring>
 
 #include <benchmark/benchmark.h>
 
 #include "absl/synchronization/mutex.h"
+#include "runtime/env/real/malloc_tuning.h"
 
 int main(int argc, char** argv) {
   bool keep = false;
@@ -19,6 +24,7 @@ int main(int argc, char** argv) {
     --argc;
   }
   if (!keep) absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+  stepflow::TuneMallocForTensors();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -2,13 +2,16 @@
 """Turns the JSON of the runtime benchmarks into one comparison table.
 
 Usage: report.py --executor E.json --session S.json --pipeline P.json
+                 --rpc R.json
 
 Each file is google-benchmark's --benchmark_out (JSON) of
-executor_benchmark, session_benchmark and pipeline_benchmark; any may be
-missing (its section then says so). With repetitions, the smallest value
-of each counter is used (the run least disturbed by other load). Ratios are
-ours / peer: below 1 means stepflow is faster. Each section ends with the
-targets from BENCHMARKS.md and whether they were met.
+executor_benchmark, session_benchmark, pipeline_benchmark and
+rpc_benchmark; any may be missing (its section then says so). With
+repetitions, the smallest value of each time counter (the largest of each
+throughput) is used: the run least disturbed by other load. Ratios are
+ours / peer: for times below 1 means stepflow is faster, for throughputs
+above 1 does. Each section ends with the targets from BENCHMARKS.md and
+whether they were met.
 
 Exit status: 0 when the table was printed (targets missed or not), 2 on
 unreadable input.
@@ -45,9 +48,9 @@ def load(path):
     return runs
 
 
-def best(runs, name, counter):
-    """Smallest `counter` over the repetitions of `name`; None if absent or
-    failed."""
+def best(runs, name, counter, pick=min):
+    """Smallest (with pick=max: largest) `counter` over the repetitions of
+    `name`; None if absent or failed."""
     if runs is None:
         return None
     values = [
@@ -55,7 +58,7 @@ def best(runs, name, counter):
         for b in runs.get(name, [])
         if not b.get("error_occurred") and counter in b
     ]
-    return min(values) if values else None
+    return pick(values) if values else None
 
 
 def fmt(v, scale=1.0, digits=1):
@@ -178,16 +181,73 @@ def pipeline_section(runs):
              None if ppp_1m is None else ppp_1m < 2.0)]
 
 
+def rpc_section(runs):
+    print("== Distributed runtime on loopback (best over repetitions) ==")
+    targets = ["RecvTensor 4 MiB: gRPC >= 0.5x raw TCP throughput",
+               "RecvTensor 4 MiB: gRPC >= 0.7x raw TCP throughput"]
+    if runs is None:
+        print("(rpc_benchmark not run)\n")
+        return [(t, None) for t in targets]
+    big, small = 4 << 20, 4
+    grpc_bps = best(runs, "BM_GrpcRecvTensor/bytes:%d/real_time" % big,
+                    "bytes_per_second", pick=max)
+    tcp_bps = best(runs, "BM_TcpRecv/bytes:%d/real_time" % big,
+                   "bytes_per_second", pick=max)
+    grpc_rtt = best(runs, "BM_GrpcRecvTensor/bytes:%d/real_time" % small,
+                    "per_call")
+    tcp_rtt = best(runs, "BM_TcpRecv/bytes:%d/real_time" % small, "per_call")
+    dist = best(runs, "BM_DistributedStep/real_time", "per_run")
+    local = best(runs, "BM_LocalStep/real_time", "per_run")
+    cpu = {
+        k: best(runs, n, c) for k, n, c in (
+            ("grpc_big", "BM_GrpcRecvTensor/bytes:%d/real_time" % big,
+             "cpu_per_call"),
+            ("tcp_big", "BM_TcpRecv/bytes:%d/real_time" % big, "cpu_per_call"),
+            ("grpc_small", "BM_GrpcRecvTensor/bytes:%d/real_time" % small,
+             "cpu_per_call"),
+            ("tcp_small", "BM_TcpRecv/bytes:%d/real_time" % small,
+             "cpu_per_call"),
+            ("dist", "BM_DistributedStep/real_time", "cpu_per_run"),
+            ("local", "BM_LocalStep/real_time", "cpu_per_run"))
+    }
+    r_bps = ratio(grpc_bps, tcp_bps)
+
+    def row(label, ours, peer, scale, digits, peer_label):
+        return [label, fmt(ours, scale, digits), fmt(peer, scale, digits),
+                fmt(ratio(ours, peer), digits=2), peer_label]
+
+    tcp, direct = "raw loopback TCP", "DirectSession, 2 CPUs"
+    rows = [
+        row("RecvTensor 4 MiB, GB/s", grpc_bps, tcp_bps, 1e-9, 2, tcp),
+        row("RecvTensor 4 MiB, CPU ms/call", cpu["grpc_big"], cpu["tcp_big"],
+            1e3, 2, tcp),
+        row("RecvTensor 1 float, us/call", grpc_rtt, tcp_rtt, 1e6, 1, tcp),
+        row("RecvTensor 1 float, CPU us/call", cpu["grpc_small"],
+            cpu["tcp_small"], 1e6, 1, tcp),
+        row("2-task grpc:// step, us/Run", dist, local, 1e6, 1, direct),
+        row("2-task grpc:// step, CPU us/Run", cpu["dist"], cpu["local"], 1e6,
+            1, direct),
+    ]
+    print(table(["measure", "ours", "peer", "ours/peer", "peer is"], rows))
+    print("(GB/s: 10^9 tensor bytes per second, higher is better; us: wall "
+          "time of one\n round trip or Run; CPU: CPU time of the whole "
+          "process, all threads, per call\n or Run; lower is better)\n")
+    return [(targets[0], None if r_bps is None else r_bps >= 0.5),
+            (targets[1], None if r_bps is None else r_bps >= 0.7)]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--executor")
     parser.add_argument("--session")
     parser.add_argument("--pipeline")
+    parser.add_argument("--rpc")
     args = parser.parse_args()
     checks = []
     checks += executor_section(load(args.executor))
     checks += session_section(load(args.session))
     checks += pipeline_section(load(args.pipeline))
+    checks += rpc_section(load(args.rpc))
     print("== Targets ==")
     for what, ok in checks:
         print("%-62s %s" % (what, verdict(ok)))

@@ -7,7 +7,8 @@ cd "${TEST_SRCDIR:-$PWD/..}/${TEST_WORKSPACE:-stepflow}"
 report=benchmarks/report.py
 data=benchmarks/testdata
 out="$(python3 "$report" --executor "$data/executor.json" \
-  --session "$data/session.json" --pipeline "$data/pipeline.json")"
+  --session "$data/session.json" --pipeline "$data/pipeline.json" \
+  --rpc "$data/rpc.json")"
 
 fail=0
 expect() {  # expect REGEX: some line of the full report matches
@@ -29,12 +30,25 @@ expect 'Session::Run \(1 thread\) <= 3x libtorch eager add +MISSED$'
 # Pipeline.
 expect '^1M +1\.25 +0\.25 +0\.50 +0\.75 +1\.500$'
 expect '1M nodes: prune\+place\+partition < 2 s +met$'
+# RPC: the largest throughput (1.5 of 1.0/1.5 GB/s; the 9.9 aggregate
+# ignored) over the largest TCP one (3.0) = 0.50; the smallest times and
+# CPU times; the failed step repetition (1 ns CPU) ignored.
+expect '^RecvTensor 4 MiB, GB/s +1\.50 +3\.00 +0\.50 +raw loopback TCP$'
+expect '^RecvTensor 4 MiB, CPU ms/call +4\.00 +1\.00 +4\.00 +raw loopback TCP$'
+expect '^RecvTensor 1 float, us/call +100\.0 +25\.0 +4\.00 +raw loopback TCP$'
+expect '^RecvTensor 1 float, CPU us/call +120\.0 +30\.0 +4\.00 +raw loopback TCP$'
+expect '^2-task grpc:// step, us/Run +1000\.0 +50\.0 +20\.00 +DirectSession, 2 CPUs$'
+expect '^2-task grpc:// step, CPU us/Run +2000\.0 +60\.0 +33\.33 +DirectSession, 2 CPUs$'
+expect 'RecvTensor 4 MiB: gRPC >= 0\.5x raw TCP throughput +met$'
+expect 'RecvTensor 4 MiB: gRPC >= 0\.7x raw TCP throughput +MISSED$'
 
 # Missing inputs: sections say so and targets are "not measured".
 out="$(python3 "$report" --executor "$data/executor.json")"
 expect '\(session_benchmark not run\)'
 expect '\(pipeline_benchmark not run\)'
 expect '1M nodes: prune\+place\+partition < 2 s +not measured$'
+expect '\(rpc_benchmark not run\)'
+expect 'RecvTensor 4 MiB: gRPC >= 0\.5x raw TCP throughput +not measured$'
 
 # Unreadable input is exit status 2.
 if python3 "$report" --session /nonexistent.json >/dev/null 2>&1; then

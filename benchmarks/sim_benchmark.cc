@@ -15,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include "absl/strings/str_cat.h"
+#include "sim/distributed_workload.h"
 #include "sim/local_workload.h"
 #include "sim/mixed_workload.h"
 #include "sim/workload_runner.h"
@@ -109,6 +110,33 @@ void BM_MixedWorkload(benchmark::State& state) {
 }
 BENCHMARK(BM_MixedWorkload)->Arg(0)->Arg(1)->Arg(2)
     ->Unit(benchmark::kMillisecond);
+
+// Distributed workload (sim/distributed_workload.h), default options: a
+// faulty simulated cluster of 2..8 workers, 1..3 clients. Reports simulated
+// distributed steps (RunStep calls) per real second and the compression of
+// simulated time (virtual seconds per real second).
+void BM_DistributedWorkload(benchmark::State& state) {
+  uint64_t seed = 0, loop_events = 0, trace_events = 0;
+  int64_t steps = 0, virtual_nanos = 0;
+  for (auto _ : state) {
+    DistributedWorkloadResult r;
+    if (!RunDistributedWorkload(++seed, DistributedWorkloadOptions(), &r).ok()) {
+      state.SkipWithError("distributed workload set-up failed");
+      break;
+    }
+    loop_events += r.events_run;
+    trace_events += r.trace_events;
+    steps += r.steps_run;
+    virtual_nanos += r.virtual_nanos;
+    benchmark::DoNotOptimize(r.trace_hash);
+  }
+  SetCounters(state, loop_events, trace_events);
+  state.counters["steps/s"] = benchmark::Counter(
+      static_cast<double>(steps), benchmark::Counter::kIsRate);
+  state.counters["sim_s/s"] = benchmark::Counter(
+      static_cast<double>(virtual_nanos) / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_DistributedWorkload)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace stepflow

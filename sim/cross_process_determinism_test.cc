@@ -132,6 +132,25 @@ TEST(CrossProcessDeterminismTest, MixedWorkloadAndPlantedBug) {
   }
 }
 
+TEST(CrossProcessDeterminismTest, DistributedWorkload) {
+  ASSERT_FALSE(g_simulate.empty());
+  // Every message of the simulated cluster is serialised and digested:
+  // a map field serialised in hash order would show up here.
+  SimRunSpec spec;
+  spec.workload = kDistributedWorkload;
+  std::map<uint64_t, uint64_t> here;
+  for (uint64_t seed = kFirstSeed; seed < kFirstSeed + kSeeds; ++seed) {
+    spec.seed = seed;
+    SimRunResult r;
+    ASSERT_TRUE(RunSimulation(spec, SimRunConfig(), &r).ok());
+    EXPECT_TRUE(r.failures.empty());
+    here[seed] = r.trace_hash;
+  }
+  EXPECT_EQ(RunChild("--workload=distributed --progress=false",
+                     "child_distributed"),
+            here);
+}
+
 }  // namespace
 }  // namespace stepflow
 

@@ -6,14 +6,19 @@
 //   bazel run //sim:simulate -- --workload=mixed --seeds=200
 //   bazel run //sim:simulate -- --workload=mixed --faults=none --seeds=50
 //   bazel run //sim:simulate -- --workload=mixed --planted_bug=drop_recv
+//   bazel run //sim:simulate -- --workload=distributed --seeds=500
+//   bazel run //sim:simulate -- --workload=distributed \
+//       --planted_bug=skip_cleanup_graph --seeds=5
 //   bazel run //sim:simulate -- --seed=7 --seeds=1 --verbose
 //
 // With --verbose every seed prints one line ending in hash=<16 hex digits>,
 // its trace hash; the same seed always prints the same hash. A failing seed
 // is re-run with its trace written to --trace_dir (default
 // $TEST_UNDECLARED_OUTPUTS_DIR, else /tmp); a mixed-workload failure is
-// then shrunk (sim/shrink.h) and the reduced plan printed and saved; the
-// commands that replay both are printed. Exit status 1 if any seed failed
+// then shrunk (sim/shrink.h) and the reduced plan printed and saved, and a
+// distributed-workload failure has its options shrunk (sim/
+// distributed_shrink.h) and the reduced run's trace saved; the commands
+// that replay both are printed. Exit status 1 if any seed failed
 // an invariant, 2 on a bad flag or set-up error.
 //
 // Wall-clock time is read here only, for pacing the progress line; it never
@@ -36,12 +41,14 @@
 #include "absl/strings/str_join.h"
 #include "proto/sim_workload.pb.h"
 #include "runtime/framework/planted_bug.h"
+#include "sim/distributed_shrink.h"
 #include "sim/mixed_workload.h"
 #include "sim/replay.h"
 #include "sim/shrink.h"
 #include "sim/workload_runner.h"
 
-ABSL_FLAG(std::string, workload, "local", "Workload: local or mixed.");
+ABSL_FLAG(std::string, workload, "local",
+          "Workload: local, mixed or distributed.");
 ABSL_FLAG(uint64_t, seed, 1, "First seed to simulate.");
 ABSL_FLAG(int, seeds, 20, "Number of consecutive seeds to simulate.");
 ABSL_FLAG(std::string, options, "",
@@ -64,7 +71,9 @@ ABSL_FLAG(bool, trace_kernels, true,
 ABSL_FLAG(std::string, trace_dir, "",
           "Where failing seeds' traces and shrunk plans go (default "
           "$TEST_UNDECLARED_OUTPUTS_DIR, else /tmp).");
-ABSL_FLAG(bool, shrink, true, "Shrink failing mixed-workload plans.");
+ABSL_FLAG(bool, shrink, true,
+          "Shrink failing mixed-workload plans and distributed-workload "
+          "options.");
 ABSL_FLAG(bool, progress, true, "Show the live progress line on stderr.");
 
 namespace stepflow {
@@ -131,7 +140,7 @@ absl::Status BuildSpec(SimRunSpec* spec) {
                        &spec->planted_bug)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "unknown --planted_bug '", absl::GetFlag(FLAGS_planted_bug),
-        "' (none, drop_recv, early_graph_free)"));
+        "' (none, drop_recv, early_graph_free, skip_cleanup_graph)"));
   }
   TraceFields& o = spec->options;
   if (absl::GetFlag(FLAGS_fifo)) o.emplace_back("fifo", "1");
@@ -177,6 +186,41 @@ absl::Status BuildSpec(SimRunSpec* spec) {
   return absl::OkStatus();
 }
 
+// Shrinks a failing distributed run's options, saves the reduced run's
+// trace and prints how to replay it.
+void ReportShrunkDistributedRun(const SimRunSpec& spec,
+                                const std::string& invariant,
+                                const std::string& base) {
+  DistributedShrinkResult shrunk;
+  absl::Status s = ShrinkDistributedRun(spec, invariant, 300, &shrunk);
+  if (!s.ok()) {
+    std::printf("  (shrinking failed: %s)\n", s.ToString().c_str());
+    return;
+  }
+  const std::string path = absl::StrCat(base, ".shrunk.trace");
+  SimRunConfig config;
+  config.trace_path = path;
+  SimRunResult small;
+  s = RunSimulation(shrunk.spec, config, &small);
+  std::printf("  shrunk in %d runs%s (%s), still failing [%s] %s\n",
+              shrunk.runs, shrunk.hit_run_limit ? " (run limit hit)" : "",
+              absl::StrJoin(shrunk.kept, ", ").c_str(), invariant.c_str(),
+              shrunk.failure_detail.substr(0, shrunk.failure_detail.find('\n'))
+                  .c_str());
+  std::printf("  reduced run: bazel run //sim:simulate -- "
+              "--workload=distributed --seed=%llu --seeds=1 --planted_bug=%s "
+              "--options=%s\n",
+              static_cast<unsigned long long>(spec.seed),
+              PlantedBugName(spec.planted_bug),
+              FormatOptions(shrunk.spec.options).c_str());
+  if (!s.ok()) {
+    std::printf("  (writing its trace failed: %s)\n", s.ToString().c_str());
+    return;
+  }
+  std::printf("  reduced trace: %s\n  replay: bazel run //sim:replay -- %s\n",
+              path.c_str(), path.c_str());
+}
+
 // Writes the failing seed's trace, shrinks its plan, prints how to replay.
 void ReportFailingSeed(const SimRunSpec& spec, const SimRunResult& run,
                        const std::string& dir) {
@@ -205,7 +249,12 @@ void ReportFailingSeed(const SimRunSpec& spec, const SimRunResult& run,
   }
   std::printf("  trace: %s\n  replay: bazel run //sim:replay -- %s\n",
               trace_path.c_str(), trace_path.c_str());
-  if (spec.workload != kMixedWorkload || !absl::GetFlag(FLAGS_shrink)) return;
+  if (!absl::GetFlag(FLAGS_shrink)) return;
+  if (spec.workload == kDistributedWorkload) {
+    ReportShrunkDistributedRun(spec, run.failures.front().invariant, base);
+    return;
+  }
+  if (spec.workload != kMixedWorkload) return;
 
   SimRunSpec with_plan = spec;
   with_plan.plan = again.plan;

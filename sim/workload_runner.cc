@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "sim/distributed_workload.h"
 #include "sim/local_workload.h"
 #include "sim/mixed_workload.h"
 
@@ -50,16 +51,35 @@ void RecordFailures(const std::vector<SimInvariantFailure>& failures,
   }
 }
 
+// InvalidArgument if a plan-free workload was given a plan.
+absl::Status RejectPlan(const SimRunSpec& spec) {
+  if (spec.plan.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the ", spec.workload, " workload takes no plan (it is fully described "
+      "by its seed and options)"));
+}
+
+// Every workload's tail: the run's counts and the recorder's hash (and
+// events) into `result`, then the trace file closed.
+absl::Status FinishRun(const SimRunConfig& config, uint64_t events_run,
+                       int64_t virtual_nanos, int steps_run, int ops_run,
+                       TraceRecorder* recorder, SimRunResult* result) {
+  result->trace_hash = recorder->hash();
+  result->trace_events = recorder->event_count();
+  result->events_run = events_run;
+  result->virtual_nanos = virtual_nanos;
+  result->steps_run = steps_run;
+  result->ops_run = ops_run;
+  if (config.keep_events) result->events = recorder->events();
+  return recorder->Close();
+}
+
 absl::Status RunLocal(const SimRunSpec& spec, const SimRunConfig& config,
                       SimRunResult* result) {
   LocalWorkloadOptions options;
   absl::Status s = LocalWorkloadOptionsFromParams(spec.options, &options);
+  if (s.ok()) s = RejectPlan(spec);
   if (!s.ok()) return s;
-  if (!spec.plan.empty()) {
-    return absl::InvalidArgumentError(
-        "the local workload takes no plan (it is fully described by its seed "
-        "and options)");
-  }
   TraceRecorder recorder(RecorderOptions(config));
   SimRunSpec resolved = spec;  // Every option, defaults included.
   resolved.options = LocalWorkloadParams(options);
@@ -75,14 +95,8 @@ absl::Status RunLocal(const SimRunSpec& spec, const SimRunConfig& config,
          r.failures[i]});
   }
   RecordFailures(result->failures, r.virtual_nanos, &recorder);
-  result->trace_hash = recorder.hash();
-  result->trace_events = recorder.event_count();
-  result->events_run = r.events_run;
-  result->virtual_nanos = r.virtual_nanos;
-  result->steps_run = r.steps_run;
-  result->ops_run = r.steps_run;
-  if (config.keep_events) result->events = recorder.events();
-  return recorder.Close();
+  return FinishRun(config, r.events_run, r.virtual_nanos, r.steps_run,
+                   r.steps_run, &recorder, result);
 }
 
 absl::Status MixedOptionsFromParams(const TraceFields& params,
@@ -184,14 +198,31 @@ absl::Status RunMixed(const SimRunSpec& spec, const SimRunConfig& config,
     result->failures.push_back({v.invariant, v.detail});
   }
   RecordFailures(result->failures, r.virtual_nanos, &recorder);
-  result->trace_hash = recorder.hash();
-  result->trace_events = recorder.event_count();
-  result->events_run = r.events_run;
-  result->virtual_nanos = r.virtual_nanos;
-  result->steps_run = r.steps_run;
-  result->ops_run = r.ops_run;
-  if (config.keep_events) result->events = recorder.events();
-  return recorder.Close();
+  return FinishRun(config, r.events_run, r.virtual_nanos, r.steps_run,
+                   r.ops_run, &recorder, result);
+}
+
+absl::Status RunDistributed(const SimRunSpec& spec, const SimRunConfig& config,
+                            SimRunResult* result) {
+  DistributedWorkloadOptions options;
+  absl::Status s = DistributedWorkloadOptionsFromParams(spec.options, &options);
+  if (s.ok()) s = RejectPlan(spec);
+  if (!s.ok()) return s;
+  TraceRecorder recorder(RecorderOptions(config));
+  SimRunSpec resolved = spec;  // Every option, defaults included.
+  resolved.options = DistributedWorkloadParams(options);
+  s = OpenTrace(config, resolved, "", "distributed workload", &recorder);
+  if (!s.ok()) return s;
+  options.recorder = &recorder;
+  DistributedWorkloadResult r;
+  s = RunDistributedWorkload(spec.seed, options, &r);
+  if (!s.ok()) return s;
+  // Violations are already pinned into the trace as they happen.
+  for (const auto& [invariant, detail] : r.violations) {
+    result->failures.push_back({invariant, detail});
+  }
+  return FinishRun(config, r.events_run, r.virtual_nanos, r.steps_run,
+                   r.steps_run, &recorder, result);
 }
 
 }  // namespace
@@ -204,9 +235,12 @@ absl::Status RunSimulation(const SimRunSpec& spec, const SimRunConfig& config,
   if (spec.workload == kMixedWorkload) {
     return RunMixed(spec, config, result);
   }
+  if (spec.workload == kDistributedWorkload) {
+    return RunDistributed(spec, config, result);
+  }
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown workload '", spec.workload, "' (expected '", kLocalWorkload,
-      "' or '", kMixedWorkload, "')"));
+      "', '", kMixedWorkload, "' or '", kDistributedWorkload, "')"));
 }
 
 absl::Status GenerateSpecPlan(const SimRunSpec& spec, std::string* plan) {

@@ -2,7 +2,8 @@
 // replay binaries, the shrinker, the fuzzer and the benchmark.
 //
 // A SimRunSpec names everything a run depends on: the workload ("local":
-// sim/local_workload.h; "mixed": sim/mixed_workload.h), the seed, the
+// sim/local_workload.h; "mixed": sim/mixed_workload.h; "distributed":
+// sim/distributed_workload.h), the seed, the
 // workload's options as key/value pairs, for the mixed workload optionally
 // a serialized SimWorkloadPlan (empty: generated from the seed), and a
 // planted bug (runtime/framework/planted_bug.h; test-only, default none).
@@ -17,7 +18,8 @@
 // max_clients, min_ops_per_client, max_ops_per_client, max_dag_nodes,
 // slow_kernel_percent, failing_kernel_percent, timeout_percent,
 // min_slow_ns, max_slow_ns, max_think_ns, and the loop's fifo, latency_ns,
-// jitter_ns (sim/mixed_workload.h).
+// jitter_ns (sim/mixed_workload.h); distributed — the
+// DistributedWorkloadOptions fields (DistributedWorkloadParams).
 //
 // RunSimulation runs the spec under a fresh SimEnv with a TraceRecorder
 // (streamed to config.trace_path if set) and reports every invariant the
@@ -47,6 +49,7 @@ namespace stepflow {
 
 inline constexpr char kLocalWorkload[] = "local";
 inline constexpr char kMixedWorkload[] = "mixed";
+inline constexpr char kDistributedWorkload[] = "distributed";
 
 struct SimRunSpec {
   std::string workload = kLocalWorkload;

@@ -9,6 +9,19 @@
 // in a separate Run after the last step (and every --print_every steps), so
 // reading a variable never races with the step that updates it.
 //
+// --device=PREFIX=DEVICE[,PREFIX=DEVICE...] pins the nodes named PREFIX or
+// under the name scope PREFIX/ to DEVICE before the graph is created (the
+// longest matching prefix wins; a prefix matching no node is an error; see
+// runtime/bin/device_requests.h). With a grpc:// target this splits a
+// graph across tasks, e.g. TensorFlow's linear regression with its
+// variables (and so their Assign/ApplyGradientDescent, which the placer
+// colocates with them) on task 1 and the math on task 0:
+//
+//   run_graph --graph=linear_regression_train.pb
+//             --session_target=grpc://127.0.0.1:2222
+//             --device=w=/job:worker/replica:0/task:1,b=/job:worker/replica:0/task:1
+//             --init=init --target=train --steps=201 --fetch=w,b x=[...] y=[...]
+//
 // --timeline=FILE traces the last step (RunOptions FULL_TRACE) and writes
 // it as Chrome trace JSON (runtime/client/timeline.h): open it in
 // chrome://tracing, Perfetto or tools/timeline_viewer/viewer.html.
@@ -28,9 +41,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "runtime/bin/device_requests.h"
 #include "runtime/bin/feed_parser.h"
 #include "runtime/client/timeline.h"
 #include "runtime/common/session.h"
+#include "runtime/env/real/malloc_tuning.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/graph/graph_def_io.h"
 
@@ -41,6 +56,9 @@ ABSL_FLAG(std::vector<std::string>, target, {},
           "Comma-separated nodes to run (no output)");
 ABSL_FLAG(std::vector<std::string>, init, {},
           "Comma-separated nodes to run once before the steps (e.g. init)");
+ABSL_FLAG(std::vector<std::string>, device, {},
+          "Comma-separated PREFIX=DEVICE requests: nodes named PREFIX or "
+          "under PREFIX/ run on DEVICE (longest prefix wins)");
 ABSL_FLAG(int, steps, 1, "How many times to run the fetches/targets");
 ABSL_FLAG(int, print_every, 0,
           "With --steps > 1, print the fetches every N steps (0: after the last)");
@@ -96,6 +114,15 @@ int Main(const std::vector<char*>& positional) {
   GraphDef graph;
   absl::Status s = ReadGraphDefFromFile(path, &graph);
   if (!s.ok()) return Fail(s, "loading the graph");
+  std::vector<DeviceRequest> device_requests;
+  for (const std::string& spec : absl::GetFlag(FLAGS_device)) {
+    DeviceRequest request;
+    s = ParseDeviceRequest(spec, &request);
+    if (!s.ok()) return Fail(s, "parsing --device");
+    device_requests.push_back(std::move(request));
+  }
+  s = ApplyDeviceRequests(device_requests, &graph);
+  if (!s.ok()) return Fail(s, "applying --device");
 
   Session::FeedList feeds;
   for (size_t i = 1; i < positional.size(); ++i) {
@@ -155,6 +182,7 @@ int Main(const std::vector<char*>& positional) {
     for (size_t i = 0; i < fetches.size(); ++i) {
       absl::PrintF("%s = %s\n", fetches[i], outputs[i].SummarizeValue(max_entries));
     }
+    std::fflush(stdout);  // Progress reports show up as they happen.
     return absl::OkStatus();
   };
   const std::string timeline_path = absl::GetFlag(FLAGS_timeline);
@@ -189,5 +217,6 @@ int main(int argc, char** argv) {
       "Runs a TensorFlow GraphDef.\n"
       "  run_graph --graph=FILE [--fetch=t1,t2] [--target=n] [name=value ...]");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  stepflow::TuneMallocForTensors();
   return stepflow::Main(positional);
 }

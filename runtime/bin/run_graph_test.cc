@@ -63,6 +63,29 @@ TEST(RunGraphTest, ShippedExampleOnTwoDevices) {
   EXPECT_EQ(r.output, "y = [[5.5 1.5 0][11.5 1.5 0]]\ntotal = 20\n");
 }
 
+TEST(RunGraphTest, DeviceRequestsPlaceNodes) {
+  Result r = RunGraph(absl::StrCat(
+      "--graph=", Runfile("examples/affine.pbtxt"),
+      " --fetch=y,total --cpus=2 --log_device_placement",
+      " --device=matmul=/cpu:1,y=/cpu:1 'x=[[1,2],[3,4]]'"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("y = [[5.5 1.5 0][11.5 1.5 0]]\ntotal = 20\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("matmul: (MatMul): /job:localhost/replica:0/task:0/"
+                          "device:CPU:1"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("y: (Relu): /job:localhost/replica:0/task:0/"
+                          "device:CPU:1"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("total: (Sum): /job:localhost/replica:0/task:0/"
+                          "device:CPU:0"),
+            std::string::npos)
+      << r.output;
+}
+
 // The value printed for `name` at the last report ("name = value").
 double LastValue(const std::string& output, const std::string& name) {
   const std::string key = "\n" + name + " = ";
@@ -104,6 +127,10 @@ TEST(RunGraphTest, BadInputsExitNonZeroWithAMessage) {
       {absl::StrCat("--graph=", example, " --fetch=y --cpus=0 'x=[[1,2]]'"),
        "--cpus"},
       {absl::StrCat("--graph=", example, " 'x=[[1,2]]'"), "nothing to do"},
+      {absl::StrCat("--graph=", example, " --fetch=y --device=nope=/cpu:0 'x=[[1,2]]'"),
+       "no node is named 'nope'"},
+      {absl::StrCat("--graph=", example, " --fetch=y --device=y 'x=[[1,2]]'"),
+       "PREFIX=DEVICE"},
   };
   for (const Case& c : cases) {
     Result r = RunGraph(c.args);

@@ -6,10 +6,19 @@
 // task (appended when missing) so errors tell which task failed; the code is
 // kept. No transport in the Env is FailedPrecondition (through `done`).
 //
+// CallTaskRetrying(...) is for idempotent clean-up calls (CleanupGraph,
+// DeleteWorkerSession): `first_done` gets the first attempt's status; if
+// that was Unavailable or DeadlineExceeded the call is repeated in the
+// background after retry.initial_backoff_nanos, doubling, up to
+// retry.max_attempts attempts in all, until one is answered. The retries
+// hold only the Env (borrowed; it must outlive them) and a copy of the
+// request.
+//
 // Thread-safety: as the transport.
 #ifndef STEPFLOW_RUNTIME_DISTRIBUTED_CALL_UTIL_H_
 #define STEPFLOW_RUNTIME_DISTRIBUTED_CALL_UTIL_H_
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -45,6 +54,46 @@ void CallTask(Env* env, const std::string& task, const std::string& method,
       [response, task, done = std::move(done)](const absl::Status& s) {
         done(NameTask(s, task), response.get());
       });
+}
+
+struct RetryPolicy {
+  int max_attempts = 8;
+  int64_t initial_backoff_nanos = 50 * 1000 * 1000;
+};
+
+inline bool IsRetriableRpcError(const absl::Status& s) {
+  return absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s);
+}
+
+template <typename Req, typename Resp>
+void CallTaskRetrying(Env* env, const std::string& task,
+                      const std::string& method, const Req& request,
+                      const CallOptions& options, const RetryPolicy& retry,
+                      std::function<void(const absl::Status&)> first_done) {
+  struct Attempt {
+    static void Run(Env* env, std::shared_ptr<const Req> req,
+                    std::string task, std::string method, CallOptions options,
+                    RetryPolicy retry, int attempt, int64_t backoff,
+                    std::function<void(const absl::Status&)> first_done) {
+      CallTask<Req, Resp>(
+          env, task, method, *req, options,
+          [=](const absl::Status& s, Resp*) {
+            if (first_done) first_done(s);
+            if (!IsRetriableRpcError(s) || attempt + 1 >= retry.max_attempts) {
+              return;
+            }
+            env->scheduler->ScheduleAfter(backoff, [=] {
+              Run(env, req, task, method, options, retry, attempt + 1,
+                  backoff * 2, nullptr);
+            });
+          });
+    }
+  };
+  CallOptions opts = options;
+  opts.cancellation = nullptr;  // Retries outlive any caller's manager.
+  Attempt::Run(env, std::make_shared<const Req>(request), task, method,
+               opts, retry, 0, retry.initial_backoff_nanos,
+               std::move(first_done));
 }
 
 }  // namespace stepflow

@@ -35,6 +35,11 @@ absl::Status MasterTaskFromTarget(const std::string& target,
   return absl::OkStatus();
 }
 
+int64_t DistributedSession::MasterCallTimeoutNanos(int64_t timeout_ms) {
+  if (timeout_ms <= 0) return 0;
+  return (timeout_ms + kMasterCallGraceMs) * 1000000;
+}
+
 DistributedSession::DistributedSession(const SessionOptions& options,
                                        std::string master_task)
     : options_(options), master_task_(std::move(master_task)) {}
@@ -52,7 +57,7 @@ absl::Status DistributedSession::CheckNotClosed() const {
 
 absl::Status DistributedSession::CallMaster(
     const std::string& method, const google::protobuf::Message& request,
-    google::protobuf::Message* response) {
+    google::protobuf::Message* response, int64_t timeout_ms) {
   Env* env = options_.env;
   if (env == nullptr || env->transport == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -65,7 +70,9 @@ absl::Status DistributedSession::CallMaster(
     absl::Status status;
   };
   auto wait = std::make_shared<Wait>();
-  env->transport->Call(master_task_, method, request, response, CallOptions(),
+  CallOptions call_options;
+  call_options.timeout_nanos = MasterCallTimeoutNanos(timeout_ms);
+  env->transport->Call(master_task_, method, request, response, call_options,
                        [wait](const absl::Status& s) {
                          wait->status = s;
                          wait->done.Notify();
@@ -137,7 +144,11 @@ absl::Status DistributedSession::Run(
   req.set_request_id(
       static_cast<int64_t>(options_.env->random->NewNonZero64() >> 1));
   RunStepResponse resp;
-  absl::Status s = CallMaster("MasterService/RunStep", req, &resp);
+  const int64_t step_timeout_ms = run_options.timeout_in_ms() > 0
+                                      ? run_options.timeout_in_ms()
+                                      : options_.config.operation_timeout_in_ms();
+  absl::Status s =
+      CallMaster("MasterService/RunStep", req, &resp, step_timeout_ms);
   if (!s.ok()) {
     if (closed_.load() && (absl::IsCancelled(s) || absl::IsAborted(s))) {
       return ClosedError();

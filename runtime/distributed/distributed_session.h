@@ -14,6 +14,15 @@
 // worker's devices; Reset clears containers on every worker. Callables are
 // kept on the client and run through Run. Partial runs are Unimplemented.
 //
+// Client-side deadlines: every call to the master carries an RPC deadline
+// when a timeout applies — RunStep the step's timeout (RunOptions.
+// timeout_in_ms, else ConfigProto.operation_timeout_in_ms), every other
+// call operation_timeout_in_ms — plus kMasterCallGraceMs, so the master's
+// own DeadlineExceeded (which names the step's task) normally arrives
+// first, and a master that never answers (crashed, partitioned) fails the
+// call with DeadlineExceeded instead of hanging it. No timeout set: no
+// deadline.
+//
 // Errors: as Session (session.h); RPC failures keep their code (Unavailable
 // or DeadlineExceeded naming the unreachable task, ...).
 //
@@ -43,6 +52,12 @@ absl::Status MasterTaskFromTarget(const std::string& target, std::string* task);
 
 class DistributedSession : public Session {
  public:
+  // Added to a timeout to make the client's deadline for a master call.
+  static constexpr int64_t kMasterCallGraceMs = 1000;
+  // The client's deadline (CallOptions.timeout_nanos) for a master call
+  // whose operation may take `timeout_ms` (<= 0: none, giving 0).
+  static int64_t MasterCallTimeoutNanos(int64_t timeout_ms);
+
   DistributedSession(const SessionOptions& options, std::string master_task);
   ~DistributedSession() override;
 
@@ -76,10 +91,19 @@ class DistributedSession : public Session {
   std::string handle() const;
 
  private:
-  // Calls `method` of the master and waits for the answer.
+  // Calls `method` of the master and waits for the answer; `timeout_ms`
+  // is the operation's timeout (see MasterCallTimeoutNanos).
   absl::Status CallMaster(const std::string& method,
                           const google::protobuf::Message& request,
-                          google::protobuf::Message* response);
+                          google::protobuf::Message* response,
+                          int64_t timeout_ms);
+  // CallMaster with the session's operation_timeout_in_ms.
+  absl::Status CallMaster(const std::string& method,
+                          const google::protobuf::Message& request,
+                          google::protobuf::Message* response) {
+    return CallMaster(method, request, response,
+                      options_.config.operation_timeout_in_ms());
+  }
   absl::Status CheckNotClosed() const;
   absl::Status CreateLocked(const GraphDef& graph)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -213,10 +213,63 @@ TEST_F(DistributedSessionTest, StoppedWorkerFailsUnavailableNamingTheTask) {
   s = session->Run(feeds, {"b"}, {}, &out);
   EXPECT_TRUE(absl::IsUnavailable(s)) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), kTask1)) << s;
-  // Worker 0 holds no step state for the failed steps.
-  EXPECT_EQ(cluster_->worker(0)->NumSteps(), 0u);
+  // Failed steps answer before their cleanup; Close waits for it, and then
+  // worker 0 holds no step state for them.
   session->Close().IgnoreError();
+  EXPECT_EQ(cluster_->worker(0)->NumSteps(), 0u);
   EXPECT_EQ(cluster_->worker(0)->NumSessions(), 0u);
+}
+
+TEST_F(DistributedSessionTest, RestartedWorkerIsAbortedThenReRegistered) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  const Session::FeedList feeds = {{"x", FloatVec({1})}, {"y", FloatVec({2})}};
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run(feeds, {"c"}, {}, &out).ok());
+  const uint64_t before = cluster_->worker(1)->incarnation();
+  ASSERT_TRUE(cluster_->RestartWorker(1).ok());
+  ASSERT_NE(cluster_->worker(1)->incarnation(), before);
+  EXPECT_EQ(cluster_->worker(1)->NumSessions(), 0u);
+  // The step that meets the new incarnation fails Aborted, naming the task.
+  absl::Status s = session->Run(feeds, {"c"}, {}, &out);
+  EXPECT_TRUE(absl::IsAborted(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), kTask1)) << s;
+  // The master then re-creates the worker session and re-registers the
+  // graphs for the new incarnation: the next step succeeds.
+  s = session->Run(feeds, {"c"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), (1 * 2 + 2) * 1);
+  EXPECT_EQ(cluster_->worker(1)->NumSessions(), 1u);
+  EXPECT_EQ(cluster_->worker(1)->NumRegisteredGraphs(), 1u);
+  // Worker 0 runs client feeds and fetches: restarting it changes the
+  // client device's incarnation too.
+  ASSERT_TRUE(cluster_->RestartWorker(0).ok());
+  EXPECT_FALSE(session->Run(feeds, {"c"}, {}, &out).ok());
+  s = session->Run(feeds, {"c", "a"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[1].flat<float>()(0), 2);
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
+}
+
+TEST_F(DistributedSessionTest, WorkerDownDuringRefreshFailsUntilItIsBack) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  const Session::FeedList feeds = {{"x", FloatVec({3})}, {"y", FloatVec({1})}};
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run(feeds, {"c"}, {}, &out).ok());
+  cluster_->StopWorker(1);
+  EXPECT_TRUE(absl::IsUnavailable(session->Run(feeds, {"c"}, {}, &out)));
+  // Still down when the session checks its workers: Unavailable again.
+  absl::Status s = session->Run(feeds, {"c"}, {}, &out);
+  EXPECT_TRUE(absl::IsUnavailable(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), kTask1)) << s;
+  ASSERT_TRUE(cluster_->RestartWorker(1).ok());
+  s = session->Run(feeds, {"c"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), (3 * 1 + 1) * 3);
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
 }
 
 // n = a huge loop count: the step runs until cancelled.

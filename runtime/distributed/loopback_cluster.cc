@@ -12,6 +12,7 @@ std::string LoopbackCluster::WorkerTask(int i) {
 absl::Status LoopbackCluster::Create(int num_workers, int cpus_per_worker,
                                      std::unique_ptr<LoopbackCluster>* out) {
   std::unique_ptr<LoopbackCluster> c(new LoopbackCluster());
+  c->cpus_per_worker_ = cpus_per_worker;
   c->env_ = RealEnv::Create(4);
   c->transport_ = std::make_unique<LoopbackTransport>(c->env_->scheduler());
   c->env_->env()->transport = c->transport_.get();
@@ -46,11 +47,23 @@ LoopbackCluster::~LoopbackCluster() {
   }
   master_.reset();
   workers_.clear();
+  retired_.clear();
   env_.reset();
 }
 
 void LoopbackCluster::StopWorker(int i) {
   transport_->StopServing(workers_[i]->task());
+}
+
+absl::Status LoopbackCluster::RestartWorker(int i) {
+  const std::string task = workers_[i]->task();
+  transport_->StopServing(task);
+  std::unique_ptr<Worker> fresh;
+  absl::Status s = Worker::Create(env(), task, cpus_per_worker_, &fresh);
+  if (!s.ok()) return s;
+  retired_.push_back(std::move(workers_[i]));
+  workers_[i] = std::move(fresh);
+  return transport_->Serve(task, workers_[i].get());
 }
 
 std::unique_ptr<DistributedSession> LoopbackCluster::NewSession(

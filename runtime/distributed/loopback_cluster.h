@@ -45,6 +45,11 @@ class LoopbackCluster {
 
   // Stops serving worker i's task (calls to it become Unavailable).
   void StopWorker(int i);
+  // Replaces worker i by a fresh one (a new incarnation, no sessions) on
+  // the same task, as if its process restarted. Its steps are cancelled;
+  // the old worker is kept until the cluster is destroyed, so calls it is
+  // still handling stay valid.
+  absl::Status RestartWorker(int i);
 
  private:
   LoopbackCluster() = default;
@@ -53,6 +58,8 @@ class LoopbackCluster {
   std::unique_ptr<LoopbackTransport> transport_;
   std::unique_ptr<Master> master_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::unique_ptr<Worker>> retired_;  // Replaced by a restart.
+  int cpus_per_worker_ = 1;
 };
 
 }  // namespace stepflow

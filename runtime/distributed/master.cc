@@ -35,10 +35,49 @@ int64_t TimeoutNanos(const ConfigProto& config) {
 
 }  // namespace
 
-Master::Master(Env* env, std::vector<std::string> worker_tasks)
-    : env_(env), worker_tasks_(Sorted(std::move(worker_tasks))) {}
+Master::Master(Env* env, std::vector<std::string> worker_tasks,
+               const Options& options)
+    : env_(env),
+      worker_tasks_(Sorted(std::move(worker_tasks))),
+      options_(options) {}
 
-Master::~Master() = default;
+Master::~Master() {
+  absl::MutexLock l(&mu_);
+  for (auto& [handle, entry] : sessions_) {
+    if (entry.gc_timer != 0) env_->scheduler->CancelTimer(entry.gc_timer);
+  }
+}
+
+int64_t Master::NumCollectedSessions() const {
+  absl::MutexLock l(&mu_);
+  return collected_;
+}
+
+void Master::ArmGc(const std::string& handle, int64_t delay) {
+  SessionEntry& entry = sessions_[handle];
+  entry.gc_timer = env_->scheduler->ScheduleAfter(
+      std::max<int64_t>(delay, 1), [this, handle] { CollectIfIdle(handle); });
+}
+
+void Master::CollectIfIdle(const std::string& handle) {
+  std::shared_ptr<MasterSession> session;
+  {
+    absl::MutexLock l(&mu_);
+    auto it = sessions_.find(handle);
+    if (it == sessions_.end()) return;
+    it->second.gc_timer = 0;
+    const int64_t idle = env_->clock->NowNanos() - it->second.last_use_nanos;
+    if (idle < options_.session_gc_nanos ||
+        it->second.session->NumRunningSteps() > 0) {
+      ArmGc(handle, options_.session_gc_nanos - idle);
+      return;
+    }
+    session = std::move(it->second.session);
+    sessions_.erase(it);
+    ++collected_;
+  }
+  session->Close([](const absl::Status&) {});
+}
 
 size_t Master::NumSessions() const {
   absl::MutexLock l(&mu_);
@@ -47,21 +86,22 @@ size_t Master::NumSessions() const {
 
 std::shared_ptr<MasterSession> Master::FindSessionForTest(
     const std::string& handle) const {
-  std::shared_ptr<MasterSession> s;
-  FindSession(handle, &s).IgnoreError();
-  return s;
+  absl::MutexLock l(&mu_);
+  auto it = sessions_.find(handle);
+  return it == sessions_.end() ? nullptr : it->second.session;
 }
 
 absl::Status Master::FindSession(const std::string& handle,
-                                 std::shared_ptr<MasterSession>* out) const {
+                                 std::shared_ptr<MasterSession>* out) {
   absl::MutexLock l(&mu_);
   auto it = sessions_.find(handle);
   if (it == sessions_.end()) {
     return absl::AbortedError(absl::StrCat(
-        "Session '", handle, "' is not found on the master (closed, or the "
-        "master restarted)"));
+        "Session '", handle, "' is not found on the master (closed, "
+        "garbage-collected, or the master restarted)"));
   }
-  *out = it->second;
+  it->second.last_use_nanos = env_->clock->NowNanos();
+  *out = it->second.session;
   return absl::OkStatus();
 }
 
@@ -94,6 +134,7 @@ void Master::Handle(absl::string_view method,
 }
 
 void Master::GetAllStatus(
+    int64_t timeout_nanos,
     std::function<void(const absl::Status&, std::vector<WorkerInfo>)> done) {
   auto infos = std::make_shared<std::vector<WorkerInfo>>(worker_tasks_.size());
   auto group = StatusGroup::Create(
@@ -101,21 +142,13 @@ void Master::GetAllStatus(
       [infos, done](const absl::Status& s) { done(s, std::move(*infos)); });
   for (size_t i = 0; i < worker_tasks_.size(); ++i) {
     (*infos)[i].task = worker_tasks_[i];
+    CallOptions opts;
+    opts.timeout_nanos = timeout_nanos;
     CallTask<GetStatusRequest, GetStatusResponse>(
         env_, worker_tasks_[i], "WorkerService/GetStatus", GetStatusRequest(),
-        CallOptions(),
+        opts,
         [group, infos, i](const absl::Status& s, GetStatusResponse* r) {
-          if (s.ok()) {
-            WorkerInfo& w = (*infos)[i];
-            for (const DeviceAttributes& d : r->device_attributes()) {
-              w.devices.push_back(d);
-              w.incarnation = d.incarnation();
-            }
-            std::sort(w.devices.begin(), w.devices.end(),
-                      [](const DeviceAttributes& a, const DeviceAttributes& b) {
-                        return a.name() < b.name();
-                      });
-          }
+          if (s.ok()) SetWorkerDevices(*r, &(*infos)[i]);
           group->Report(s);
         });
   }
@@ -129,7 +162,7 @@ void Master::CreateSession(const CreateSessionRequest& req,
   }
   const GraphDef graph = req.graph_def();
   const ConfigProto config = req.config();
-  GetAllStatus([this, graph, config, resp, done](
+  GetAllStatus(TimeoutNanos(config), [this, graph, config, resp, done](
                    const absl::Status& s, std::vector<WorkerInfo> workers) {
     if (!s.ok()) {
       done(s);
@@ -154,7 +187,12 @@ void Master::CreateSession(const CreateSessionRequest& req,
           }
           {
             absl::MutexLock l(&mu_);
-            sessions_[session->handle()] = session;
+            SessionEntry& entry = sessions_[session->handle()];
+            entry.session = session;
+            entry.last_use_nanos = env_->clock->NowNanos();
+            if (options_.session_gc_nanos > 0) {
+              ArmGc(session->handle(), options_.session_gc_nanos);
+            }
           }
           resp->set_session_handle(session->handle());
           resp->set_graph_version(session->graph_version());
@@ -213,7 +251,10 @@ void Master::CloseSession(const CloseSessionRequest& req,
     absl::MutexLock l(&mu_);
     auto it = sessions_.find(req.session_handle());
     if (it != sessions_.end()) {
-      session = std::move(it->second);
+      session = std::move(it->second.session);
+      if (it->second.gc_timer != 0) {
+        env_->scheduler->CancelTimer(it->second.gc_timer);
+      }
       sessions_.erase(it);
     }
   }
@@ -240,7 +281,7 @@ void Master::ListDevices(const ListDevicesRequest& req,
     done(s);
     return;
   }
-  GetAllStatus([resp, done](const absl::Status& s,
+  GetAllStatus(/*timeout_nanos=*/0, [resp, done](const absl::Status& s,
                             std::vector<WorkerInfo> workers) {
     if (s.ok()) {
       for (const WorkerInfo& w : workers) {

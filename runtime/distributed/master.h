@@ -10,6 +10,15 @@
 // session's devices (or, without a handle, asks every worker); Reset
 // clears resource containers on every worker (ResetWorker).
 //
+// Session garbage collection (Options::session_gc_nanos > 0, as
+// TensorFlow's session_gc_seconds): a session no RPC has used for that
+// long, with no step running, is closed by the master — so a session whose
+// client vanished, or whose CreateSession answer was lost and retried,
+// does not hold worker state for ever. Timers come from env->scheduler;
+// the destructor cancels those not yet running, so with GC on, destroy the
+// master where no timer of its can be running (after the scheduler has
+// drained, or on the simulator's thread).
+//
 // Errors: an unknown session handle is Aborted ("Session ... is not found");
 // a repeated RunStep request id is Aborted; a worker that does not answer
 // makes CreateSession fail with its error naming the task; PartialRunSetup
@@ -38,10 +47,17 @@ namespace stepflow {
 
 class Master : public RpcHandler {
  public:
+  struct Options {
+    // Close sessions idle this long (0: never).
+    int64_t session_gc_nanos = 0;
+  };
+
   // `worker_tasks`: "/job:J/replica:R/task:T" names; the CPU:0 of the first
-  // in sorted order
-  // is every session's client device.
-  Master(Env* env, std::vector<std::string> worker_tasks);
+  // in sorted order is every session's client device.
+  Master(Env* env, std::vector<std::string> worker_tasks,
+         const Options& options);
+  Master(Env* env, std::vector<std::string> worker_tasks)
+      : Master(env, std::move(worker_tasks), Options()) {}
   ~Master() override;
 
   void Handle(absl::string_view method,
@@ -49,14 +65,29 @@ class Master : public RpcHandler {
               google::protobuf::Message* response, DoneCallback done) override;
 
   size_t NumSessions() const;
+  // Sessions closed by garbage collection so far.
+  int64_t NumCollectedSessions() const;
   // The session behind `handle`, or null (for tests).
   std::shared_ptr<MasterSession> FindSessionForTest(
       const std::string& handle) const;
 
  private:
+  struct SessionEntry {
+    std::shared_ptr<MasterSession> session;
+    int64_t last_use_nanos = 0;
+    Scheduler::TimerId gc_timer = 0;
+  };
+
+  // Finds the session and marks it used now.
   absl::Status FindSession(const std::string& handle,
-                           std::shared_ptr<MasterSession>* out) const;
+                           std::shared_ptr<MasterSession>* out);
+  // Arms the GC timer of `handle` to fire `delay` from now.
+  void ArmGc(const std::string& handle, int64_t delay)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void CollectIfIdle(const std::string& handle);
+  // GetStatus on every worker (timeout_nanos 0: no deadline).
   void GetAllStatus(
+      int64_t timeout_nanos,
       std::function<void(const absl::Status&, std::vector<WorkerInfo>)> done);
 
   void CreateSession(const CreateSessionRequest& req,
@@ -75,11 +106,12 @@ class Master : public RpcHandler {
 
   Env* const env_;
   const std::vector<std::string> worker_tasks_;  // Sorted.
+  const Options options_;
   RecentRequestIds request_ids_;
 
   mutable absl::Mutex mu_;
-  std::map<std::string, std::shared_ptr<MasterSession>> sessions_
-      ABSL_GUARDED_BY(mu_);
+  std::map<std::string, SessionEntry> sessions_ ABSL_GUARDED_BY(mu_);
+  int64_t collected_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace stepflow

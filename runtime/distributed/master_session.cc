@@ -12,6 +12,7 @@
 #include "runtime/distributed/status_group.h"
 #include "runtime/framework/device_name_utils.h"
 #include "runtime/framework/node_def_util.h"
+#include "runtime/framework/planted_bug.h"
 #include "runtime/framework/rendezvous.h"
 #include "runtime/framework/status_macros.h"
 #include "runtime/framework/tensor_id.h"
@@ -30,6 +31,8 @@ struct MasterSession::Signature {
   };
   std::vector<Part> parts;  // Sorted by task.
   std::map<std::string, DataType> feed_types;
+  // The workers and incarnations the partitions were built for.
+  std::shared_ptr<const ClusterView> view;
 };
 
 // One running step, shared by its RPC callbacks.
@@ -75,52 +78,86 @@ std::string TaskOf(const std::string& device) {
 
 }  // namespace
 
+void SetWorkerDevices(const GetStatusResponse& status, WorkerInfo* info) {
+  info->devices.assign(status.device_attributes().begin(),
+                       status.device_attributes().end());
+  for (const DeviceAttributes& d : info->devices) {
+    info->incarnation = d.incarnation();
+  }
+  std::sort(info->devices.begin(), info->devices.end(),
+            [](const DeviceAttributes& a, const DeviceAttributes& b) {
+              return a.name() < b.name();
+            });
+}
+
 MasterSession::MasterSession(Env* env, std::string handle, ConfigProto config,
                              std::vector<WorkerInfo> workers)
     : env_(env),
       handle_(std::move(handle)),
       config_(std::move(config)),
-      workers_(std::move(workers)) {
-  if (!workers_.empty() && !workers_[0].devices.empty()) {
-    client_device_ = workers_[0].devices[0];
-    for (const DeviceAttributes& d : workers_[0].devices) {
-      DeviceNameUtils::ParsedName p;
-      if (DeviceNameUtils::ParseFullName(d.name(), &p) && p.type == "CPU" &&
-          p.id == 0) {
-        client_device_ = d;
-        break;
-      }
-    }
-  }
-}
+      view_(MakeView(std::move(workers))) {}
 
 MasterSession::~MasterSession() = default;
 
-const WorkerInfo* MasterSession::FindWorker(const std::string& task) const {
-  for (const WorkerInfo& w : workers_) {
+const WorkerInfo* MasterSession::ClusterView::FindWorker(
+    const std::string& task) const {
+  for (const WorkerInfo& w : workers) {
     if (w.task == task) return &w;
   }
   return nullptr;
 }
 
-absl::Status MasterSession::Initialize(const GraphDef& graph) {
-  if (graph.node_size() == 0) return absl::OkStatus();
+std::shared_ptr<const MasterSession::ClusterView> MasterSession::MakeView(
+    std::vector<WorkerInfo> workers) {
+  auto view = std::make_shared<ClusterView>();
+  view->workers = std::move(workers);
+  if (!view->workers.empty() && !view->workers[0].devices.empty()) {
+    view->client_device = view->workers[0].devices[0];
+    for (const DeviceAttributes& d : view->workers[0].devices) {
+      DeviceNameUtils::ParsedName p;
+      if (DeviceNameUtils::ParseFullName(d.name(), &p) && p.type == "CPU" &&
+          p.id == 0) {
+        view->client_device = d;
+        break;
+      }
+    }
+  }
+  return view;
+}
+
+std::shared_ptr<const MasterSession::ClusterView> MasterSession::view() const {
+  absl::MutexLock l(&mu_);
+  return view_;
+}
+
+std::vector<WorkerInfo> MasterSession::workers() const {
+  return view()->workers;
+}
+
+absl::Status MasterSession::NewExecutionState(
+    const ClusterView& view, const GraphDef& graph,
+    std::unique_ptr<GraphExecutionState>* out) {
   GraphExecutionState::Options opts;
-  for (const WorkerInfo& w : workers_) {
+  for (const WorkerInfo& w : view.workers) {
     for (const DeviceAttributes& d : w.devices) opts.devices.push_back(d);
   }
   std::sort(opts.devices.begin(), opts.devices.end(),
             [](const DeviceAttributes& a, const DeviceAttributes& b) {
               return a.name() < b.name();
             });
-  opts.client_device = client_device_;
+  opts.client_device = view.client_device;
   opts.allow_soft_placement = config_.allow_soft_placement();
   opts.log_device_placement = config_.log_device_placement();
   opts.log_sink = [](const std::string& line) {
     absl::FPrintF(stderr, "%s\n", line);
   };
+  return GraphExecutionState::Create(opts, graph, out);
+}
+
+absl::Status MasterSession::Initialize(const GraphDef& graph) {
+  if (graph.node_size() == 0) return absl::OkStatus();
   std::unique_ptr<GraphExecutionState> state;
-  SF_RETURN_IF_ERROR(GraphExecutionState::Create(opts, graph, &state));
+  SF_RETURN_IF_ERROR(NewExecutionState(*view(), graph, &state));
   absl::MutexLock l(&mu_);
   state_ = std::move(state);
   return absl::OkStatus();
@@ -173,9 +210,11 @@ absl::Status MasterSession::BuildSignature(
     const std::vector<std::string>& fetches,
     const std::vector<std::string>& targets, std::shared_ptr<Signature>* out) {
   std::shared_ptr<GraphExecutionState> state;
+  std::shared_ptr<const ClusterView> view;
   {
     absl::MutexLock l(&mu_);
     state = state_;
+    view = view_;
   }
   if (state == nullptr) {
     return absl::InvalidArgumentError(
@@ -190,6 +229,7 @@ absl::Status MasterSession::BuildSignature(
   SF_RETURN_IF_ERROR(state->BuildGraph(opts, &client));
 
   auto sig = std::make_shared<Signature>();
+  sig->view = view;
   for (size_t i = 0; i < feeds.size(); ++i) {
     sig->feed_types[feeds[i]] = client->feed_types[i];
   }
@@ -199,8 +239,8 @@ absl::Status MasterSession::BuildSignature(
   };
   Graph* g = client->graph.get();
   popts.new_name = [g](const std::string& prefix) { return g->NewName(prefix); };
-  popts.get_incarnation = [this](const std::string& device) -> uint64_t {
-    for (const WorkerInfo& w : workers_) {
+  popts.get_incarnation = [view](const std::string& device) -> uint64_t {
+    for (const WorkerInfo& w : view->workers) {
       for (const DeviceAttributes& d : w.devices) {
         if (d.name() == device) return d.incarnation();
       }
@@ -210,7 +250,7 @@ absl::Status MasterSession::BuildSignature(
   std::map<std::string, GraphDef> partitions;
   SF_RETURN_IF_ERROR(Partition(popts, g, &partitions));
   for (auto& [task, def] : partitions) {
-    if (FindWorker(task) == nullptr) {
+    if (view->FindWorker(task) == nullptr) {
       return absl::InternalError(
           absl::StrCat("Partition for unknown task ", task));
     }
@@ -245,7 +285,9 @@ void MasterSession::GetOrCreateSignature(
   {
     absl::MutexLock l(&mu_);
     auto it = signatures_.find(key);
-    if (it != signatures_.end()) cached = it->second;
+    if (it != signatures_.end() && it->second->view == view_) {
+      cached = it->second;
+    }
   }
   if (cached != nullptr) {
     done(absl::OkStatus(), cached);
@@ -269,14 +311,17 @@ void MasterSession::GetOrCreateSignature(
         {
           absl::MutexLock l(&self->mu_);
           // A concurrent Run may have registered the same signature; keep the
-          // first (the other's graphs go with the worker session).
-          winner = self->signatures_.emplace(key, sig).first->second;
+          // first (the other's graphs go with the worker session), unless it
+          // was built for workers that have restarted since.
+          auto& slot = self->signatures_[key];
+          if (slot == nullptr || slot->view != self->view_) slot = sig;
+          winner = slot;
         }
         done(absl::OkStatus(), winner);
       });
   for (size_t i = 0; i < sig->parts.size(); ++i) {
     Signature::Part* part = &sig->parts[i];
-    const WorkerInfo* w = FindWorker(part->task);
+    const WorkerInfo* w = sig->view->FindWorker(part->task);
     RegisterGraphRequest req;
     req.set_session_handle(handle_);
     *req.mutable_graph_def() = part->graph_def;
@@ -325,16 +370,147 @@ void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
   std::vector<std::string> targets(req.target().begin(), req.target().end());
 
   auto self = shared_from_this();
-  GetOrCreateSignature(
-      feeds, SortedUnique(fetches), SortedUnique(targets),
-      [self, step](const absl::Status& s, std::shared_ptr<Signature> sig) {
+  fetches = SortedUnique(std::move(fetches));
+  targets = SortedUnique(std::move(targets));
+  RefreshWorkersIfNeeded([self, step, feeds, fetches,
+                          targets](const absl::Status& s) {
+    if (!s.ok()) {
+      self->FinishStep(step, s);
+      return;
+    }
+    self->GetOrCreateSignature(
+        feeds, fetches, targets,
+        [self, step](const absl::Status& s, std::shared_ptr<Signature> sig) {
+          if (!s.ok()) {
+            self->FinishStep(step, s);
+            return;
+          }
+          step->signature = std::move(sig);
+          self->RunPartitions(step);
+        });
+  });
+}
+
+void MasterSession::RefreshWorkersIfNeeded(DoneCallback done) {
+  std::shared_ptr<const ClusterView> old_view;
+  bool current = false;
+  {
+    absl::MutexLock l(&mu_);
+    if (!needs_refresh_) {
+      current = true;
+    } else {
+      refresh_waiters_.push_back(std::move(done));
+      if (refreshing_) return;
+      refreshing_ = true;
+      old_view = view_;
+    }
+  }
+  if (current) {
+    done(absl::OkStatus());
+    return;
+  }
+  auto now =
+      std::make_shared<std::vector<WorkerInfo>>(old_view->workers.size());
+  auto self = shared_from_this();
+  auto group = StatusGroup::Create(
+      static_cast<int>(now->size()),
+      [self, old_view, now](const absl::Status& s) {
         if (!s.ok()) {
-          self->FinishStep(step, s);
+          self->FinishRefresh(s);
           return;
         }
-        step->signature = std::move(sig);
-        self->RunPartitions(step);
+        self->RefreshedWorkers(old_view, std::move(*now));
       });
+  for (size_t i = 0; i < now->size(); ++i) {
+    (*now)[i].task = old_view->workers[i].task;
+    CallOptions opts;
+    opts.timeout_nanos = OperationTimeoutNanos(config_);
+    opts.cancellation = &cancellation_;
+    CallTask<GetStatusRequest, GetStatusResponse>(
+        env_, (*now)[i].task, "WorkerService/GetStatus", GetStatusRequest(),
+        opts, [group, now, i](const absl::Status& s, GetStatusResponse* r) {
+          if (s.ok()) SetWorkerDevices(*r, &(*now)[i]);
+          group->Report(s);
+        });
+  }
+}
+
+void MasterSession::RefreshedWorkers(
+    std::shared_ptr<const ClusterView> old_view, std::vector<WorkerInfo> now) {
+  std::vector<std::string> restarted;  // Tasks.
+  for (size_t i = 0; i < now.size(); ++i) {
+    const WorkerInfo& before = old_view->workers[i];
+    if (now[i].incarnation == before.incarnation) continue;
+    bool same_devices = now[i].devices.size() == before.devices.size();
+    for (size_t d = 0; same_devices && d < now[i].devices.size(); ++d) {
+      same_devices = now[i].devices[d].name() == before.devices[d].name();
+    }
+    if (!same_devices) {
+      FinishRefresh(absl::FailedPreconditionError(absl::StrCat(
+          "Worker ", now[i].task, " restarted with other devices than session ",
+          handle_, " was placed on; create a new session")));
+      return;
+    }
+    restarted.push_back(now[i].task);
+  }
+  if (restarted.empty()) {
+    FinishRefresh(absl::OkStatus());
+    return;
+  }
+  auto view = MakeView(std::move(now));
+  auto self = shared_from_this();
+  auto group = StatusGroup::Create(
+      static_cast<int>(restarted.size()), [self, view](const absl::Status& s) {
+        if (!s.ok()) {
+          self->FinishRefresh(s);
+          return;
+        }
+        std::shared_ptr<GraphExecutionState> old_state;
+        {
+          absl::MutexLock l(&self->mu_);
+          old_state = self->state_;
+        }
+        std::unique_ptr<GraphExecutionState> state;
+        if (old_state != nullptr) {
+          absl::Status st = self->NewExecutionState(
+              *view, old_state->original_graph_def(), &state);
+          if (!st.ok()) {
+            self->FinishRefresh(st);
+            return;
+          }
+        }
+        {
+          absl::MutexLock l(&self->mu_);
+          self->view_ = view;
+          if (state != nullptr) self->state_ = std::move(state);
+          self->signatures_.clear();
+        }
+        self->FinishRefresh(absl::OkStatus());
+      });
+  for (const std::string& task : restarted) {
+    CreateWorkerSessionRequest cw;
+    cw.set_session_handle(handle_);
+    cw.set_worker_incarnation(view->FindWorker(task)->incarnation);
+    CallOptions opts;
+    opts.timeout_nanos = OperationTimeoutNanos(config_);
+    opts.cancellation = &cancellation_;
+    CallTask<CreateWorkerSessionRequest, CreateWorkerSessionResponse>(
+        env_, task, "WorkerService/CreateWorkerSession", cw, opts,
+        [group](const absl::Status& s, CreateWorkerSessionResponse*) {
+          group->Report(s);
+        });
+  }
+}
+
+void MasterSession::FinishRefresh(const absl::Status& status) {
+  std::vector<DoneCallback> waiters;
+  {
+    absl::MutexLock l(&mu_);
+    refreshing_ = false;
+    if (status.ok()) needs_refresh_ = false;
+    waiters.swap(refresh_waiters_);
+  }
+  for (auto& w : waiters) w(status);
 }
 
 void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
@@ -365,6 +541,7 @@ void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
       [step] { step->cancellation.StartCancel(); });
 
   const int64_t timeout_nanos = step->timeout_ms * 1000000;
+  const DeviceAttributes& client = sig.view->client_device;
   for (size_t i = 0; i < sig.parts.size(); ++i) {
     const Signature::Part& part = sig.parts[i];
     RunGraphRequest rg;
@@ -379,17 +556,17 @@ void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
       if (it == feed_values.end()) continue;
       NamedTensorProto* send = rg.add_send();
       send->set_name(Rendezvous::CreateKey(
-          client_device_.name(), client_device_.incarnation(),
-          client_device_.name(), feed, FrameAndIter()));
+          client.name(), client.incarnation(), client.name(), feed,
+          FrameAndIter()));
       *send->mutable_tensor() = *it->second;
     }
     for (const std::string& fetch : part.fetches) {
       rg.add_recv_key(Rendezvous::CreateKey(
-          client_device_.name(), client_device_.incarnation(),
-          client_device_.name(), fetch, FrameAndIter()));
+          client.name(), client.incarnation(), client.name(), fetch,
+          FrameAndIter()));
     }
     rg.set_request_id(static_cast<int64_t>(env_->random->NewNonZero64() >> 1));
-    rg.set_worker_incarnation(FindWorker(part.task)->incarnation);
+    rg.set_worker_incarnation(sig.view->FindWorker(part.task)->incarnation);
     CallOptions opts;
     opts.timeout_nanos = timeout_nanos;
     opts.cancellation = &step->cancellation;
@@ -415,6 +592,11 @@ void MasterSession::FinishStep(std::shared_ptr<Step> step,
     }
     if (!status.ok()) {
       if (absl::IsCancelled(status) && closed) status = ClosedError();
+      if (absl::IsAborted(status) || IsRetriableRpcError(status)) {
+        // Perhaps a worker restarted: check before the next step.
+        absl::MutexLock l(&self->mu_);
+        self->needs_refresh_ = true;
+      }
     } else {
       // Fetched values by key, then in the request's order.
       std::map<std::string, const TensorProto*> by_name;
@@ -459,27 +641,35 @@ void MasterSession::FinishStep(std::shared_ptr<Step> step,
       status = absl::OkStatus();
     }
     done(status);
-    self->StepEnded();
   };
 
-  if (step->step_id == 0 || step->signature == nullptr) {
+  if (step->step_id == 0 || step->signature == nullptr ||
+      PlantedBugActive(PlantedBug::kSkipCleanupGraph)) {
     finish();
+    StepEnded();
     return;
   }
-  // CleanupGraph on every task of the step, whatever happened.
+  // CleanupGraph on every task of the step, whatever happened. A step that
+  // succeeded answers once its workers are clean; a failed one answers at
+  // once (its error names the task that failed; an unreachable worker must
+  // not hold the answer for another operation timeout) and cleans up behind.
+  const bool answer_first = !status.ok();
+  if (answer_first) finish();
   auto cleanup = StatusGroup::Create(
       static_cast<int>(step->signature->parts.size()),
-      [finish](const absl::Status&) mutable { finish(); });
+      [self, finish, answer_first](const absl::Status&) mutable {
+        if (!answer_first) finish();
+        self->StepEnded();
+      });
   for (const auto& part : step->signature->parts) {
     CleanupGraphRequest req;
     req.set_step_id(step->step_id);
     CallOptions opts;
     opts.timeout_nanos = OperationTimeoutNanos(config_);
-    CallTask<CleanupGraphRequest, CleanupGraphResponse>(
+    CallTaskRetrying<CleanupGraphRequest, CleanupGraphResponse>(
         env_, part.task, "WorkerService/CleanupGraph", req, opts,
-        [cleanup](const absl::Status& s, CleanupGraphResponse*) {
-          cleanup->Report(s);
-        });
+        RetryPolicy(),
+        [cleanup](const absl::Status& s) { cleanup->Report(s); });
   }
 }
 
@@ -496,18 +686,18 @@ void MasterSession::Close(DoneCallback done) {
   cancellation_.StartCancel();
   auto self = shared_from_this();
   auto delete_sessions = [self, done]() {
-    auto group = StatusGroup::Create(static_cast<int>(self->workers_.size()),
-                                     done);
-    for (const WorkerInfo& w : self->workers_) {
+    const std::vector<WorkerInfo> workers = self->workers();
+    auto group = StatusGroup::Create(static_cast<int>(workers.size()), done);
+    for (const WorkerInfo& w : workers) {
       DeleteWorkerSessionRequest req;
       req.set_session_handle(self->handle_);
       CallOptions opts;
       opts.timeout_nanos = OperationTimeoutNanos(self->config_);
-      CallTask<DeleteWorkerSessionRequest, DeleteWorkerSessionResponse>(
+      CallTaskRetrying<DeleteWorkerSessionRequest,
+                       DeleteWorkerSessionResponse>(
           self->env_, w.task, "WorkerService/DeleteWorkerSession", req, opts,
-          [group](const absl::Status& s, DeleteWorkerSessionResponse*) {
-            group->Report(s);
-          });
+          RetryPolicy(),
+          [group](const absl::Status& s) { group->Report(s); });
     }
   };
   bool now = false;

@@ -20,11 +20,30 @@
 // stale graph version on Extend (FailedPrecondition); pruning and placement
 // errors as SEMANTICS.md says.
 //
-// Close() cancels running steps, waits for them to finish their cleanup, then
-// deletes the worker sessions (dropping their graphs) and calls `done`.
+// Worker restarts: a step that fails with Aborted, Unavailable or
+// DeadlineExceeded makes the session check its workers before its next
+// step (GetStatus on every task). A worker that answers with a new
+// incarnation (it restarted and lost its state) gets the session's worker
+// session again, the placement is rebuilt for the new device incarnations
+// and every signature is registered anew, so that next step runs. If a
+// worker does not answer, that step fails with its error and the check is
+// repeated before the following one. A restarted worker whose device list
+// changed is FailedPrecondition (create a new session). Resources (e.g.
+// variables) of a restarted worker are gone, as in TensorFlow.
+//
+// Cleanup: CleanupGraph(step) goes to every task when a step ends; a
+// successful step reports once the first attempts have answered, a failed
+// one reports at once and cleans up behind (Close still waits for it). An attempt that failed
+// with Unavailable or DeadlineExceeded (a partition, a dropped connection)
+// is retried in the background with exponential backoff (up to
+// kCleanupAttempts), so no step state is left on a worker that becomes
+// reachable again. Close() cancels running steps, waits for them to finish
+// their cleanup, then deletes the worker sessions (dropping their graphs;
+// retried the same way) and calls `done` after the first attempts.
 //
 // Ownership: held by shared_ptr (the master and every running step). The
-// Env is borrowed.
+// Env is borrowed; background cleanup retries use only the Env, which must
+// outlive them.
 // Thread-safety: thread-safe; handlers never block.
 #ifndef STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_SESSION_H_
 #define STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_SESSION_H_
@@ -41,6 +60,7 @@
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
 #include "proto/master.pb.h"
+#include "proto/worker.pb.h"
 #include "runtime/common/graph_execution_state.h"
 #include "runtime/env/env.h"
 #include "runtime/framework/cancellation.h"
@@ -53,6 +73,9 @@ struct WorkerInfo {
   uint64_t incarnation = 0;
   std::vector<DeviceAttributes> devices;  // Sorted by name.
 };
+
+// Fills `info`'s devices (sorted) and incarnation from a GetStatus answer.
+void SetWorkerDevices(const GetStatusResponse& status, WorkerInfo* info);
 
 class MasterSession : public std::enable_shared_from_this<MasterSession> {
  public:
@@ -67,7 +90,8 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
   absl::Status Initialize(const GraphDef& graph);
 
   const std::string& handle() const { return handle_; }
-  const std::vector<WorkerInfo>& workers() const { return workers_; }
+  // The workers as last seen (incarnations change after restarts).
+  std::vector<WorkerInfo> workers() const;
 
   absl::Status Extend(const ExtendSessionRequest& req,
                       ExtendSessionResponse* resp);
@@ -87,6 +111,13 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
  private:
   struct Signature;
   struct Step;
+  // The cluster as the session sees it; replaced as a whole after a worker
+  // restart, while signatures and steps keep the view they were built for.
+  struct ClusterView {
+    std::vector<WorkerInfo> workers;  // Sorted by task.
+    DeviceAttributes client_device;   // CPU:0 of workers[0].
+    const WorkerInfo* FindWorker(const std::string& task) const;
+  };
   using SignatureCallback =
       std::function<void(const absl::Status&, std::shared_ptr<Signature>)>;
 
@@ -101,17 +132,30 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
   void RunPartitions(std::shared_ptr<Step> step);
   void FinishStep(std::shared_ptr<Step> step, absl::Status status);
   void StepEnded();
-  const WorkerInfo* FindWorker(const std::string& task) const;
+  std::shared_ptr<const ClusterView> view() const;
+  static std::shared_ptr<const ClusterView> MakeView(
+      std::vector<WorkerInfo> workers);
+  absl::Status NewExecutionState(const ClusterView& view, const GraphDef& graph,
+                                 std::unique_ptr<GraphExecutionState>* out);
+
+  // Worker restarts (see above). `done` runs once the workers are known to
+  // be current (or with the error that prevented it).
+  void RefreshWorkersIfNeeded(DoneCallback done);
+  void RefreshedWorkers(std::shared_ptr<const ClusterView> old_view,
+                        std::vector<WorkerInfo> now);
+  void FinishRefresh(const absl::Status& status);
 
   Env* const env_;
   const std::string handle_;
   const ConfigProto config_;
-  const std::vector<WorkerInfo> workers_;
-  DeviceAttributes client_device_;
 
   CancellationManager cancellation_;  // Parent of every step's.
 
   mutable absl::Mutex mu_;
+  std::shared_ptr<const ClusterView> view_ ABSL_GUARDED_BY(mu_);
+  bool needs_refresh_ ABSL_GUARDED_BY(mu_) = false;
+  bool refreshing_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<DoneCallback> refresh_waiters_ ABSL_GUARDED_BY(mu_);
   std::shared_ptr<GraphExecutionState> state_ ABSL_GUARDED_BY(mu_);
   int64_t graph_version_ ABSL_GUARDED_BY(mu_) = 0;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;

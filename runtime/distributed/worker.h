@@ -58,6 +58,10 @@ class Worker : public RpcHandler {
   uint64_t incarnation() const { return incarnation_; }
   const DeviceMgr* device_mgr() const { return device_mgr_.get(); }
 
+  // Cancels every step with `status` and drops its state (a process
+  // going away: the simulator's crash, or shutdown).
+  void AbortAllSteps(const absl::Status& status) { steps_.CleanupAll(status); }
+
   // For leak checks: all 0 when no session exists and no step runs.
   size_t NumSessions() const;
   size_t NumRegisteredGraphs() const;

@@ -12,7 +12,8 @@ std::atomic<int>& Active() {
 }
 
 constexpr PlantedBug kAll[] = {PlantedBug::kNone, PlantedBug::kDropRecv,
-                               PlantedBug::kEarlyGraphFree};
+                               PlantedBug::kEarlyGraphFree,
+                               PlantedBug::kSkipCleanupGraph};
 
 }  // namespace
 
@@ -24,6 +25,8 @@ const char* PlantedBugName(PlantedBug bug) {
       return "drop_recv";
     case PlantedBug::kEarlyGraphFree:
       return "early_graph_free";
+    case PlantedBug::kSkipCleanupGraph:
+      return "skip_cleanup_graph";
   }
   return "unknown";
 }

@@ -13,6 +13,8 @@
 //                    (TF_TestOnlyLiveGraphCount drops) even while sessions
 //                    still hold it; the memory itself stays valid and is
 //                    released later exactly as without the bug.
+//   kSkipCleanupGraph The distributed master never sends CleanupGraph
+//                    when a step ends, so workers keep the step's state.
 //
 // Thread-safety: the switch is a process-wide atomic. Enabling a bug
 // affects every runtime object in the process, so only single-threaded
@@ -26,9 +28,10 @@ enum class PlantedBug : int {
   kNone = 0,
   kDropRecv = 1,
   kEarlyGraphFree = 2,
+  kSkipCleanupGraph = 3,
 };
 
-// "none", "drop_recv", "early_graph_free".
+// "none", "drop_recv", "early_graph_free", "skip_cleanup_graph".
 const char* PlantedBugName(PlantedBug bug);
 // Parses a name above; false for anything else ("" is not a name).
 bool ParsePlantedBug(const char* name, PlantedBug* bug);

@@ -1,5 +1,7 @@
 #include "runtime/distributed/rpc/grpc_server.h"
 
+#include <algorithm>
+
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -104,7 +106,10 @@ absl::Status GrpcServer::Create(const Options& options,
 
   s = Worker::Create(&impl->env_, impl->task_, options.cpus, &impl->worker_);
   if (!s.ok()) return s;
-  impl->master_ = std::make_unique<Master>(&impl->env_, tasks);
+  Master::Options master_options;
+  master_options.session_gc_nanos =
+      std::max<int64_t>(0, options.session_gc_seconds) * 1000000000;
+  impl->master_ = std::make_unique<Master>(&impl->env_, tasks, master_options);
   impl->mux_.Add("WorkerService", impl->worker_.get());
   impl->mux_.Add("MasterService", impl->master_.get());
   s = impl->transport_->Serve(impl->task_, &impl->mux_);

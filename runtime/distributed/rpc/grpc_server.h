@@ -37,6 +37,9 @@ class GrpcServer {
     std::string bind_host = "127.0.0.1";
     int cpus = 1;               // CPU devices of this task.
     int inter_op_threads = 0;   // 0: one per core.
+    // The master closes sessions idle this long (0: never), e.g. those of
+    // a client that went away without closing them.
+    int64_t session_gc_seconds = 0;
   };
 
   // InvalidArgument for bad options (no addresses, index out of range, an

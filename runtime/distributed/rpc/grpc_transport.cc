@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include <grpc/slice.h>
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
@@ -35,14 +36,13 @@ grpc::Status ToGrpc(const absl::Status& s) {
                       std::string(s.message()));
 }
 
-// Serialises `message` into a buffer that owns the bytes (one copy: the
-// serialisation itself).
+// Serialises `message` straight into one uninitialised slice the buffer
+// owns: one pass over the bytes (no zero-fill, no intermediate string).
 grpc::ByteBuffer Serialize(const google::protobuf::Message& message) {
-  auto* bytes = new std::string();
-  message.SerializeToString(bytes);
-  grpc::Slice slice(
-      bytes->data(), bytes->size(),
-      [](void* p) { delete static_cast<std::string*>(p); }, bytes);
+  const size_t size = message.ByteSizeLong();
+  grpc_slice raw = grpc_slice_malloc_large(size);
+  message.SerializeWithCachedSizesToArray(GRPC_SLICE_START_PTR(raw));
+  grpc::Slice slice(raw, grpc::Slice::STEAL_REF);
   return grpc::ByteBuffer(&slice, 1);
 }
 
@@ -165,8 +165,8 @@ class GrpcTransport::Impl {
     Scheduler* scheduler = scheduler_;
     StartedCall(call.get());
     ClientCall* raw = call.get();
-    Stub(address)
-        ->UnaryCall(
+    Peer(address)
+        .stub->UnaryCall(
             &raw->context, absl::StrCat(kPackagePrefix, method_name),
             grpc::StubOptions(), &raw->request, &raw->response,
             [this, call = std::move(call), response, cm, token, where,
@@ -355,18 +355,52 @@ class GrpcTransport::Impl {
     Impl* const impl_;
   };
 
-  std::shared_ptr<grpc::GenericStub> Stub(const std::string& address) {
-    absl::MutexLock l(&stubs_mu_);
-    auto it = stubs_.find(address);
-    if (it != stubs_.end()) return it->second;
+  // A channel and the stub over it, one per address.
+  struct PeerChannel {
+    std::shared_ptr<grpc::Channel> channel;
+    std::shared_ptr<grpc::GenericStub> stub;
+  };
+
+  PeerChannel NewPeerChannel(const std::string& address) const {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(options_.max_message_bytes);
     args.SetMaxSendMessageSize(options_.max_message_bytes);
-    auto channel = grpc::CreateCustomChannel(
+    // The channel's own subchannel, so that a replacement channel (below)
+    // connects afresh instead of sharing the old one's backoff.
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    PeerChannel peer;
+    peer.channel = grpc::CreateCustomChannel(
         address, grpc::InsecureChannelCredentials(), args);
-    auto stub = std::make_shared<grpc::GenericStub>(channel);
-    stubs_.emplace(address, stub);
-    return stub;
+    peer.stub = std::make_shared<grpc::GenericStub>(peer.channel);
+    return peer;
+  }
+
+  // The address's channel. A channel whose connection failed sits in
+  // TRANSIENT_FAILURE through gRPC's reconnect backoff, failing every
+  // (fail-fast) call at once even after the peer is back; such a channel
+  // is replaced, so that each call to a down peer tries to connect anew and
+  // a restarted peer is reached by the first call after it listens.
+  PeerChannel Peer(const std::string& address) {
+    PeerChannel stale;
+    PeerChannel peer;
+    {
+      absl::MutexLock l(&stubs_mu_);
+      auto it = stubs_.find(address);
+      if (it == stubs_.end()) {
+        it = stubs_.emplace(address, NewPeerChannel(address)).first;
+      } else if (it->second.channel->GetState(/*try_to_connect=*/false) ==
+                 GRPC_CHANNEL_TRANSIENT_FAILURE) {
+        stale = std::move(it->second);
+        it->second = NewPeerChannel(address);
+      }
+      peer = it->second;
+    }
+    if (stale.channel != nullptr) {
+      // Call() may run on a gRPC thread (a handler calling out), which must
+      // never drop the last reference to a channel.
+      scheduler_->Schedule([stale = std::move(stale)] {});
+    }
+    return peer;
   }
 
   const Options options_;
@@ -376,7 +410,7 @@ class GrpcTransport::Impl {
   int bound_port_ = 0;
 
   absl::Mutex stubs_mu_;
-  std::map<std::string, std::shared_ptr<grpc::GenericStub>> stubs_
+  std::map<std::string, PeerChannel> stubs_
       ABSL_GUARDED_BY(stubs_mu_);
 
   absl::Mutex addresses_mu_;

@@ -20,6 +20,15 @@
 // or a task no longer served gives Unavailable. gRPC status codes carry
 // over unchanged (both use the canonical codes).
 //
+// Reconnecting: calls are fail-fast (no wait-for-ready), so a down peer
+// fails a call at once with Unavailable. gRPC would then hold the
+// address's channel in TRANSIENT_FAILURE through its reconnect backoff
+// (1 s, growing to 2 min), failing every call even after the peer is back;
+// instead a channel found in TRANSIENT_FAILURE is replaced by a fresh one
+// (with its own subchannel), so each call to a down peer makes one quick
+// connection attempt and a restarted peer (same address) is reached by the
+// first call after it listens.
+//
 // Ownership: the transport owns its server and channels; handlers given to
 // Serve() are borrowed until StopServing() returns. Destroying the
 // transport cancels its outstanding client calls and waits until their

@@ -219,5 +219,31 @@ TEST_F(GrpcTransportTest, UnreachableAddressIsUnavailable) {
   EXPECT_TRUE(absl::IsUnavailable(status)) << status;
 }
 
+// A peer that goes down and comes back on the same port is reached by the
+// first call after it listens again: the client does not sit out gRPC's
+// reconnect backoff (1 s and growing by default) with a failed channel.
+TEST_F(GrpcTransportTest, RestartedServerIsReachedByTheNextCall) {
+  ASSERT_TRUE(CallAndWait(kTask, "WorkerService/GetStatus", GetStatusRequest(),
+                          &status_resp_).ok());
+  const std::string address = absl::StrCat("127.0.0.1:", server_->bound_port());
+  server_.reset();
+  // Down: each call fails Unavailable naming the task and address.
+  for (int i = 0; i < 3; ++i) {
+    s_ = CallAndWait(kTask, "WorkerService/GetStatus", GetStatusRequest(),
+                     &status_resp_);
+    EXPECT_TRUE(absl::IsUnavailable(s_)) << s_;
+    EXPECT_TRUE(absl::StrContains(s_.message(), address)) << s_;
+  }
+  GrpcTransport::Options options;
+  options.listen_address = address;
+  auto restarted = GrpcTransport::Create(options, env_->env()->scheduler);
+  ASSERT_TRUE(restarted.ok()) << restarted.status();
+  server_ = std::move(*restarted);
+  ASSERT_TRUE(server_->Serve(kTask, handler_.get()).ok());
+  s_ = CallAndWait(kTask, "WorkerService/GetStatus", GetStatusRequest(),
+                   &status_resp_);
+  EXPECT_TRUE(s_.ok()) << s_;
+}
+
 }  // namespace
 }  // namespace stepflow

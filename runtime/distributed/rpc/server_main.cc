@@ -17,6 +17,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "runtime/distributed/rpc/grpc_server.h"
+#include "runtime/env/real/malloc_tuning.h"
 
 ABSL_FLAG(std::string, cluster, "",
           "worker=host:port,host:port (task i is the i-th address)");
@@ -24,11 +25,16 @@ ABSL_FLAG(int, task, 0, "This server's task index in the worker job");
 ABSL_FLAG(std::string, bind, "127.0.0.1", "Host/interface to listen on");
 ABSL_FLAG(int, cpus, 1, "CPU devices of this task");
 ABSL_FLAG(int, inter_op_threads, 0, "Threads (0 = one per core)");
+ABSL_FLAG(int64_t, session_gc_seconds, 0,
+          "Close master sessions idle this long (0: never)");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "Serves one task of a stepflow cluster over gRPC until SIGTERM.");
   absl::ParseCommandLine(argc, argv);
+  // Tensors cross this process as 4 MiB-scale buffers: keep them on the
+  // heap instead of an mmap + page faults per RPC.
+  stepflow::TuneMallocForTensors();
 
   // Block the stop signals in every thread (threads inherit the mask), so
   // only the sigwait below sees them.
@@ -49,6 +55,7 @@ int main(int argc, char** argv) {
   options.bind_host = absl::GetFlag(FLAGS_bind);
   options.cpus = absl::GetFlag(FLAGS_cpus);
   options.inter_op_threads = absl::GetFlag(FLAGS_inter_op_threads);
+  options.session_gc_seconds = absl::GetFlag(FLAGS_session_gc_seconds);
   std::unique_ptr<stepflow::GrpcServer> server;
   s = stepflow::GrpcServer::Create(options, &server);
   if (!s.ok()) {
