@@ -2,11 +2,11 @@
 """Turns the JSON of the runtime benchmarks into one comparison table.
 
 Usage: report.py --executor E.json --session S.json --pipeline P.json
-                 --rpc R.json
+                 --rpc R.json --sim M.json
 
 Each file is google-benchmark's --benchmark_out (JSON) of
-executor_benchmark, session_benchmark, pipeline_benchmark and
-rpc_benchmark; any may be missing (its section then says so). With
+executor_benchmark, session_benchmark, pipeline_benchmark, rpc_benchmark
+and sim_benchmark; any may be missing (its section then says so). With
 repetitions, the smallest value of each time counter (the largest of each
 throughput) is used: the run least disturbed by other load. Ratios are
 ours / peer: for times below 1 means stepflow is faster, for throughputs
@@ -236,18 +236,53 @@ def rpc_section(runs):
             (targets[1], None if r_bps is None else r_bps >= 0.7)]
 
 
+def sim_section(runs):
+    print("== Simulator: simulated work per real second (best over "
+          "repetitions) ==")
+    targets = ["simulation: local workload >= 2000 steps/s",
+               "simulation: local workload >= 100x time compression",
+               "simulation: distributed workload >= 100x time compression"]
+    if runs is None:
+        print("(sim_benchmark not run)\n")
+        return [(t, None) for t in targets]
+    workloads = [
+        ("local (24 steps/seed, hashed trace)", "BM_LocalWorkload/1"),
+        ("mixed (C API clients, hashed trace)", "BM_MixedWorkload/0"),
+        ("distributed (2-8 workers, faults)", "BM_DistributedWorkload"),
+    ]
+    rows, got = [], {}
+    for label, name in workloads:
+        c = {k: best(runs, name, k, pick=max)
+             for k in ("seeds/s", "steps/s", "sim_s/s", "trace_events/s")}
+        got[name] = c
+        rows.append([label, fmt(c["seeds/s"]), fmt(c["steps/s"], digits=0),
+                     fmt(c["sim_s/s"]), fmt(c["trace_events/s"], 1e-3)])
+    print(table(["workload", "seeds/s", "steps/s", "sim s per s",
+                 "k trace events/s"], rows))
+    print("(steps: Session::Run or RunStep calls; sim s per s: simulated "
+          "seconds per real\n second, the time compression; '-': not "
+          "counted for that workload)\n")
+    local, dist = got["BM_LocalWorkload/1"], got["BM_DistributedWorkload"]
+    at_least = lambda v, bound: None if v is None else v >= bound
+    return [(targets[0], at_least(local["steps/s"], 2000)),
+            (targets[1], at_least(local["sim_s/s"], 100)),
+            (targets[2], at_least(dist["sim_s/s"], 100))]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--executor")
     parser.add_argument("--session")
     parser.add_argument("--pipeline")
     parser.add_argument("--rpc")
+    parser.add_argument("--sim")
     args = parser.parse_args()
     checks = []
     checks += executor_section(load(args.executor))
     checks += session_section(load(args.session))
     checks += pipeline_section(load(args.pipeline))
     checks += rpc_section(load(args.rpc))
+    checks += sim_section(load(args.sim))
     print("== Targets ==")
     for what, ok in checks:
         print("%-62s %s" % (what, verdict(ok)))

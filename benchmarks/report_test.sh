@@ -8,7 +8,7 @@ report=benchmarks/report.py
 data=benchmarks/testdata
 out="$(python3 "$report" --executor "$data/executor.json" \
   --session "$data/session.json" --pipeline "$data/pipeline.json" \
-  --rpc "$data/rpc.json")"
+  --rpc "$data/rpc.json" --sim "$data/sim.json")"
 
 fail=0
 expect() {  # expect REGEX: some line of the full report matches
@@ -41,6 +41,14 @@ expect '^2-task grpc:// step, us/Run +1000\.0 +50\.0 +20\.00 +DirectSession, 2 C
 expect '^2-task grpc:// step, CPU us/Run +2000\.0 +60\.0 +33\.33 +DirectSession, 2 CPUs$'
 expect 'RecvTensor 4 MiB: gRPC >= 0\.5x raw TCP throughput +met$'
 expect 'RecvTensor 4 MiB: gRPC >= 0\.7x raw TCP throughput +MISSED$'
+# Simulator: the larger repetition (220 seeds/s, 5280 steps/s); the mean
+# aggregate (99999) ignored; the mixed workload counts no steps.
+expect '^local \(24 steps/seed, hashed trace\) +220\.0 +5280 +8\.5 +420\.0$'
+expect '^mixed \(C API clients, hashed trace\) +64\.0 +- +- +59\.0$'
+expect '^distributed \(2-8 workers, faults\) +65\.0 +780 +350\.0 +139\.0$'
+expect 'simulation: local workload >= 2000 steps/s +met$'
+expect 'simulation: local workload >= 100x time compression +MISSED$'
+expect 'simulation: distributed workload >= 100x time compression +met$'
 
 # Missing inputs: sections say so and targets are "not measured".
 out="$(python3 "$report" --executor "$data/executor.json")"
@@ -49,6 +57,8 @@ expect '\(pipeline_benchmark not run\)'
 expect '1M nodes: prune\+place\+partition < 2 s +not measured$'
 expect '\(rpc_benchmark not run\)'
 expect 'RecvTensor 4 MiB: gRPC >= 0\.5x raw TCP throughput +not measured$'
+expect '\(sim_benchmark not run\)'
+expect 'simulation: local workload >= 2000 steps/s +not measured$'
 
 # Unreadable input is exit status 2.
 if python3 "$report" --session /nonexistent.json >/dev/null 2>&1; then

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs the runtime benchmarks (executor, session, graph pipeline, gRPC
-# transport and distributed step) and prints one table with the peers and
-# the ratios ours / peer (BENCHMARKS.md).
+# transport and distributed step, simulator) and prints one table with the
+# peers and the ratios ours / peer (BENCHMARKS.md).
 #
 #   benchmarks/run_all.sh [--quick] [--min_time=S] [--repetitions=N]
 #                         [--out_dir=DIR]
 #   bazel run [--define=with_torch=1] //benchmarks:all -- [same flags]
 #
-# Run from a checkout it builds the four binaries first (-c opt, adding
+# Run from a checkout it builds the five binaries first (-c opt, adding
 # the libtorch peer when Debian's libtorch-dev is installed); under
 # `bazel run` it uses the binaries Bazel built. --quick: short runs, one
 # repetition, no 1M-node pipeline (a smoke test, not numbers to quote).
@@ -45,7 +45,7 @@ else
   if [ -f /usr/include/ATen/ATen.h ]; then defines+=(--define=with_torch=1); fi
   bazel build -c opt "${defines[@]}" //benchmarks:executor_benchmark \
     //benchmarks:session_benchmark //benchmarks:pipeline_benchmark \
-    //benchmarks:rpc_benchmark >&2
+    //benchmarks:rpc_benchmark //benchmarks:sim_benchmark >&2
   # The configuration's own output directory, not the bazel-bin symlink
   # (which another build with other flags may re-point meanwhile).
   bin_dir="$(bazel info -c opt "${defines[@]}" bazel-bin 2>/dev/null)/benchmarks"
@@ -56,7 +56,7 @@ if [ -z "$out_dir" ]; then out_dir="$(mktemp -d -t stepflow_bench.XXXXXX)"; fi
 mkdir -p "$out_dir/bin"
 # Run private copies, so that a rebuild during the run cannot swap them.
 for name in executor_benchmark session_benchmark pipeline_benchmark \
-  rpc_benchmark; do
+  rpc_benchmark sim_benchmark; do
   cp -f "$bin_dir/$name" "$out_dir/bin/$name"
 done
 bin_dir="$out_dir/bin"
@@ -82,11 +82,14 @@ fi
 # Its peers run in the same process: interleaving the repetitions exposes
 # ours and the peer to the same background load.
 run rpc_benchmark --benchmark_enable_random_interleaving=true
+run sim_benchmark \
+  --benchmark_filter='BM_LocalWorkload/1$|BM_MixedWorkload/0$|BM_DistributedWorkload'
 
 echo
 python3 "$report" --executor "$out_dir/executor_benchmark.json" \
   --session "$out_dir/session_benchmark.json" \
   --pipeline "$out_dir/pipeline_benchmark.json" \
-  --rpc "$out_dir/rpc_benchmark.json"
+  --rpc "$out_dir/rpc_benchmark.json" \
+  --sim "$out_dir/sim_benchmark.json"
 echo
 echo "(raw JSON in $out_dir)"

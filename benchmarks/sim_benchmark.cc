@@ -1,12 +1,14 @@
 // Simulator throughput: seeds per second and trace events per second on
-// the local and mixed workloads, and what trace hashing and recording cost
-// compared with running without a recorder.
+// the local, mixed and distributed workloads, what trace hashing and
+// recording cost compared with running without a recorder, and for the
+// local and distributed workloads simulated steps per real second and
+// simulated seconds per real second (time compression).
 //
 //   bazel run -c opt //benchmarks:sim_benchmark
 //
 // Every iteration simulates one whole seed (seed = iteration number + 1, so
 // runs are reproducible). Counters: seeds/s, loop_events/s (event-loop
-// events), trace_events/s (records hashed).
+// events), trace_events/s (records hashed), steps/s, sim_s/s.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +24,16 @@
 
 namespace stepflow {
 namespace {
+
+// Simulated steps (Session::Run / RunStep calls) per real second and
+// simulated seconds per real second (time compression).
+void SetStepCounters(benchmark::State& state, int64_t steps,
+                     int64_t virtual_nanos) {
+  state.counters["steps/s"] = benchmark::Counter(
+      static_cast<double>(steps), benchmark::Counter::kIsRate);
+  state.counters["sim_s/s"] = benchmark::Counter(
+      static_cast<double>(virtual_nanos) / 1e9, benchmark::Counter::kIsRate);
+}
 
 void SetCounters(benchmark::State& state, uint64_t loop_events,
                  uint64_t trace_events) {
@@ -46,6 +58,7 @@ void BM_LocalWorkload(benchmark::State& state) {
                                       "/sim_benchmark_local.trace");
   }
   uint64_t seed = 0, loop_events = 0, trace_events = 0;
+  int64_t steps = 0, virtual_nanos = 0;
   for (auto _ : state) {
     LocalWorkloadResult r;
     absl::Status s = RunLocalWorkload(++seed, options, &r);
@@ -55,9 +68,12 @@ void BM_LocalWorkload(benchmark::State& state) {
     }
     loop_events += r.events_run;
     trace_events += r.trace_events;
+    steps += r.steps_run;
+    virtual_nanos += r.virtual_nanos;
     benchmark::DoNotOptimize(r.trace_hash);
   }
   SetCounters(state, loop_events, trace_events);
+  SetStepCounters(state, steps, virtual_nanos);
   static const char* const kLabels[] = {"no recorder", "hash", "hash+keep",
                                         "hash+file"};
   state.SetLabel(kLabels[mode]);
@@ -131,10 +147,7 @@ void BM_DistributedWorkload(benchmark::State& state) {
     benchmark::DoNotOptimize(r.trace_hash);
   }
   SetCounters(state, loop_events, trace_events);
-  state.counters["steps/s"] = benchmark::Counter(
-      static_cast<double>(steps), benchmark::Counter::kIsRate);
-  state.counters["sim_s/s"] = benchmark::Counter(
-      static_cast<double>(virtual_nanos) / 1e9, benchmark::Counter::kIsRate);
+  SetStepCounters(state, steps, virtual_nanos);
 }
 BENCHMARK(BM_DistributedWorkload)->Unit(benchmark::kMillisecond);
 

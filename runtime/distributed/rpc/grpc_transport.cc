@@ -4,11 +4,9 @@
 #include <set>
 #include <utility>
 
-#include <grpc/slice.h>
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
-#include <grpcpp/support/proto_buffer_reader.h>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/match.h"
@@ -16,6 +14,7 @@
 #include "absl/synchronization/mutex.h"
 #include "google/protobuf/message.h"
 #include "runtime/distributed/methods.h"
+#include "runtime/distributed/rpc/wire_coding.h"
 #include "runtime/framework/cancellation.h"
 
 namespace stepflow {
@@ -34,21 +33,6 @@ grpc::Status ToGrpc(const absl::Status& s) {
   if (s.ok()) return grpc::Status::OK;
   return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
                       std::string(s.message()));
-}
-
-// Serialises `message` straight into one uninitialised slice the buffer
-// owns: one pass over the bytes (no zero-fill, no intermediate string).
-grpc::ByteBuffer Serialize(const google::protobuf::Message& message) {
-  const size_t size = message.ByteSizeLong();
-  grpc_slice raw = grpc_slice_malloc_large(size);
-  message.SerializeWithCachedSizesToArray(GRPC_SLICE_START_PTR(raw));
-  grpc::Slice slice(raw, grpc::Slice::STEAL_REF);
-  return grpc::ByteBuffer(&slice, 1);
-}
-
-bool Parse(grpc::ByteBuffer* buffer, google::protobuf::Message* message) {
-  grpc::ProtoBufferReader reader(buffer);
-  return message->ParseFromZeroCopyStream(&reader);
 }
 
 // One outstanding client call: what gRPC writes into until it completes.
@@ -147,7 +131,7 @@ class GrpcTransport::Impl {
       call->context.set_deadline(std::chrono::system_clock::now() +
                                  std::chrono::nanoseconds(options.timeout_nanos));
     }
-    call->request = Serialize(request);
+    call->request = SerializeToByteBuffer(request);
 
     CancellationManager* cm = options.cancellation;
     CancellationToken token = 0;
@@ -173,7 +157,7 @@ class GrpcTransport::Impl {
              scheduler,
              done = std::move(done)](grpc::Status grpc_status) mutable {
               absl::Status status = FromGrpc(grpc_status);
-              if (status.ok() && !Parse(&call->response, response)) {
+              if (status.ok() && !ParseFromByteBuffer(&call->response, response)) {
                 status = absl::DataLossError(
                     absl::StrCat(where, ": malformed response"));
               } else if (absl::IsUnavailable(status) ||
@@ -279,7 +263,7 @@ class GrpcTransport::Impl {
         FailBeforeDispatch(ToGrpc(s));
         return;
       }
-      if (!Parse(&request_bytes_, request_.get())) {
+      if (!ParseFromByteBuffer(&request_bytes_, request_.get())) {
         FailBeforeDispatch(
             grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                          absl::StrCat("malformed ", method, " request")));
@@ -316,7 +300,8 @@ class GrpcTransport::Impl {
         finished_ = true;
       }
       if (with_response && status.ok()) {
-        response_bytes_ = Serialize(*response_);
+        // The handler is done with the response: the buffer may own it.
+        response_bytes_ = EncodeResponse(std::move(response_));
         StartWriteAndFinish(&response_bytes_, grpc::WriteOptions(), status);
       } else {
         Finish(status);

@@ -9,9 +9,10 @@
 // one server may host several tasks. A task name that is not a
 // "/job:..." name and has no address entry is taken as an address itself
 // ("host:port", as in a "grpc://host:port" session target) and reaches the
-// handler that server registered under kDefaultTask. Messages are serialised once into a
-// slice the ByteBuffer owns (no extra copy of large tensors) and parsed
-// straight from the received slices.
+// handler that server registered under kDefaultTask. Messages are
+// serialised in one pass into a slice the ByteBuffer owns and parsed
+// straight from the received slices; a large RecvTensor answer's tensor
+// bytes go out without any copy (wire_coding.h).
 //
 // Semantics are the Transport contract: `done` runs through the Scheduler
 // given at creation, never inline and never on a gRPC thread; timeouts
