@@ -59,6 +59,7 @@ std::vector<Simplification> Simplifications() {
          return true;
        }},
       {"no fault events", set_int(&O::faults, 0)},
+      {"no partial runs", set_int(&O::partial_run_percent, 0)},
       {"one fault event", set_int(&O::faults, 1)},
       {"no crashes", clear(&O::crashes)},
       {"no partitions", clear(&O::partitions)},

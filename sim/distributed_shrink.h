@@ -3,7 +3,8 @@
 // The distributed workload has no plan: a run is its seed and options
 // (sim/distributed_workload.h). Shrinking therefore simplifies the options
 // at the same seed, greedily and to a fixpoint: fewer workers, one client,
-// fewer steps, a smaller graph, one CPU per worker, no faults of each kind,
+// fewer steps, a smaller graph, one CPU per worker, no partial runs, no
+// faults of each kind,
 // no broken or duplicated messages — each change kept only when the run
 // still fails the same invariant. The result is 1-minimal with respect to
 // those single simplifications (or stops at max_runs simulations). A

@@ -29,7 +29,7 @@ std::string Describe(const DistributedWorkloadResult& r) {
     absl::StrAppend(&out, "\n  ", inv, ": ", detail);
   }
   absl::StrAppend(&out, "\n  replay: bazel run //sim:simulate -- ",
-                  "--workload=distributed --seeds=1 --first_seed=", r.seed);
+                  "--workload=distributed --seeds=1 --seed=", r.seed);
   return out;
 }
 
@@ -63,6 +63,20 @@ TEST(DistributedSimTest, ManySeedsWithFaultsKeepEveryInvariant) {
   EXPECT_GT(steps - ok, 0);
   EXPECT_GT(ok, steps / 2);
   EXPECT_EQ(max_workers, 8);
+}
+
+// Seeds that found bugs, kept as regressions (they fail with the bug back).
+// 312, 339, 366, 763: a duplicated RecvTensor whose copy overtook the
+// original made the original's rejection abort a partial run's step; the
+// run's next call then fed an aborted rendezvous and the worker reported
+// it as InvalidArgument "Bad feed" instead of the step's own error.
+TEST(DistributedSimTest, RegressionSeeds) {
+  for (uint64_t seed : {312u, 339u, 366u, 763u}) {
+    DistributedWorkloadResult r;
+    ASSERT_TRUE(
+        RunDistributedWorkload(seed, DistributedWorkloadOptions(), &r).ok());
+    EXPECT_TRUE(r.violations.empty()) << Describe(r);
+  }
 }
 
 TEST(DistributedSimTest, SameSeedSameTraceOtherSeedOtherTrace) {

@@ -85,6 +85,18 @@ class DistributedRun {
   void RunNextStep(std::shared_ptr<Client> c);
   void CheckStep(const Client& c, int step, const StepPlan& plan,
                  const RunStepResponse& resp);
+  // A step as a partial run: setup, then feeds with the first half of the
+  // fetches, then the rest.
+  void RunPartialStep(std::shared_ptr<Client> c, int step,
+                      std::shared_ptr<StepPlan> plan);
+  void PartialCall(std::shared_ptr<Client> c, int step,
+                   std::shared_ptr<StepPlan> plan, std::string handle,
+                   int call);
+  // Counts and traces a step's (or partial call's) status and checks it is
+  // allowed; true if it is OK.
+  bool CheckStatus(const Client& c, int step, const absl::Status& s,
+                   int64_t start, int64_t bound);
+  void NextStepLater(std::shared_ptr<Client> c);
   void CloseSession(std::shared_ptr<Client> c);
   void ClientDone();
   template <typename Req, typename Resp>
@@ -339,6 +351,11 @@ void DistributedRun::RunNextStep(std::shared_ptr<Client> c) {
   }
   const int step = c->next_step++;
   auto plan = std::make_shared<StepPlan>(DrawStep());
+  if (workload_->Uniform(100) <
+      static_cast<uint64_t>(std::max(0, options_.partial_run_percent))) {
+    RunPartialStep(c, step, plan);
+    return;
+  }
   RunStepRequest req;
   req.set_session_handle(c->handle);
   for (const auto& [name, value] : plan->feeds) {
@@ -360,28 +377,109 @@ void DistributedRun::RunNextStep(std::shared_ptr<Client> c) {
   const int64_t bound = StepBound(plan->timeout_ms);
   CallMaster<RunStepRequest, RunStepResponse>(
       "MasterService/RunStep", req, bound,
-      [this, c, step, plan, who, start, bound](const absl::Status& s,
-                                               RunStepResponse* r) {
-        const std::string code = absl::StatusCodeToString(s.code());
-        ++result_->steps_by_code[code];
-        sim_.loop.Trace(SIM_STEP_DONE, who,
-                        {{"step", absl::StrCat(step)}, {"status", code}});
-        if (s.ok()) {
+      [this, c, step, plan, start, bound](const absl::Status& s,
+                                          RunStepResponse* r) {
+        if (CheckStatus(*c, step, s, start, bound)) {
           ++result_->steps_ok;
           CheckStep(*c, step, *plan, *r);
-        } else if (absl::IsDeadlineExceeded(s) &&
-                   sim_.loop.NowNanos() - start >= bound) {
-          Violation("liveness",
-                    absl::StrCat("client ", c->id, " step ", step,
-                                 ": the master did not answer RunStep within ",
-                                 bound / kMilli, " ms (", s.ToString(), ")"));
-        } else if (!Allowed(s)) {
-          Violation("error_codes", absl::StrCat("client ", c->id, " step ",
-                                                step, ": ", s.ToString()));
         }
-        const int64_t think = Between(workload_, 0, 200 * kMilli);
-        sim_.loop.ScheduleAfterLabeled(think, "client think",
-                                       [this, c] { RunNextStep(c); });
+        NextStepLater(c);
+      });
+}
+
+bool DistributedRun::CheckStatus(const Client& c, int step,
+                                 const absl::Status& s, int64_t start,
+                                 int64_t bound) {
+  const std::string code = absl::StatusCodeToString(s.code());
+  ++result_->steps_by_code[code];
+  sim_.loop.Trace(SIM_STEP_DONE, absl::StrCat("client", c.id),
+                  {{"step", absl::StrCat(step)}, {"status", code}});
+  if (s.ok()) return true;
+  if (absl::IsDeadlineExceeded(s) && sim_.loop.NowNanos() - start >= bound) {
+    Violation("liveness",
+              absl::StrCat("client ", c.id, " step ", step,
+                           ": the master did not answer within ",
+                           bound / kMilli, " ms (", s.ToString(), ")"));
+  } else if (!Allowed(s)) {
+    Violation("error_codes", absl::StrCat("client ", c.id, " step ", step,
+                                          ": ", s.ToString()));
+  }
+  return false;
+}
+
+void DistributedRun::NextStepLater(std::shared_ptr<Client> c) {
+  const int64_t think = Between(workload_, 0, 200 * kMilli);
+  sim_.loop.ScheduleAfterLabeled(think, "client think",
+                                 [this, c] { RunNextStep(c); });
+}
+
+void DistributedRun::RunPartialStep(std::shared_ptr<Client> c, int step,
+                                    std::shared_ptr<StepPlan> plan) {
+  PartialRunSetupRequest req;
+  req.set_session_handle(c->handle);
+  for (const auto& [name, value] : plan->feeds) req.add_feed(name);
+  for (const std::string& f : plan->fetches) req.add_fetch(f);
+  req.set_request_id(static_cast<int64_t>(
+      cluster_->client_env()->random->NewNonZero64() >> 1));
+  sim_.loop.Trace(SIM_STEP_START, absl::StrCat("client", c->id),
+                  {{"step", absl::StrCat(step)},
+                   {"partial", "setup"},
+                   {"fetches", absl::StrJoin(plan->fetches, ",")}});
+  ++result_->steps_run;
+  const int64_t start = sim_.loop.NowNanos();
+  const int64_t bound = StepBound(0);
+  CallMaster<PartialRunSetupRequest, PartialRunSetupResponse>(
+      "MasterService/PartialRunSetup", req, bound,
+      [this, c, step, plan, start, bound](const absl::Status& s,
+                                          PartialRunSetupResponse* r) {
+        if (!CheckStatus(*c, step, s, start, bound)) {
+          NextStepLater(c);
+          return;
+        }
+        PartialCall(c, step, plan, r->partial_run_handle(), 0);
+      });
+}
+
+void DistributedRun::PartialCall(std::shared_ptr<Client> c, int step,
+                                 std::shared_ptr<StepPlan> plan,
+                                 std::string handle, int call) {
+  // Call 0 feeds everything and fetches the first half; call 1 the rest.
+  const size_t half = (plan->fetches.size() + 1) / 2;
+  auto part = std::make_shared<StepPlan>();
+  part->feeds = plan->feeds;
+  part->fetches.assign(plan->fetches.begin() + (call == 0 ? 0 : half),
+                       call == 0 ? plan->fetches.begin() + half
+                                 : plan->fetches.end());
+  RunStepRequest req;
+  req.set_session_handle(c->handle);
+  req.set_partial_run_handle(handle);
+  if (call == 0) {
+    for (const auto& [name, value] : plan->feeds) {
+      NamedTensorProto* f = req.add_feed();
+      f->set_name(name);
+      TensorToProto(Tensor::Scalar<float>(value), f->mutable_tensor());
+    }
+  }
+  for (const std::string& f : part->fetches) req.add_fetch(f);
+  req.set_request_id(static_cast<int64_t>(
+      cluster_->client_env()->random->NewNonZero64() >> 1));
+  const int64_t start = sim_.loop.NowNanos();
+  const int64_t bound = StepBound(0);
+  CallMaster<RunStepRequest, RunStepResponse>(
+      "MasterService/RunStep", req, bound,
+      [this, c, step, plan, part, handle, call, start, bound](
+          const absl::Status& s, RunStepResponse* r) {
+        if (!CheckStatus(*c, step, s, start, bound)) {
+          NextStepLater(c);  // The partial run ended with the failure.
+          return;
+        }
+        CheckStep(*c, step, *part, *r);
+        if (call == 0 && part->fetches.size() < plan->fetches.size()) {
+          PartialCall(c, step, plan, handle, 1);
+          return;
+        }
+        ++result_->steps_ok;
+        NextStepLater(c);
       });
 }
 
@@ -590,6 +688,7 @@ constexpr IntField kIntFields[] = {
     {"min_nodes", &DistributedWorkloadOptions::min_nodes},
     {"max_nodes", &DistributedWorkloadOptions::max_nodes},
     {"faults", &DistributedWorkloadOptions::faults},
+    {"partial_run_percent", &DistributedWorkloadOptions::partial_run_percent},
     {"drop_per_mille", &DistributedWorkloadOptions::drop_per_mille},
     {"duplicate_per_mille", &DistributedWorkloadOptions::duplicate_per_mille},
 };

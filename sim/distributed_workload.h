@@ -8,8 +8,9 @@
 // device of every worker, 1..3 clients and a fault schedule. Each client
 // creates a master session (retrying Unavailable/Aborted/DeadlineExceeded),
 // runs `steps_per_client` RunSteps — random fetches of the DAG, quarter-
-// integer feeds, a random step timeout — with RunStep calls overlapping
-// across clients, then closes its session (retrying the same way). Clients
+// integer feeds, a random step timeout; partial_run_percent of them as
+// partial runs: setup, the feeds with half the fetches, the rest — with
+// calls overlapping across clients, then closes its session (retrying the same way). Clients
 // speak the master's RPCs directly, asynchronously, so steps overlap
 // without nested waits.
 //
@@ -57,6 +58,8 @@ struct DistributedWorkloadOptions {
   int min_clients = 1;
   int max_clients = 3;
   int steps_per_client = 6;
+  // Steps run as partial runs (setup, feeds + half the fetches, the rest).
+  int partial_run_percent = 25;
   int min_nodes = 6;
   int max_nodes = 18;
   // Fault events in the chaos window (0..faults, drawn).

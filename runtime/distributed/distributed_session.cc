@@ -126,6 +126,16 @@ absl::Status DistributedSession::Run(
     const std::vector<std::string>& output_names,
     const std::vector<std::string>& target_names, std::vector<Tensor>* outputs,
     RunMetadata* run_metadata) {
+  return RunStep(run_options, inputs, output_names, target_names,
+                 /*partial_run_handle=*/"", outputs, run_metadata);
+}
+
+absl::Status DistributedSession::RunStep(
+    const RunOptions& run_options, const FeedList& inputs,
+    const std::vector<std::string>& output_names,
+    const std::vector<std::string>& target_names,
+    const std::string& partial_run_handle, std::vector<Tensor>* outputs,
+    RunMetadata* run_metadata) {
   SF_RETURN_IF_ERROR(CheckNotClosed());
   RunStepRequest req;
   {
@@ -133,6 +143,7 @@ absl::Status DistributedSession::Run(
     if (handle_.empty()) return NoGraphError();
     req.set_session_handle(handle_);
   }
+  req.set_partial_run_handle(partial_run_handle);
   for (const auto& [name, t] : inputs) {
     NamedTensorProto* f = req.add_feed();
     f->set_name(name);
@@ -169,21 +180,44 @@ absl::Status DistributedSession::Run(
   return absl::OkStatus();
 }
 
-absl::Status DistributedSession::PRunSetup(const std::vector<std::string>&,
-                                           const std::vector<std::string>&,
-                                           const std::vector<std::string>&,
-                                           std::string*) {
+absl::Status DistributedSession::PRunSetup(
+    const std::vector<std::string>& input_names,
+    const std::vector<std::string>& output_names,
+    const std::vector<std::string>& target_names, std::string* handle) {
   SF_RETURN_IF_ERROR(CheckNotClosed());
-  return absl::UnimplementedError(
-      "Partial runs are not supported by distributed sessions");
+  PartialRunSetupRequest req;
+  {
+    absl::MutexLock l(&mu_);
+    if (handle_.empty()) return NoGraphError();
+    req.set_session_handle(handle_);
+  }
+  for (const auto& name : input_names) req.add_feed(name);
+  for (const auto& name : output_names) req.add_fetch(name);
+  for (const auto& name : target_names) req.add_target(name);
+  req.set_request_id(
+      static_cast<int64_t>(options_.env->random->NewNonZero64() >> 1));
+  PartialRunSetupResponse resp;
+  absl::Status s = CallMaster("MasterService/PartialRunSetup", req, &resp);
+  if (!s.ok()) {
+    if (closed_.load() && (absl::IsCancelled(s) || absl::IsAborted(s))) {
+      return ClosedError();
+    }
+    return s;
+  }
+  *handle = resp.partial_run_handle();
+  return absl::OkStatus();
 }
 
-absl::Status DistributedSession::PRun(const std::string&, const FeedList&,
-                                      const std::vector<std::string>&,
-                                      std::vector<Tensor>*) {
-  SF_RETURN_IF_ERROR(CheckNotClosed());
-  return absl::UnimplementedError(
-      "Partial runs are not supported by distributed sessions");
+absl::Status DistributedSession::PRun(const std::string& handle,
+                                      const FeedList& inputs,
+                                      const std::vector<std::string>& output_names,
+                                      std::vector<Tensor>* outputs) {
+  if (handle.empty()) {
+    return absl::InvalidArgumentError(
+        "Must run 'setup' before performing partial runs!");
+  }
+  return RunStep(RunOptions(), inputs, output_names, {}, handle, outputs,
+                 nullptr);
 }
 
 absl::Status DistributedSession::MakeCallable(const CallableOptions& options,

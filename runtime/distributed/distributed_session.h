@@ -12,7 +12,8 @@
 // cancels in-flight steps (they return Cancelled "Session has been
 // closed.") and deletes the worker sessions. ListDevices lists every
 // worker's devices; Reset clears containers on every worker. Callables are
-// kept on the client and run through Run. Partial runs are Unimplemented.
+// kept on the client and run through Run. PRunSetup/PRun are the master's
+// partial runs (master_session.h): feeds and fetches of one step in parts.
 //
 // Client-side deadlines: every call to the master carries an RPC deadline
 // when a timeout applies — RunStep the step's timeout (RunOptions.
@@ -104,6 +105,13 @@ class DistributedSession : public Session {
     return CallMaster(method, request, response,
                       options_.config.operation_timeout_in_ms());
   }
+  // Run and PRun: one RunStep call (`partial_run_handle` empty for Run).
+  absl::Status RunStep(const RunOptions& run_options, const FeedList& inputs,
+                       const std::vector<std::string>& output_names,
+                       const std::vector<std::string>& target_names,
+                       const std::string& partial_run_handle,
+                       std::vector<Tensor>* outputs,
+                       RunMetadata* run_metadata);
   absl::Status CheckNotClosed() const;
   absl::Status CreateLocked(const GraphDef& graph)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

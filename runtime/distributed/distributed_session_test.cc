@@ -272,6 +272,84 @@ TEST_F(DistributedSessionTest, WorkerDownDuringRefreshFailsUntilItIsBack) {
   ExpectNoWorkerState();
 }
 
+TEST_F(DistributedSessionTest, PartialRunFeedsAndFetchesAcrossTasksInParts) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  // a = x * y on task 0, b = a + y on task 1, c = b * x on task 0.
+  std::string handle;
+  absl::Status s = session->PRunSetup({"x", "y"}, {"a", "b", "c"}, {}, &handle);
+  ASSERT_TRUE(s.ok()) << s;
+  std::vector<Tensor> out;
+  // Feed both, fetch a (task 0) first; then b (task 1); then c.
+  s = session->PRun(handle, {{"x", FloatVec({2})}, {"y", FloatVec({3})}},
+                    {"a"}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), 6);
+  s = session->PRun(handle, {}, {"b:0"}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), 9);
+  // Steps of the partial run stay on the workers until its last call.
+  EXPECT_GT(cluster_->worker(0)->NumSteps() + cluster_->worker(1)->NumSteps(),
+            0u);
+  // Fetching again, or fetching what the setup did not name, is rejected.
+  s = session->PRun(handle, {}, {"a"}, &out);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  s = session->PRun(handle, {{"x", FloatVec({1})}}, {}, &out);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  s = session->PRun(handle, {}, {"c"}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), 18);
+  // The last call ended the step everywhere; the handle is gone.
+  EXPECT_EQ(cluster_->worker(0)->NumSteps(), 0u);
+  EXPECT_EQ(cluster_->worker(1)->NumSteps(), 0u);
+  s = session->PRun(handle, {}, {"c"}, &out);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
+}
+
+TEST_F(DistributedSessionTest, PartialRunFeedingInTwoCalls) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  std::string handle;
+  ASSERT_TRUE(session->PRunSetup({"x", "y"}, {"c"}, {}, &handle).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->PRun(handle, {{"y", FloatVec({1, 2})}}, {}, &out).ok());
+  absl::Status s = session->PRun(handle, {{"x", FloatVec({3, 4})}}, {"c"}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), (3 * 1 + 1) * 3);
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(1), (4 * 2 + 2) * 4);
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
+}
+
+TEST_F(DistributedSessionTest, CloseEndsAPartialRunBetweenCalls) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  std::string handle;
+  ASSERT_TRUE(session->PRunSetup({"x", "y"}, {"c"}, {}, &handle).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->PRun(handle, {{"y", FloatVec({1})}}, {}, &out).ok());
+  ASSERT_TRUE(session->Close().ok());
+  // The half-fed step was cancelled and cleaned up on both tasks.
+  ExpectNoWorkerState();
+  EXPECT_FALSE(session->PRun(handle, {{"x", FloatVec({1})}}, {"c"}, &out).ok());
+}
+
+TEST_F(DistributedSessionTest, PartialRunSetupErrors) {
+  auto session = cluster_->NewSession();
+  std::string handle;
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      session->PRun("no such handle", {}, {"c"}, &out)));
+  absl::Status s = session->PRunSetup({"x"}, {"nope"}, {}, &handle);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(absl::StrContains(s.message(), "nope")) << s;
+  ASSERT_TRUE(session->Close().ok());
+  ExpectNoWorkerState();
+}
+
 // n = a huge loop count: the step runs until cancelled.
 GraphDef LongLoopOnBothTasks() {
   return CounterLoopGraph(SplitBodyFromControl(

@@ -149,6 +149,45 @@ absl::Status GraphMgr::Deregister(const std::string& handle) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// Takes each of `keys` from the step's rendezvous into response->recv, in
+// order, then calls `done` (the first error, if any).
+void RecvFetches(const std::shared_ptr<WorkerStep>& step,
+                 const std::vector<std::string>& keys,
+                 RunGraphResponse* response, GraphMgr::DoneCallback done) {
+  for (const std::string& k : keys) response->add_recv()->set_name(k);
+  auto group = StatusGroup::Create(
+      static_cast<int>(keys.size()),
+      [done, step](const absl::Status& s) { done(s); });
+  for (size_t i = 0; i < keys.size(); ++i) {
+    Rendezvous::ParsedKey key;
+    absl::Status s = Rendezvous::ParseKey(keys[i], &key);
+    if (!s.ok()) {
+      group->Report(absl::InvalidArgumentError(
+          absl::StrCat("Bad fetch key '", keys[i], "': ", s.message())));
+      continue;
+    }
+    Rendezvous::Args args;
+    args.cancellation_manager = &step->cancellation;
+    NamedTensorProto* out = response->mutable_recv(static_cast<int>(i));
+    step->rendezvous->RecvAsync(
+        key, args,
+        [group, out](const absl::Status& s, const Rendezvous::Args&,
+                     const Rendezvous::Args&, const Tensor& v, bool is_dead) {
+          if (s.ok() && is_dead) {
+            group->Report(absl::InvalidArgumentError(absl::StrCat(
+                "The tensor returned for ", out->name(), " was not valid.")));
+            return;
+          }
+          if (s.ok()) TensorToProto(v, out->mutable_tensor());
+          group->Report(s);
+        });
+  }
+}
+
+}  // namespace
+
 void GraphMgr::ExecuteAsync(const std::string& handle,
                             std::shared_ptr<WorkerStep> step,
                             const RunGraphRequest& request,
@@ -165,7 +204,6 @@ void GraphMgr::ExecuteAsync(const std::string& handle,
         "' is not registered (the worker may have restarted)")));
     return;
   }
-  Rendezvous* rendezvous = step->rendezvous;
 
   // The client's feeds.
   for (const NamedTensorProto& send : request.send()) {
@@ -173,15 +211,60 @@ void GraphMgr::ExecuteAsync(const std::string& handle,
     absl::Status s = Rendezvous::ParseKey(send.name(), &key);
     Tensor value;
     if (s.ok()) s = TensorFromProto(send.tensor(), &value);
-    if (s.ok()) s = rendezvous->Send(key, Rendezvous::Args(), value, false);
     if (!s.ok()) {
       done(absl::InvalidArgumentError(absl::StrCat(
           "Bad feed '", send.name(), "' for step ", request.step_id(), ": ",
           s.message())));
       return;
     }
+    // Fails only once the step was aborted (a partial run whose executors
+    // or transfers failed): that is the step's error, not the feed's.
+    s = step->rendezvous->Send(key, Rendezvous::Args(), value, false);
+    if (!s.ok()) {
+      done(s);
+      return;
+    }
+  }
+  std::vector<std::string> recv_keys(request.recv_key().begin(),
+                                     request.recv_key().end());
+
+  if (request.is_partial()) {
+    // The first call of a partial run starts the executors; each call
+    // answers once its fetches are in, the last once the executors ended.
+    if (step->StartPartialOnce()) {
+      RunExecutors(item, step, request, /*response=*/nullptr,
+                   [step](const absl::Status& s) {
+                     // Fetches still waiting get the executors' error.
+                     if (!s.ok()) step->rendezvous->StartAbort(s);
+                     step->FinishPartial(s);
+                   });
+    }
+    const bool last = request.is_last_partial_run();
+    RecvFetches(step, recv_keys, response,
+                [step, last, done](const absl::Status& s) {
+                  if (!s.ok() || !last) {
+                    done(s);
+                    return;
+                  }
+                  step->WhenPartialDone(done);
+                });
+    return;
   }
 
+  RunExecutors(item, step, request, response,
+               [step, recv_keys, response, done](const absl::Status& s) {
+                 if (!s.ok()) {
+                   done(s);
+                   return;
+                 }
+                 RecvFetches(step, recv_keys, response, done);
+               });
+}
+
+void GraphMgr::RunExecutors(std::shared_ptr<Item> item,
+                            std::shared_ptr<WorkerStep> step,
+                            const RunGraphRequest& request,
+                            RunGraphResponse* response, DoneCallback done) {
   // The step's deadline.
   auto deadline_passed = std::make_shared<std::atomic<bool>>(false);
   Scheduler::TimerId timer = 0;
@@ -197,7 +280,7 @@ void GraphMgr::ExecuteAsync(const std::string& handle,
   }
 
   std::shared_ptr<StepStatsCollector> stats;
-  if (request.exec_opts().record_timeline()) {
+  if (response != nullptr && request.exec_opts().record_timeline()) {
     stats = std::make_shared<StepStatsCollector>();
   }
   const int64_t step_id = request.step_id();
@@ -208,62 +291,26 @@ void GraphMgr::ExecuteAsync(const std::string& handle,
           d->resource_manager()->Cleanup(c).IgnoreError();
         }
       });
-  std::vector<std::string> recv_keys(request.recv_key().begin(),
-                                     request.recv_key().end());
   Env* env = env_;
-
-  auto after_executors = [item, step, stats, container, recv_keys, response,
-                          done, timer, env, deadline, deadline_passed,
+  auto after_executors = [item, step, stats, container, response, done, timer,
+                          env, deadline, deadline_passed,
                           step_id](const absl::Status& exec_status) {
     if (timer != 0) env->scheduler->CancelTimer(timer);
     if (stats != nullptr) stats->Finalize(response->mutable_step_stats());
-    if (!exec_status.ok()) {
-      if (deadline_passed->load()) {
-        done(absl::DeadlineExceededError(absl::StrCat(
-            "Step ", step_id, " exceeded its deadline of ", deadline,
-            " ns and was cancelled")));
-      } else {
-        done(exec_status);
-      }
+    if (!exec_status.ok() && deadline_passed->load()) {
+      done(absl::DeadlineExceededError(
+          absl::StrCat("Step ", step_id, " exceeded its deadline of ",
+                       deadline, " ns and was cancelled")));
       return;
     }
-    // The fetched values, in recv_key order.
-    for (const std::string& k : recv_keys) response->add_recv()->set_name(k);
-    auto group = StatusGroup::Create(
-        static_cast<int>(recv_keys.size()),
-        [done, step](const absl::Status& s) { done(s); });
-    for (size_t i = 0; i < recv_keys.size(); ++i) {
-      Rendezvous::ParsedKey key;
-      absl::Status s = Rendezvous::ParseKey(recv_keys[i], &key);
-      if (!s.ok()) {
-        group->Report(absl::InvalidArgumentError(absl::StrCat(
-            "Bad fetch key '", recv_keys[i], "': ", s.message())));
-        continue;
-      }
-      Rendezvous::Args args;
-      args.cancellation_manager = &step->cancellation;
-      NamedTensorProto* out = response->mutable_recv(static_cast<int>(i));
-      step->rendezvous->RecvAsync(
-          key, args,
-          [group, out](const absl::Status& s, const Rendezvous::Args&,
-                       const Rendezvous::Args&, const Tensor& v,
-                       bool is_dead) {
-            if (s.ok() && is_dead) {
-              group->Report(absl::InvalidArgumentError(absl::StrCat(
-                  "The tensor returned for ", out->name(), " was not valid.")));
-              return;
-            }
-            if (s.ok()) TensorToProto(v, out->mutable_tensor());
-            group->Report(s);
-          });
-    }
+    done(exec_status);
   };
 
   auto group = StatusGroup::Create(static_cast<int>(item->units.size()),
                                    std::move(after_executors));
   Executor::Args args;
   args.step_id = step_id;
-  args.rendezvous = rendezvous;
+  args.rendezvous = step->rendezvous;
   args.cancellation_manager = &step->cancellation;
   args.stats_collector = stats.get();
   args.step_container = container.get();

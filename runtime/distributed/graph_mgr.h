@@ -16,6 +16,14 @@
 // (relative, Env clock) cancels the step when it passes; record_timeline
 // fills response->step_stats.
 //
+// Partial runs (request.is_partial, TensorFlow's partial_run): several
+// calls with the same step id. The first starts the executors; every call
+// puts its sends into the rendezvous and answers once its recv_keys are
+// there (while the executors go on); the call with is_last_partial_run
+// also waits for the executors to finish and answers with their status.
+// An executor error aborts the step's rendezvous, failing the fetches
+// still waiting with it. No timeline for partial runs.
+//
 // Errors: Register: InvalidArgument for a node placed off this worker or a
 // malformed partition (naming the node), and executor-construction errors.
 // Unknown handle: Aborted. A step: the first executor error (root cause),
@@ -68,6 +76,14 @@ class GraphMgr {
 
  private:
   struct Item;
+  // Runs every executor of `item` for the step; `done` gets the first
+  // error (DeadlineExceeded for exec_opts' deadline). Fills
+  // response->step_stats when a timeline is asked for and `response` is
+  // not null.
+  void RunExecutors(std::shared_ptr<Item> item,
+                    std::shared_ptr<WorkerStep> step,
+                    const RunGraphRequest& request, RunGraphResponse* response,
+                    DoneCallback done);
   absl::Status GetOrCreateKernel(Device* device, const NodeDef& ndef,
                                  std::shared_ptr<OpKernel>* kernel);
 

@@ -68,7 +68,7 @@ void Master::CollectIfIdle(const std::string& handle) {
     it->second.gc_timer = 0;
     const int64_t idle = env_->clock->NowNanos() - it->second.last_use_nanos;
     if (idle < options_.session_gc_nanos ||
-        it->second.session->NumRunningSteps() > 0) {
+        it->second.session->HasCallsInFlight()) {
       ArmGc(handle, options_.session_gc_nanos - idle);
       return;
     }
@@ -230,18 +230,19 @@ void Master::RunStep(const RunStepRequest& req, RunStepResponse* resp,
     done(s);
     return;
   }
-  if (!req.partial_run_handle().empty()) {
-    done(absl::UnimplementedError(
-        "Partial runs are not supported by the distributed master"));
-    return;
-  }
   session->RunStep(req, resp, std::move(done));
 }
 
-void Master::PartialRunSetup(const PartialRunSetupRequest&,
-                             PartialRunSetupResponse*, DoneCallback done) {
-  done(absl::UnimplementedError(
-      "Partial runs are not supported by the distributed master"));
+void Master::PartialRunSetup(const PartialRunSetupRequest& req,
+                             PartialRunSetupResponse* resp, DoneCallback done) {
+  absl::Status s = request_ids_.TrackUnique(req.request_id(), "PartialRunSetup");
+  std::shared_ptr<MasterSession> session;
+  if (s.ok()) s = FindSession(req.session_handle(), &session);
+  if (!s.ok()) {
+    done(s);
+    return;
+  }
+  session->PartialRunSetup(req, resp, std::move(done));
 }
 
 void Master::CloseSession(const CloseSessionRequest& req,

@@ -12,7 +12,8 @@
 //
 // Session garbage collection (Options::session_gc_nanos > 0, as
 // TensorFlow's session_gc_seconds): a session no RPC has used for that
-// long, with no step running, is closed by the master — so a session whose
+// long, with no call being served (a partial run waiting for its next call
+// does not count), is closed by the master — so a session whose
 // client vanished, or whose CreateSession answer was lost and retried,
 // does not hold worker state for ever. Timers come from env->scheduler;
 // the destructor cancels those not yet running, so with GC on, destroy the
@@ -20,9 +21,9 @@
 // drained, or on the simulator's thread).
 //
 // Errors: an unknown session handle is Aborted ("Session ... is not found");
-// a repeated RunStep request id is Aborted; a worker that does not answer
-// makes CreateSession fail with its error naming the task; PartialRunSetup
-// is Unimplemented. Handlers never block.
+// a repeated RunStep or PartialRunSetup request id is Aborted; a worker
+// that does not answer makes CreateSession fail with its error naming the
+// task. Handlers never block.
 //
 // Ownership: the Env is borrowed; the master must outlive every call it is
 // handling. Destroying it closes nothing on the workers.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -35,9 +36,34 @@ struct MasterSession::Signature {
   std::shared_ptr<const ClusterView> view;
 };
 
+// A partial run between its setup and its last call.
+struct MasterSession::PartialRun {
+  std::string handle;
+  std::shared_ptr<Signature> signature;
+  int64_t step_id = 0;
+  std::set<std::string> pending_feeds;    // Canonical names.
+  std::set<std::string> pending_fetches;  // Canonical names.
+  bool busy = false;  // A call is in flight (guarded by the session's mu_).
+};
+
 // One running step, shared by its RPC callbacks.
 struct MasterSession::Step {
-  explicit Step(CancellationManager* parent) : cancellation(parent) {}
+  explicit Step(std::shared_ptr<MasterSession> owner)
+      : session(std::move(owner)), cancellation(&session->cancellation_) {}
+  // Keeps the session, whose cancellation manager is the parent of the
+  // step's, alive until the step's manager is gone (members are destroyed
+  // in reverse order; the lambdas holding a step may drop the session
+  // first).
+  const std::shared_ptr<MasterSession> session;
+  // Partial runs: the run this step is a call of; `partial_setup` for the
+  // setup call (which starts the executors and fetches nothing),
+  // `partial_last` for the call that feeds or fetches the last pending
+  // endpoints.
+  std::shared_ptr<PartialRun> partial;
+  bool partial_setup = false;
+  bool partial_last = false;
+  RunStepRequest setup_request;    // The setup call's empty request...
+  RunStepResponse setup_response;  // ...and response.
   const RunStepRequest* request = nullptr;
   RunStepResponse* response = nullptr;
   DoneCallback done;
@@ -171,6 +197,15 @@ int64_t MasterSession::graph_version() const {
 int MasterSession::NumRunningSteps() const {
   absl::MutexLock l(&mu_);
   return running_steps_;
+}
+
+bool MasterSession::HasCallsInFlight() const {
+  absl::MutexLock l(&mu_);
+  int idle_partial_runs = 0;
+  for (const auto& [handle, pr] : partial_runs_) {
+    if (!pr->busy) ++idle_partial_runs;
+  }
+  return running_steps_ > idle_partial_runs;
 }
 
 size_t MasterSession::NumSignatures() const {
@@ -341,6 +376,10 @@ void MasterSession::GetOrCreateSignature(
 
 void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
                             DoneCallback done) {
+  if (!req.partial_run_handle().empty()) {
+    PartialRunStep(req, resp, std::move(done));
+    return;
+  }
   {
     absl::MutexLock l(&mu_);
     if (closed_) {
@@ -354,7 +393,7 @@ void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
     }
     ++running_steps_;
   }
-  auto step = std::make_shared<Step>(&cancellation_);
+  auto step = std::make_shared<Step>(shared_from_this());
   step->request = &req;
   step->response = resp;
   step->done = std::move(done);
@@ -389,6 +428,133 @@ void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
           self->RunPartitions(step);
         });
   });
+}
+
+void MasterSession::PartialRunSetup(const PartialRunSetupRequest& req,
+                                    PartialRunSetupResponse* resp,
+                                    DoneCallback done) {
+  {
+    absl::MutexLock l(&mu_);
+    if (closed_) {
+      done(ClosedError());
+      return;
+    }
+    if (state_ == nullptr) {
+      done(absl::InvalidArgumentError(
+          "Session was not created with a graph before PRunSetup()!"));
+      return;
+    }
+    ++running_steps_;  // Until the partial run's last call or failure.
+  }
+  auto pr = std::make_shared<PartialRun>();
+  std::vector<std::string> feeds, fetches;
+  for (const std::string& f : req.feed()) feeds.push_back(Canonical(f));
+  for (const std::string& f : req.fetch()) fetches.push_back(Canonical(f));
+  feeds = SortedUnique(std::move(feeds));
+  fetches = SortedUnique(std::move(fetches));
+  std::vector<std::string> targets =
+      SortedUnique({req.target().begin(), req.target().end()});
+  pr->pending_feeds.insert(feeds.begin(), feeds.end());
+  pr->pending_fetches.insert(fetches.begin(), fetches.end());
+  pr->busy = true;
+
+  auto step = std::make_shared<Step>(shared_from_this());
+  step->partial = pr;
+  step->partial_setup = true;
+  step->request = &step->setup_request;
+  step->response = &step->setup_response;
+  auto self = shared_from_this();
+  step->done = [resp, pr, done](const absl::Status& s) {
+    if (s.ok()) resp->set_partial_run_handle(pr->handle);
+    done(s);
+  };
+  RefreshWorkersIfNeeded([self, step, pr, feeds, fetches,
+                          targets](const absl::Status& s) {
+    if (!s.ok()) {
+      self->FinishStep(step, s);
+      return;
+    }
+    self->GetOrCreateSignature(
+        feeds, fetches, targets,
+        [self, step, pr](const absl::Status& s,
+                         std::shared_ptr<Signature> sig) {
+          if (!s.ok()) {
+            self->FinishStep(step, s);
+            return;
+          }
+          step->signature = sig;
+          pr->signature = sig;
+          pr->step_id =
+              static_cast<int64_t>(self->env_->random->NewNonZero64() >> 1);
+          pr->handle = absl::StrFormat("%s/partial_%016x", self->handle_,
+                                       static_cast<uint64_t>(pr->step_id));
+          self->RunPartitions(step);
+        });
+  });
+}
+
+void MasterSession::PartialRunStep(const RunStepRequest& req,
+                                   RunStepResponse* resp, DoneCallback done) {
+  const std::string& handle = req.partial_run_handle();
+  std::shared_ptr<PartialRun> pr;
+  absl::Status s;
+  bool last = false;
+  {
+    absl::MutexLock l(&mu_);
+    auto it = partial_runs_.find(handle);
+    if (closed_) {
+      s = ClosedError();
+    } else if (it == partial_runs_.end()) {
+      s = absl::InvalidArgumentError(absl::StrCat(
+          "Partial run '", handle,
+          "' is not found: call PRunSetup first (or it already ended)"));
+    } else if (it->second->busy) {
+      s = absl::FailedPreconditionError(absl::StrCat(
+          "Partial run '", handle, "' already has a call in progress"));
+    } else {
+      pr = it->second;
+      for (const NamedTensorProto& f : req.feed()) {
+        if (pr->pending_feeds.count(Canonical(f.name())) == 0) {
+          s = absl::InvalidArgumentError(absl::StrCat(
+              "The feed ", f.name(),
+              " was not specified in the partial run setup, or has already "
+              "been fed."));
+          break;
+        }
+      }
+      for (const std::string& f : req.fetch()) {
+        if (!s.ok()) break;
+        if (pr->pending_fetches.count(Canonical(f)) == 0) {
+          s = absl::InvalidArgumentError(absl::StrCat(
+              "The fetch ", f,
+              " was not specified in the partial run setup, or has already "
+              "been fetched."));
+        }
+      }
+      if (s.ok()) {
+        for (const NamedTensorProto& f : req.feed()) {
+          pr->pending_feeds.erase(Canonical(f.name()));
+        }
+        for (const std::string& f : req.fetch()) {
+          pr->pending_fetches.erase(Canonical(f));
+        }
+        last = pr->pending_feeds.empty() && pr->pending_fetches.empty();
+        pr->busy = true;
+      }
+    }
+  }
+  if (!s.ok()) {
+    done(s);
+    return;
+  }
+  auto step = std::make_shared<Step>(shared_from_this());
+  step->partial = pr;
+  step->partial_last = last;
+  step->request = &req;
+  step->response = resp;
+  step->done = std::move(done);
+  step->signature = pr->signature;
+  RunPartitions(step);
 }
 
 void MasterSession::RefreshWorkersIfNeeded(DoneCallback done) {
@@ -532,7 +698,12 @@ void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
     feed_values[name] = &f.tensor();
   }
 
-  step->step_id = static_cast<int64_t>(env_->random->NewNonZero64() >> 1);
+  std::set<std::string> fetched;
+  for (const std::string& f : req.fetch()) fetched.insert(Canonical(f));
+
+  step->step_id = step->partial != nullptr
+                      ? step->partial->step_id
+                      : static_cast<int64_t>(env_->random->NewNonZero64() >> 1);
   step->results.resize(sig.parts.size());
   auto self = shared_from_this();
   auto group = StatusGroup::Create(
@@ -540,11 +711,17 @@ void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
       [self, step](const absl::Status& s) { self->FinishStep(step, s); },
       [step] { step->cancellation.StartCancel(); });
 
-  const int64_t timeout_nanos = step->timeout_ms * 1000000;
+  // Partial runs have no deadline (as in TensorFlow).
+  const int64_t timeout_nanos =
+      step->partial != nullptr ? 0 : step->timeout_ms * 1000000;
   const DeviceAttributes& client = sig.view->client_device;
   for (size_t i = 0; i < sig.parts.size(); ++i) {
     const Signature::Part& part = sig.parts[i];
     RunGraphRequest rg;
+    if (step->partial != nullptr) {
+      rg.set_is_partial(true);
+      rg.set_is_last_partial_run(step->partial_last);
+    }
     rg.set_session_handle(handle_);
     rg.set_graph_handle(part.graph_handle);
     rg.set_step_id(step->step_id);
@@ -561,9 +738,15 @@ void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
       *send->mutable_tensor() = *it->second;
     }
     for (const std::string& fetch : part.fetches) {
+      if (fetched.count(fetch) == 0) continue;  // A later partial run's.
       rg.add_recv_key(Rendezvous::CreateKey(
           client.name(), client.incarnation(), client.name(), fetch,
           FrameAndIter()));
+    }
+    if (step->partial != nullptr && !step->partial_setup &&
+        !step->partial_last && rg.send_size() == 0 && rg.recv_key_size() == 0) {
+      group->Report(absl::OkStatus());  // Nothing for this task this time.
+      continue;
     }
     rg.set_request_id(static_cast<int64_t>(env_->random->NewNonZero64() >> 1));
     rg.set_worker_incarnation(sig.view->FindWorker(part.task)->incarnation);
@@ -643,6 +826,25 @@ void MasterSession::FinishStep(std::shared_ptr<Step> step,
     done(status);
   };
 
+  if (step->partial != nullptr) {
+    const bool goes_on = status.ok() && !step->partial_last;
+    {
+      absl::MutexLock l(&mu_);
+      if (goes_on) {
+        // The partial run goes on: its state stays on the workers.
+        step->partial->busy = false;
+        if (step->partial_setup) {
+          partial_runs_[step->partial->handle] = step->partial;
+        }
+      } else {
+        partial_runs_.erase(step->partial->handle);
+      }
+    }
+    if (goes_on) {
+      finish();
+      return;
+    }
+  }
   if (step->step_id == 0 || step->signature == nullptr ||
       PlantedBugActive(PlantedBug::kSkipCleanupGraph)) {
     finish();
@@ -655,15 +857,21 @@ void MasterSession::FinishStep(std::shared_ptr<Step> step,
   // not hold the answer for another operation timeout) and cleans up behind.
   const bool answer_first = !status.ok();
   if (answer_first) finish();
+  CleanupStep(*step->signature, step->step_id,
+              [self, finish, answer_first]() mutable {
+                if (!answer_first) finish();
+                self->StepEnded();
+              });
+}
+
+void MasterSession::CleanupStep(const Signature& signature, int64_t step_id,
+                                std::function<void()> after) {
   auto cleanup = StatusGroup::Create(
-      static_cast<int>(step->signature->parts.size()),
-      [self, finish, answer_first](const absl::Status&) mutable {
-        if (!answer_first) finish();
-        self->StepEnded();
-      });
-  for (const auto& part : step->signature->parts) {
+      static_cast<int>(signature.parts.size()),
+      [after = std::move(after)](const absl::Status&) mutable { after(); });
+  for (const auto& part : signature.parts) {
     CleanupGraphRequest req;
-    req.set_step_id(step->step_id);
+    req.set_step_id(step_id);
     CallOptions opts;
     opts.timeout_nanos = OperationTimeoutNanos(config_);
     CallTaskRetrying<CleanupGraphRequest, CleanupGraphResponse>(
@@ -701,15 +909,29 @@ void MasterSession::Close(DoneCallback done) {
     }
   };
   bool now = false;
+  std::vector<std::shared_ptr<PartialRun>> idle_runs;
   {
     absl::MutexLock l(&mu_);
     closed_ = true;
     signatures_.clear();
+    // Partial runs between calls end here; one with a call in flight ends
+    // when the cancellation fails that call.
+    for (auto it = partial_runs_.begin(); it != partial_runs_.end();) {
+      if (it->second->busy) {
+        ++it;
+        continue;
+      }
+      idle_runs.push_back(it->second);
+      it = partial_runs_.erase(it);
+    }
     if (running_steps_ == 0) {
       now = true;
     } else {
       on_idle_.push_back(delete_sessions);
     }
+  }
+  for (const auto& pr : idle_runs) {
+    CleanupStep(*pr->signature, pr->step_id, [self] { self->StepEnded(); });
   }
   if (now) delete_sessions();
 }

@@ -41,6 +41,17 @@
 // their cleanup, then deletes the worker sessions (dropping their graphs;
 // retried the same way) and calls `done` after the first attempts.
 //
+// Partial runs (TensorFlow's partial_run): PartialRunSetup registers the
+// signature of all the run's feeds, fetches and targets and starts its
+// partitions on every task with one step id (RunGraph is_partial); each
+// later RunStep with the handle routes its feeds and fetches to the tasks
+// that hold them; the call that leaves nothing pending is the last
+// (is_last_partial_run) and ends the step with CleanupGraph, as does any
+// failure; Close() ends those between calls. Errors: InvalidArgument for
+// an unknown handle or a feed/fetch not in the setup or already done;
+// FailedPrecondition for a second call while one is in flight. Partial
+// runs have no deadline.
+//
 // Ownership: held by shared_ptr (the master and every running step). The
 // Env is borrowed; background cleanup retries use only the Env, which must
 // outlive them.
@@ -97,20 +108,30 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
                       ExtendSessionResponse* resp);
   int64_t graph_version() const;
 
-  // `req` and `resp` must stay valid until `done`.
+  // `req` and `resp` must stay valid until `done`. A request with a
+  // partial_run_handle is a call of that partial run.
   void RunStep(const RunStepRequest& req, RunStepResponse* resp,
                DoneCallback done);
+
+  // Starts a partial run of (feeds, fetches, targets) and answers with its
+  // handle; RunStep calls with the handle then feed and fetch in parts.
+  void PartialRunSetup(const PartialRunSetupRequest& req,
+                       PartialRunSetupResponse* resp, DoneCallback done);
 
   void Close(DoneCallback done);
 
   // Steps running now (for tests).
   int NumRunningSteps() const;
+  // A step or partial-run call is being served (a partial run waiting for
+  // its next call is not).
+  bool HasCallsInFlight() const;
   // Registered signatures (for tests of the cache).
   size_t NumSignatures() const;
 
  private:
   struct Signature;
   struct Step;
+  struct PartialRun;
   // The cluster as the session sees it; replaced as a whole after a worker
   // restart, while signatures and steps keep the view they were built for.
   struct ClusterView {
@@ -129,7 +150,13 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
                               const std::vector<std::string>& fetches,
                               const std::vector<std::string>& targets,
                               std::shared_ptr<Signature>* out);
+  void PartialRunStep(const RunStepRequest& req, RunStepResponse* resp,
+                      DoneCallback done);
   void RunPartitions(std::shared_ptr<Step> step);
+  // CleanupGraph(step_id) to every task of `signature` (retried in the
+  // background), then `after` once the first attempts answered.
+  void CleanupStep(const Signature& signature, int64_t step_id,
+                   std::function<void()> after);
   void FinishStep(std::shared_ptr<Step> step, absl::Status status);
   void StepEnded();
   std::shared_ptr<const ClusterView> view() const;
@@ -162,6 +189,9 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
   int running_steps_ ABSL_GUARDED_BY(mu_) = 0;
   std::vector<std::function<void()>> on_idle_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::shared_ptr<Signature>> signatures_
+      ABSL_GUARDED_BY(mu_);
+  // Partial runs between their setup and their last call, by handle.
+  std::map<std::string, std::shared_ptr<PartialRun>> partial_runs_
       ABSL_GUARDED_BY(mu_);
 };
 

@@ -7,6 +7,37 @@
 
 namespace stepflow {
 
+bool WorkerStep::StartPartialOnce() {
+  absl::MutexLock l(&mu_);
+  if (partial_started_) return false;
+  partial_started_ = true;
+  return true;
+}
+
+void WorkerStep::FinishPartial(const absl::Status& status) {
+  std::vector<DoneCallback> waiters;
+  {
+    absl::MutexLock l(&mu_);
+    partial_finished_ = true;
+    partial_status_ = status;
+    waiters.swap(partial_waiters_);
+  }
+  for (auto& w : waiters) w(status);
+}
+
+void WorkerStep::WhenPartialDone(DoneCallback done) {
+  absl::Status status;
+  {
+    absl::MutexLock l(&mu_);
+    if (!partial_finished_) {
+      partial_waiters_.push_back(std::move(done));
+      return;
+    }
+    status = partial_status_;
+  }
+  done(status);
+}
+
 absl::Status WorkerSteps::FindOrCreate(int64_t step_id,
                                        std::shared_ptr<WorkerStep>* out) {
   absl::MutexLock l(&mu_);

@@ -16,10 +16,12 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
@@ -30,14 +32,32 @@
 namespace stepflow {
 
 struct WorkerStep {
+  using DoneCallback = std::function<void(const absl::Status&)>;
+
   WorkerStep(Env* env, const std::string& task, int64_t step_id)
       : rendezvous(new RemoteRendezvous(env, task, step_id)) {}
   ~WorkerStep() { rendezvous->Unref(); }
   WorkerStep(const WorkerStep&) = delete;
   WorkerStep& operator=(const WorkerStep&) = delete;
 
+  // Partial runs (RunGraph with is_partial): the executors of the step
+  // start with its first call only, and the last call answers once they
+  // have finished. True for the one caller that must start them.
+  bool StartPartialOnce();
+  // Records how the partial run's executors finished; runs the waiters.
+  void FinishPartial(const absl::Status& status);
+  // Runs `done` with the executors' status once they have finished.
+  void WhenPartialDone(DoneCallback done);
+
   RemoteRendezvous* const rendezvous;  // Owned reference.
   CancellationManager cancellation;
+
+ private:
+  absl::Mutex mu_;
+  bool partial_started_ ABSL_GUARDED_BY(mu_) = false;
+  bool partial_finished_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Status partial_status_ ABSL_GUARDED_BY(mu_);
+  std::vector<DoneCallback> partial_waiters_ ABSL_GUARDED_BY(mu_);
 };
 
 class WorkerSteps {

@@ -226,5 +226,9 @@ wait "$s0" || rc0=$?
 wait "$s1" || rc1=$?
 s0=""; s1=""
 trap - EXIT
-[ "$rc0" -eq 0 ] && [ "$rc1" -eq 0 ] || { echo "FAIL: server exit codes $rc0 $rc1"; exit 1; }
+[ "$rc0" -eq 0 ] && [ "$rc1" -eq 0 ] || {
+  echo "FAIL: server exit codes $rc0 $rc1"
+  cat "$tmp"/s*.log
+  exit 1
+}
 echo PASS

@@ -64,5 +64,9 @@ wait "$s0"; rc0=$?
 wait "$s1"; rc1=$?
 trap - EXIT
 grep -q "stopped" "$tmp/s0.log" || { echo "FAIL: server 0 did not stop cleanly"; cat "$tmp/s0.log"; exit 1; }
-[ "$rc0" -eq 0 ] && [ "$rc1" -eq 0 ] || { echo "FAIL: exit codes $rc0 $rc1"; exit 1; }
+[ "$rc0" -eq 0 ] && [ "$rc1" -eq 0 ] || {
+  echo "FAIL: exit codes $rc0 $rc1"
+  cat "$tmp/s0.log" "$tmp/s1.log"
+  exit 1
+}
 echo PASS
