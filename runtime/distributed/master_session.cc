@@ -380,18 +380,10 @@ void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
     PartialRunStep(req, resp, std::move(done));
     return;
   }
-  {
-    absl::MutexLock l(&mu_);
-    if (closed_) {
-      done(ClosedError());
-      return;
-    }
-    if (state_ == nullptr) {
-      done(absl::InvalidArgumentError(
-          "Session was not created with a graph before Run()!"));
-      return;
-    }
-    ++running_steps_;
+  absl::Status begun = BeginStep("Run");
+  if (!begun.ok()) {
+    done(begun);
+    return;
   }
   auto step = std::make_shared<Step>(shared_from_this());
   step->request = &req;
@@ -411,21 +403,45 @@ void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
   auto self = shared_from_this();
   fetches = SortedUnique(std::move(fetches));
   targets = SortedUnique(std::move(targets));
-  RefreshWorkersIfNeeded([self, step, feeds, fetches,
-                          targets](const absl::Status& s) {
+  PrepareSignature(step, feeds, fetches, targets,
+                   [self, step](std::shared_ptr<Signature> sig) {
+                     step->signature = std::move(sig);
+                     self->RunPartitions(step);
+                   });
+}
+
+absl::Status MasterSession::BeginStep(const char* what) {
+  absl::MutexLock l(&mu_);
+  if (closed_) return ClosedError();
+  if (state_ == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Session was not created with a graph before ", what, "()!"));
+  }
+  ++running_steps_;
+  return absl::OkStatus();
+}
+
+void MasterSession::PrepareSignature(
+    std::shared_ptr<Step> step, const std::vector<std::string>& feeds,
+    const std::vector<std::string>& fetches,
+    const std::vector<std::string>& targets,
+    std::function<void(std::shared_ptr<Signature>)> then) {
+  auto self = shared_from_this();
+  RefreshWorkersIfNeeded([self, step, feeds, fetches, targets,
+                          then](const absl::Status& s) {
     if (!s.ok()) {
       self->FinishStep(step, s);
       return;
     }
     self->GetOrCreateSignature(
         feeds, fetches, targets,
-        [self, step](const absl::Status& s, std::shared_ptr<Signature> sig) {
+        [self, step, then](const absl::Status& s,
+                           std::shared_ptr<Signature> sig) {
           if (!s.ok()) {
             self->FinishStep(step, s);
             return;
           }
-          step->signature = std::move(sig);
-          self->RunPartitions(step);
+          then(std::move(sig));
         });
   });
 }
@@ -433,18 +449,12 @@ void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
 void MasterSession::PartialRunSetup(const PartialRunSetupRequest& req,
                                     PartialRunSetupResponse* resp,
                                     DoneCallback done) {
-  {
-    absl::MutexLock l(&mu_);
-    if (closed_) {
-      done(ClosedError());
-      return;
-    }
-    if (state_ == nullptr) {
-      done(absl::InvalidArgumentError(
-          "Session was not created with a graph before PRunSetup()!"));
-      return;
-    }
-    ++running_steps_;  // Until the partial run's last call or failure.
+  // The partial run counts as a running step until its last call or
+  // failure.
+  absl::Status begun = BeginStep("PRunSetup");
+  if (!begun.ok()) {
+    done(begun);
+    return;
   }
   auto pr = std::make_shared<PartialRun>();
   std::vector<std::string> feeds, fetches;
@@ -468,29 +478,17 @@ void MasterSession::PartialRunSetup(const PartialRunSetupRequest& req,
     if (s.ok()) resp->set_partial_run_handle(pr->handle);
     done(s);
   };
-  RefreshWorkersIfNeeded([self, step, pr, feeds, fetches,
-                          targets](const absl::Status& s) {
-    if (!s.ok()) {
-      self->FinishStep(step, s);
-      return;
-    }
-    self->GetOrCreateSignature(
-        feeds, fetches, targets,
-        [self, step, pr](const absl::Status& s,
-                         std::shared_ptr<Signature> sig) {
-          if (!s.ok()) {
-            self->FinishStep(step, s);
-            return;
-          }
-          step->signature = sig;
-          pr->signature = sig;
-          pr->step_id =
-              static_cast<int64_t>(self->env_->random->NewNonZero64() >> 1);
-          pr->handle = absl::StrFormat("%s/partial_%016x", self->handle_,
-                                       static_cast<uint64_t>(pr->step_id));
-          self->RunPartitions(step);
-        });
-  });
+  PrepareSignature(step, feeds, fetches, targets,
+                   [self, step, pr](std::shared_ptr<Signature> sig) {
+                     step->signature = sig;
+                     pr->signature = sig;
+                     pr->step_id = static_cast<int64_t>(
+                         self->env_->random->NewNonZero64() >> 1);
+                     pr->handle = absl::StrFormat(
+                         "%s/partial_%016x", self->handle_,
+                         static_cast<uint64_t>(pr->step_id));
+                     self->RunPartitions(step);
+                   });
 }
 
 void MasterSession::PartialRunStep(const RunStepRequest& req,

@@ -152,6 +152,16 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
                               std::shared_ptr<Signature>* out);
   void PartialRunStep(const RunStepRequest& req, RunStepResponse* resp,
                       DoneCallback done);
+  // Counts a new step as running; Cancelled once closed, InvalidArgument
+  // without a graph (`what` names the call).
+  absl::Status BeginStep(const char* what);
+  // Refreshes the workers if needed and finds or registers the signature,
+  // then calls `then`; on failure finishes `step` with the error.
+  void PrepareSignature(std::shared_ptr<Step> step,
+                        const std::vector<std::string>& feeds,
+                        const std::vector<std::string>& fetches,
+                        const std::vector<std::string>& targets,
+                        std::function<void(std::shared_ptr<Signature>)> then);
   void RunPartitions(std::shared_ptr<Step> step);
   // CleanupGraph(step_id) to every task of `signature` (retried in the
   // background), then `after` once the first attempts answered.
