@@ -2,11 +2,11 @@
 """Turns the JSON of the runtime benchmarks into one comparison table.
 
 Usage: report.py --executor E.json --session S.json --pipeline P.json
-                 --rpc R.json --sim M.json
+                 --rpc R.json --sim M.json --mlp L.json
 
 Each file is google-benchmark's --benchmark_out (JSON) of
-executor_benchmark, session_benchmark, pipeline_benchmark, rpc_benchmark
-and sim_benchmark; any may be missing (its section then says so). With
+executor_benchmark, session_benchmark, pipeline_benchmark, rpc_benchmark,
+sim_benchmark and mlp_benchmark; any may be missing (its section then says so). With
 repetitions, the smallest value of each time counter (the largest of each
 throughput) is used: the run least disturbed by other load. Ratios are
 ours / peer: for times below 1 means stepflow is faster, for throughputs
@@ -269,6 +269,51 @@ def sim_section(runs):
             (targets[2], at_least(dist["sim_s/s"], 100))]
 
 
+MLP_CASES = [(64, 1), (64, 2), (512, 1), (512, 2)]
+MATMUL_N = 1024
+
+
+def mlp_section(runs):
+    print("== MLP training step and MatMul (best over repetitions) ==")
+    targets = ["MLP step (batch 64, 512; 1 and 2 threads) <= libtorch",
+               "MatMul 1024^3 >= 0.85x OpenBLAS sgemm"]
+    if runs is None:
+        print("(mlp_benchmark not run)\n")
+        return [(t, None) for t in targets]
+    rows, step_ratios, peer_missing = [], [], False
+    for batch, threads in MLP_CASES:
+        args = "batch:%d/threads:%d/real_time" % (batch, threads)
+        ours = best(runs, "BM_StepflowMlpStep/" + args, "per_step")
+        torch = best(runs, "BM_TorchMlpStep/" + args, "per_step")
+        r = ratio(ours, torch)
+        step_ratios.append(r)
+        peer_missing |= ours is not None and torch is None
+        rows.append(["MLP step, batch %d, %d thread%s, ms" %
+                     (batch, threads, "" if threads == 1 else "s"),
+                     fmt(ours, 1e3, 2), fmt(torch, 1e3, 2), fmt(r, digits=2),
+                     "libtorch"])
+    ours_mm = best(runs, "BM_StepflowMatMul/%d/real_time" % MATMUL_N,
+                   "gflops", pick=max)
+    blas_mm = best(runs, "BM_BlasSgemm/%d/real_time" % MATMUL_N, "gflops",
+                   pick=max)
+    r_mm = ratio(ours_mm, blas_mm)
+    peer_missing |= ours_mm is not None and blas_mm is None
+    rows.append(["MatMul %d^3, GFLOP/s" % MATMUL_N, fmt(ours_mm),
+                 fmt(blas_mm), fmt(r_mm, digits=2), "OpenBLAS sgemm"])
+    print(table(["measure", "ours", "peer", "ours/peer", "peer is"], rows))
+    print("(MLP: 784-256-256-10 float, one SGD step per Run, lower is "
+          "better; MatMul:\n 2*n^3 flops per call, one thread, higher is "
+          "better)")
+    if peer_missing:
+        print("(a peer is missing: build with --define=with_torch=1 and "
+              "--define=with_openblas=1,\n see BENCHMARKS.md)")
+    print()
+    step_ok = (None if any(r is None for r in step_ratios)
+               else all(r <= 1.0 for r in step_ratios))
+    return [(targets[0], step_ok),
+            (targets[1], None if r_mm is None else r_mm >= 0.85)]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--executor")
@@ -276,6 +321,7 @@ def main():
     parser.add_argument("--pipeline")
     parser.add_argument("--rpc")
     parser.add_argument("--sim")
+    parser.add_argument("--mlp")
     args = parser.parse_args()
     checks = []
     checks += executor_section(load(args.executor))
@@ -283,6 +329,7 @@ def main():
     checks += pipeline_section(load(args.pipeline))
     checks += rpc_section(load(args.rpc))
     checks += sim_section(load(args.sim))
+    checks += mlp_section(load(args.mlp))
     print("== Targets ==")
     for what, ok in checks:
         print("%-62s %s" % (what, verdict(ok)))

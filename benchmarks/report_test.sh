@@ -8,7 +8,7 @@ report=benchmarks/report.py
 data=benchmarks/testdata
 out="$(python3 "$report" --executor "$data/executor.json" \
   --session "$data/session.json" --pipeline "$data/pipeline.json" \
-  --rpc "$data/rpc.json" --sim "$data/sim.json")"
+  --rpc "$data/rpc.json" --sim "$data/sim.json" --mlp "$data/mlp.json")"
 
 fail=0
 expect() {  # expect REGEX: some line of the full report matches
@@ -49,6 +49,36 @@ expect '^distributed \(2-8 workers, faults\) +65\.0 +780 +350\.0 +139\.0$'
 expect 'simulation: local workload >= 2000 steps/s +met$'
 expect 'simulation: local workload >= 100x time compression +MISSED$'
 expect 'simulation: distributed workload >= 100x time compression +met$'
+# MLP and MatMul: the smallest step time of each (the 1e-9 mean aggregate
+# and the failed libtorch repetition ignored), the largest GFLOP/s (the
+# 999 max aggregate ignored); one MLP ratio above 1 misses the target.
+expect '^MLP step, batch 64, 1 thread, ms +2\.00 +4\.00 +0\.50 +libtorch$'
+expect '^MLP step, batch 64, 2 threads, ms +2\.50 +1\.00 +2\.50 +libtorch$'
+expect '^MLP step, batch 512, 1 thread, ms +10\.00 +8\.00 +1\.25 +libtorch$'
+expect '^MLP step, batch 512, 2 threads, ms +9\.00 +9\.00 +1\.00 +libtorch$'
+expect '^MatMul 1024\^3, GFLOP/s +30\.0 +50\.0 +0\.60 +OpenBLAS sgemm$'
+expect 'MLP step \(batch 64, 512; 1 and 2 threads\) <= libtorch +MISSED$'
+expect 'MatMul 1024\^3 >= 0\.85x OpenBLAS sgemm +MISSED$'
+
+# Without the libtorch rows the MLP target is not measured; MatMul at
+# 0.86x of sgemm is met.
+mlp_no_torch="${TEST_TMPDIR:-/tmp}/mlp_no_torch.json"
+python3 - "$data/mlp.json" "$mlp_no_torch" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+data["benchmarks"] = [b for b in data["benchmarks"]
+                      if not b["name"].startswith("BM_TorchMlpStep")]
+for b in data["benchmarks"]:
+    if b["name"] == "BM_BlasSgemm/1024/real_time":
+        b["gflops"] = 35.0 if b["gflops"] == 50.0 else 1.0
+json.dump(data, open(sys.argv[2], "w"))
+PY
+out="$(python3 "$report" --mlp "$mlp_no_torch")"
+expect '^MLP step, batch 64, 1 thread, ms +2\.00 +- +- +libtorch$'
+expect '^MatMul 1024\^3, GFLOP/s +30\.0 +35\.0 +0\.86 +OpenBLAS sgemm$'
+expect '\(a peer is missing: build with --define=with_torch=1'
+expect 'MLP step \(batch 64, 512; 1 and 2 threads\) <= libtorch +not measured$'
+expect 'MatMul 1024\^3 >= 0\.85x OpenBLAS sgemm +met$'
 
 # Missing inputs: sections say so and targets are "not measured".
 out="$(python3 "$report" --executor "$data/executor.json")"
@@ -59,6 +89,8 @@ expect '\(rpc_benchmark not run\)'
 expect 'RecvTensor 4 MiB: gRPC >= 0\.5x raw TCP throughput +not measured$'
 expect '\(sim_benchmark not run\)'
 expect 'simulation: local workload >= 2000 steps/s +not measured$'
+expect '\(mlp_benchmark not run\)'
+expect 'MatMul 1024\^3 >= 0\.85x OpenBLAS sgemm +not measured$'
 
 # Unreadable input is exit status 2.
 if python3 "$report" --session /nonexistent.json >/dev/null 2>&1; then

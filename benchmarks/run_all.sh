@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Runs the runtime benchmarks (executor, session, graph pipeline, gRPC
-# transport and distributed step, simulator) and prints one table with the
-# peers and the ratios ours / peer (BENCHMARKS.md).
+# transport and distributed step, simulator, MLP training step and MatMul)
+# and prints one table with the peers and the ratios ours / peer
+# (BENCHMARKS.md).
 #
 #   benchmarks/run_all.sh [--quick] [--min_time=S] [--repetitions=N]
 #                         [--out_dir=DIR]
-#   bazel run [--define=with_torch=1] //benchmarks:all -- [same flags]
+#   bazel run [--define=with_torch=1] [--define=with_openblas=1]
+#       //benchmarks:all -- [same flags]
 #
-# Run from a checkout it builds the five binaries first (-c opt, adding
-# the libtorch peer when Debian's libtorch-dev is installed); under
-# `bazel run` it uses the binaries Bazel built. --quick: short runs, one
+# Run from a checkout it builds the six binaries first (-c opt, adding
+# the libtorch peer when Debian's libtorch-dev is installed and the
+# OpenBLAS peer when libopenblas-dev is); under `bazel run` it uses the
+# binaries Bazel built. --quick: short runs, one
 # repetition, no 1M-node pipeline (a smoke test, not numbers to quote).
 # Binaries run one at a time. The JSON of each run stays in --out_dir
 # (default: a fresh temporary directory, printed at the end).
@@ -25,7 +28,7 @@ for arg in "$@"; do
     --min_time=*) min_time="${arg#*=}" ;;
     --repetitions=*) repetitions="${arg#*=}" ;;
     --out_dir=*) out_dir="${arg#*=}" ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -43,9 +46,13 @@ else
   cd "$repo"
   defines=()
   if [ -f /usr/include/ATen/ATen.h ]; then defines+=(--define=with_torch=1); fi
+  if [ -e /usr/lib/x86_64-linux-gnu/libopenblas.so ]; then
+    defines+=(--define=with_openblas=1)
+  fi
   bazel build -c opt "${defines[@]}" //benchmarks:executor_benchmark \
     //benchmarks:session_benchmark //benchmarks:pipeline_benchmark \
-    //benchmarks:rpc_benchmark //benchmarks:sim_benchmark >&2
+    //benchmarks:rpc_benchmark //benchmarks:sim_benchmark \
+    //benchmarks:mlp_benchmark >&2
   # The configuration's own output directory, not the bazel-bin symlink
   # (which another build with other flags may re-point meanwhile).
   bin_dir="$(bazel info -c opt "${defines[@]}" bazel-bin 2>/dev/null)/benchmarks"
@@ -56,7 +63,7 @@ if [ -z "$out_dir" ]; then out_dir="$(mktemp -d -t stepflow_bench.XXXXXX)"; fi
 mkdir -p "$out_dir/bin"
 # Run private copies, so that a rebuild during the run cannot swap them.
 for name in executor_benchmark session_benchmark pipeline_benchmark \
-  rpc_benchmark sim_benchmark; do
+  rpc_benchmark sim_benchmark mlp_benchmark; do
   cp -f "$bin_dir/$name" "$out_dir/bin/$name"
 done
 bin_dir="$out_dir/bin"
@@ -84,12 +91,25 @@ fi
 run rpc_benchmark --benchmark_enable_random_interleaving=true
 run sim_benchmark \
   --benchmark_filter='BM_LocalWorkload/1$|BM_MixedWorkload/0$|BM_DistributedWorkload'
+# Ours and the peers interleaved, as for rpc_benchmark; --quick runs the
+# batch-64 steps and one MatMul call each. libtorch's OpenMP workers sleep
+# when idle (OMP_WAIT_POLICY=PASSIVE): spinning, the default, they take the
+# cores from OpenBLAS's own threads and libtorch's 2-thread step runs 3-4x
+# slower on two cores (BENCHMARKS.md). Stepflow uses no OpenMP.
+if [ "$quick" = 1 ]; then
+  OMP_WAIT_POLICY=PASSIVE run mlp_benchmark \
+    --benchmark_filter='batch:64/|MatMul|Sgemm'
+else
+  OMP_WAIT_POLICY=PASSIVE run mlp_benchmark \
+    --benchmark_enable_random_interleaving=true
+fi
 
 echo
 python3 "$report" --executor "$out_dir/executor_benchmark.json" \
   --session "$out_dir/session_benchmark.json" \
   --pipeline "$out_dir/pipeline_benchmark.json" \
   --rpc "$out_dir/rpc_benchmark.json" \
-  --sim "$out_dir/sim_benchmark.json"
+  --sim "$out_dir/sim_benchmark.json" \
+  --mlp "$out_dir/mlp_benchmark.json"
 echo
 echo "(raw JSON in $out_dir)"

@@ -22,6 +22,9 @@
 //             --device=w=/job:worker/replica:0/task:1,b=/job:worker/replica:0/task:1
 //             --init=init --target=train --steps=201 --fetch=w,b x=[...] y=[...]
 //
+// --session_target=grpc://host:port (or a --target entry of that form)
+// runs on a cluster of grpc_server tasks instead of in this process.
+//
 // --timeline=FILE traces the last step (RunOptions FULL_TRACE) and writes
 // it as Chrome trace JSON (runtime/client/timeline.h): open it in
 // chrome://tracing, Perfetto or tools/timeline_viewer/viewer.html.
@@ -38,6 +41,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -53,7 +57,8 @@ ABSL_FLAG(std::string, graph, "", "GraphDef file (binary .pb or text .pbtxt)");
 ABSL_FLAG(std::vector<std::string>, fetch, {},
           "Comma-separated tensors to fetch (after the steps when --target is set)");
 ABSL_FLAG(std::vector<std::string>, target, {},
-          "Comma-separated nodes to run (no output)");
+          "Comma-separated nodes to run (no output); an entry grpc://host:port "
+          "is the session target instead (same as --session_target)");
 ABSL_FLAG(std::vector<std::string>, init, {},
           "Comma-separated nodes to run once before the steps (e.g. init)");
 ABSL_FLAG(std::vector<std::string>, device, {},
@@ -132,7 +137,23 @@ int Main(const std::vector<char*>& positional) {
     feeds.push_back(std::move(feed));
   }
   const std::vector<std::string> fetches = absl::GetFlag(FLAGS_fetch);
-  const std::vector<std::string> targets = absl::GetFlag(FLAGS_target);
+  // A --target entry "scheme://..." is the session target (as in
+  // tf.Session(target=...)); node names cannot contain "://".
+  std::vector<std::string> targets;
+  std::string session_target = absl::GetFlag(FLAGS_session_target);
+  for (const std::string& t : absl::GetFlag(FLAGS_target)) {
+    if (!absl::StrContains(t, "://")) {
+      targets.push_back(t);
+      continue;
+    }
+    if (!session_target.empty() && session_target != t) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat(
+                      "two session targets: '", session_target, "' and '",
+                      t, "'")),
+                  "flags");
+    }
+    session_target = t;
+  }
   const int steps = absl::GetFlag(FLAGS_steps);
   if (steps < 1) return Fail(absl::InvalidArgumentError("--steps must be >= 1"), "flags");
   if (absl::GetFlag(FLAGS_cpus) < 1) {
@@ -143,7 +164,7 @@ int Main(const std::vector<char*>& positional) {
       RealEnv::Create(absl::GetFlag(FLAGS_inter_op_threads));
   SessionOptions options;
   options.env = real_env->env();
-  options.target = absl::GetFlag(FLAGS_session_target);
+  options.target = session_target;
   (*options.config.mutable_device_count())["CPU"] = absl::GetFlag(FLAGS_cpus);
   options.config.set_log_device_placement(absl::GetFlag(FLAGS_log_device_placement));
   options.config.set_allow_soft_placement(absl::GetFlag(FLAGS_allow_soft_placement));

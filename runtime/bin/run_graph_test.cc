@@ -131,6 +131,13 @@ TEST(RunGraphTest, BadInputsExitNonZeroWithAMessage) {
        "no node is named 'nope'"},
       {absl::StrCat("--graph=", example, " --fetch=y --device=y 'x=[[1,2]]'"),
        "PREFIX=DEVICE"},
+      // --target=grpc://... is the session target: nothing listens there.
+      {absl::StrCat("--graph=", example,
+                    " --fetch=y --target=grpc://127.0.0.1:1 'x=[[1,2]]'"),
+       "127.0.0.1:1"},
+      {absl::StrCat("--graph=", example, " --fetch=y --session_target=grpc://a:1",
+                    " --target=grpc://b:2 'x=[[1,2]]'"),
+       "two session targets"},
   };
   for (const Case& c : cases) {
     Result r = RunGraph(c.args);
