@@ -30,6 +30,31 @@
 namespace stepflow {
 namespace {
 
+// The fetched values of a TF_SessionRun / TF_SessionPRun as Tensors, in
+// order: int32 and float scalars by value, anything else as an empty
+// Tensor (the checker reports its type). Deletes the TF_Tensors.
+std::vector<Tensor> TakeScalarResults(std::vector<TF_Tensor*>* outputs) {
+  std::vector<Tensor> results;
+  for (TF_Tensor* t : *outputs) {
+    if (t == nullptr) continue;
+    const bool scalar = TF_TensorElementCount(t) == 1;
+    if (scalar && TF_TensorType(t) == TF_INT32) {
+      int32_t v;
+      std::memcpy(&v, TF_TensorData(t), sizeof(v));
+      results.push_back(Tensor::Scalar<int32_t>(v));
+    } else if (scalar && TF_TensorType(t) == TF_FLOAT) {
+      float v;
+      std::memcpy(&v, TF_TensorData(t), sizeof(v));
+      results.push_back(Tensor::Scalar<float>(v));
+    } else {
+      results.push_back(Tensor());
+    }
+    TF_DeleteTensor(t);
+  }
+  outputs->clear();
+  return results;
+}
+
 constexpr double kTrainingTolerance = 1e-4;
 // What a budget failure leaves the closed sessions to unwind in.
 constexpr uint64_t kTeardownEvents = 1000000;
@@ -530,22 +555,7 @@ absl::Status MixedRunner::DoRun(int index, const SimOp& op,
   --runs_waiting_;
   const absl::Status run_status = status.status();
 
-  std::vector<Tensor> results;
-  for (TF_Tensor* t : output_values) {
-    if (t == nullptr) continue;
-    if (TF_TensorType(t) == TF_INT32 && TF_TensorElementCount(t) == 1) {
-      int32_t v;
-      std::memcpy(&v, TF_TensorData(t), 4);
-      results.push_back(Tensor::Scalar<int32_t>(v));
-    } else if (TF_TensorType(t) == TF_FLOAT && TF_TensorElementCount(t) == 1) {
-      float v;
-      std::memcpy(&v, TF_TensorData(t), 4);
-      results.push_back(Tensor::Scalar<float>(v));
-    } else {
-      results.push_back(Tensor());  // The checker reports its type.
-    }
-    TF_DeleteTensor(t);
-  }
+  std::vector<Tensor> results = TakeScalarResults(&output_values);
   for (TF_Tensor* t : input_values) TF_DeleteTensor(t);
   TF_DeleteBuffer(options_buffer);
   RunMetadata metadata;
@@ -752,18 +762,7 @@ absl::Status MixedRunner::DoPRun(int index, const SimOp& op,
   --s.in_flight;
   --runs_waiting_;
   const absl::Status run_status = status.status();
-  std::vector<Tensor> results;
-  for (TF_Tensor* t : output_values) {
-    if (t == nullptr) continue;
-    if (TF_TensorType(t) == TF_FLOAT && TF_TensorElementCount(t) == 1) {
-      float v;
-      std::memcpy(&v, TF_TensorData(t), 4);
-      results.push_back(Tensor::Scalar<float>(v));
-    } else {
-      results.push_back(Tensor());
-    }
-    TF_DeleteTensor(t);
-  }
+  std::vector<Tensor> results = TakeScalarResults(&output_values);
   for (TF_Tensor* t : input_values) TF_DeleteTensor(t);
   for (const SimFeed& f : op.feeds()) p.fed[f.name()] = f.float_value();
   RecordStep(op, index, run_status, results);

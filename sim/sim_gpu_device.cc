@@ -122,14 +122,7 @@ absl::Status NewSimGpuDirectSession(const SessionOptions& options,
   }
   const std::string task_name = "/job:localhost/replica:0/task:0";
   std::vector<std::unique_ptr<Device>> devices;
-  for (int i = 0; i < num_cpus; ++i) {
-    DeviceAttributes attrs = Device::BuildDeviceAttributes(
-        Device::FullName(task_name, DEVICE_CPU, i), DEVICE_CPU,
-        kCpuDeviceMemoryLimit, options.env->random->NewNonZero64(),
-        absl::StrCat("device: ", i, ", name: traced simulated CPU"));
-    devices.push_back(
-        std::make_unique<TracedCpuDevice>(options.env, attrs, loop, task));
-  }
+  AddTracedCpuDevices(options, loop, task, num_cpus, &devices);
   for (int i = 0; i < num_gpus; ++i) {
     DeviceAttributes attrs = Device::BuildDeviceAttributes(
         Device::FullName(task_name, DEVICE_GPU, i), DEVICE_GPU,

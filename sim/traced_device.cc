@@ -73,6 +73,20 @@ void TracedCpuDevice::ComputeAsync(AsyncOpKernel* op_kernel,
       });
 }
 
+void AddTracedCpuDevices(const SessionOptions& options, SimEventLoop* loop,
+                         const std::string& task, int num_cpus,
+                         std::vector<std::unique_ptr<Device>>* devices) {
+  const std::string task_name = "/job:localhost/replica:0/task:0";
+  for (int i = 0; i < num_cpus; ++i) {
+    DeviceAttributes attrs = Device::BuildDeviceAttributes(
+        Device::FullName(task_name, DEVICE_CPU, i), DEVICE_CPU,
+        kCpuDeviceMemoryLimit, options.env->random->NewNonZero64(),
+        absl::StrCat("device: ", i, ", name: traced simulated CPU"));
+    devices->push_back(
+        std::make_unique<TracedCpuDevice>(options.env, attrs, loop, task));
+  }
+}
+
 absl::Status NewTracedDirectSession(const SessionOptions& options,
                                     SimEventLoop* loop, const std::string& task,
                                     std::unique_ptr<Session>* session) {
@@ -89,16 +103,8 @@ absl::Status NewTracedDirectSession(const SessionOptions& options,
     return absl::InvalidArgumentError(absl::StrCat(
         "device_count[\"CPU\"] must be at least 1, got ", num_cpus));
   }
-  const std::string task_name = "/job:localhost/replica:0/task:0";
   std::vector<std::unique_ptr<Device>> devices;
-  for (int i = 0; i < num_cpus; ++i) {
-    DeviceAttributes attrs = Device::BuildDeviceAttributes(
-        Device::FullName(task_name, DEVICE_CPU, i), DEVICE_CPU,
-        kCpuDeviceMemoryLimit, options.env->random->NewNonZero64(),
-        absl::StrCat("device: ", i, ", name: traced simulated CPU"));
-    devices.push_back(
-        std::make_unique<TracedCpuDevice>(options.env, attrs, loop, task));
-  }
+  AddTracedCpuDevices(options, loop, task, num_cpus, &devices);
   *session = std::make_unique<DirectSession>(
       options, std::make_unique<DeviceMgr>(std::move(devices)));
   return absl::OkStatus();

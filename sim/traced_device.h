@@ -23,6 +23,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "runtime/common/device.h"
@@ -49,6 +50,13 @@ class TracedCpuDevice : public Device {
   const std::string task_;
   const std::string short_name_;
 };
+
+// Appends `num_cpus` TracedCpuDevices of /job:localhost/replica:0/task:0
+// (CPU:0..num_cpus-1, incarnations from options.env->random) to `devices`.
+// The Env and loop must be valid (callers check).
+void AddTracedCpuDevices(const SessionOptions& options, SimEventLoop* loop,
+                         const std::string& task, int num_cpus,
+                         std::vector<std::unique_ptr<Device>>* devices);
 
 // `task` names the session in trace records. InvalidArgument for missing
 // env/loop or a device count < 1.
