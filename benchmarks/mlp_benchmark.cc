@@ -2,8 +2,8 @@
 // 1024x1024x1024 float matrix multiply, each next to a peer.
 //
 //   bazel run -c opt //benchmarks:mlp_benchmark
-//   bazel run -c opt --define=with_torch=1 --define=with_openblas=1
-//       //benchmarks:mlp_benchmark       (one line; + libtorch / OpenBLAS)
+//   bazel run -c opt --define=with_torch=1 //benchmarks:mlp_benchmark
+//       (+ libtorch)
 //
 // The model is testing/mlp_graph.h's 784-256-256-10 float MLP (ReLU hidden
 // layers, softmax cross-entropy, plain SGD at learning rate 0.1) on its
@@ -13,9 +13,10 @@
 //  * BM_StepflowMlpStep/batch/threads: DirectSession::Run feeding x and
 //    labels, fetching the loss and running the target "train" (forward,
 //    tf.gradients' backward, one ApplyGradientDescent per variable) on a
-//    RealEnv with `threads` inter-op threads. "init" and one step run
-//    before timing. Each kernel runs on one thread (stepflow has no
-//    intra-op pool), so `threads` bounds inter-op parallelism only.
+//    RealEnv with `threads` scheduler threads. "init" and one step run
+//    before timing. The threads run independent kernels side by side, and
+//    MatMul cuts a large product into one block per thread (gemm.h); each
+//    block is a one-thread OpenBLAS call.
 //  * BM_TorchMlpStep/batch/threads (--define=with_torch=1): the same model
 //    in libtorch (ATen eager ops + autograd): addmm, relu, log_softmax
 //    cross-entropy with the one-hot labels, backward(), then p -= lr * grad
@@ -31,7 +32,7 @@
 //    1024x1024 float Consts, targeting c (nothing fed or fetched, so no
 //    copies): the MatMul kernel the session runs, plus one Run's overhead
 //    (microseconds against tens of milliseconds). 1 inter-op thread.
-//  * BM_BlasSgemm/1024 (--define=with_openblas=1): cblas_sgemm on the same
+//  * BM_BlasSgemm/1024: cblas_sgemm on the same
 //    row-major operands, OpenBLAS restricted to one thread like our kernel.
 //    The OpenBLAS build (openblas_get_config()) goes into the benchmark
 //    context as "blas", its kernel set (openblas_get_corename()) into the
@@ -65,15 +66,15 @@
 #include <ATen/Parallel.h>
 #endif
 
-#ifdef STEPFLOW_BENCH_WITH_OPENBLAS
 #include <cblas.h>
-// OpenBLAS's own entry points (not in every cblas.h).
+// OpenBLAS's own entry points (not in every cblas.h). The MatMul kernels
+// use the same OpenBLAS (runtime/kernels/gemm.h), so this binary always
+// links it.
 extern "C" {
 char* openblas_get_config(void);
 char* openblas_get_corename(void);
 void openblas_set_num_threads(int num_threads);
 }
-#endif
 
 namespace stepflow::bench {
 namespace {
@@ -138,6 +139,7 @@ struct MlpFixture {
 bool SaneLoss(float loss) { return std::isfinite(loss) && loss > 0; }
 
 void BM_StepflowMlpStep(benchmark::State& state) {
+  openblas_set_num_threads(1);  // As the kernels do; a peer may change it.
   MlpFixture f(static_cast<int>(state.range(0)),
                static_cast<int>(state.range(1)));
   if (!f.status.ok()) {
@@ -171,25 +173,22 @@ BENCHMARK(BM_StepflowMlpStep)
 
 #ifdef STEPFLOW_BENCH_WITH_TORCH
 // libtorch's matrix products go to the BLAS behind Debian's libblas.so.3
-// alternative. When that is OpenBLAS, its thread count is its own (not
-// at::set_num_threads'), so it is set too; looked up at run time because
-// this binary links OpenBLAS itself only with --define=with_openblas=1.
-void* OpenBlasSymbol(const char* name) { return dlsym(RTLD_DEFAULT, name); }
-
+// alternative. When that is OpenBLAS, it is the very library the MatMul
+// kernels use, and its thread count is its own (not at::set_num_threads'):
+// it is set too here, and set back to one by every stepflow benchmark.
 void SetTorchThreads(int threads) {
   at::set_num_threads(threads);
-  using SetThreadsFn = void (*)(int);
-  if (auto set = reinterpret_cast<SetThreadsFn>(
-          OpenBlasSymbol("openblas_set_num_threads"))) {
-    set(threads);
-  }
+  openblas_set_num_threads(threads);
 }
 
+// The library that libtorch's libblas.so.3 takes sgemm_ from (OpenBLAS's
+// libopenblas.so.0, or another BLAS the alternatives select).
 std::string TorchBlas() {
-  using GetConfigFn = char* (*)();
-  auto get = reinterpret_cast<GetConfigFn>(
-      OpenBlasSymbol("openblas_get_config"));
-  return get != nullptr ? get() : "not OpenBLAS (see libblas.so.3)";
+  void* blas = dlopen("libblas.so.3", RTLD_LAZY | RTLD_NOLOAD);
+  void* sgemm = blas != nullptr ? dlsym(blas, "sgemm_") : nullptr;
+  Dl_info info;
+  if (sgemm == nullptr || dladdr(sgemm, &info) == 0) return "unknown";
+  return info.dli_fname;
 }
 
 // libtorch's OpenMP workers spin while idle unless OMP_WAIT_POLICY=PASSIVE
@@ -348,6 +347,7 @@ GraphDef MatMulGraph(int64_t n) {
 
 void BM_StepflowMatMul(benchmark::State& state) {
   const int64_t n = state.range(0);
+  openblas_set_num_threads(1);  // As the kernels do; a peer may change it.
   std::unique_ptr<RealEnv> env = RealEnv::Create(1);
   SessionOptions options;
   options.env = env->env();
@@ -375,7 +375,6 @@ void BM_StepflowMatMul(benchmark::State& state) {
 }
 BENCHMARK(BM_StepflowMatMul)->Arg(1024)->UseRealTime();
 
-#ifdef STEPFLOW_BENCH_WITH_OPENBLAS
 // The context is printed before any benchmark runs: record it at startup.
 [[maybe_unused]] const bool kBlasContext =
     (benchmark::AddCustomContext("blas", openblas_get_config()), true);
@@ -398,7 +397,6 @@ void BM_BlasSgemm(benchmark::State& state) {
   SetGflops(state, n);
 }
 BENCHMARK(BM_BlasSgemm)->Arg(1024)->UseRealTime();
-#endif  // STEPFLOW_BENCH_WITH_OPENBLAS
 
 }  // namespace
 }  // namespace stepflow::bench

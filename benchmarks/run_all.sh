@@ -6,12 +6,11 @@
 #
 #   benchmarks/run_all.sh [--quick] [--min_time=S] [--repetitions=N]
 #                         [--out_dir=DIR]
-#   bazel run [--define=with_torch=1] [--define=with_openblas=1]
+#   bazel run [--define=with_torch=1]
 #       //benchmarks:all -- [same flags]
 #
 # Run from a checkout it builds the six binaries first (-c opt, adding
-# the libtorch peer when Debian's libtorch-dev is installed and the
-# OpenBLAS peer when libopenblas-dev is); under `bazel run` it uses the
+# the libtorch peer when Debian's libtorch-dev is installed); under `bazel run` it uses the
 # binaries Bazel built. --quick: short runs, one
 # repetition, no 1M-node pipeline (a smoke test, not numbers to quote).
 # Binaries run one at a time. The JSON of each run stays in --out_dir
@@ -46,9 +45,6 @@ else
   cd "$repo"
   defines=()
   if [ -f /usr/include/ATen/ATen.h ]; then defines+=(--define=with_torch=1); fi
-  if [ -e /usr/lib/x86_64-linux-gnu/libopenblas.so ]; then
-    defines+=(--define=with_openblas=1)
-  fi
   bazel build -c opt "${defines[@]}" //benchmarks:executor_benchmark \
     //benchmarks:session_benchmark //benchmarks:pipeline_benchmark \
     //benchmarks:rpc_benchmark //benchmarks:sim_benchmark \

@@ -14,6 +14,7 @@ PACKAGES=(
   libbenchmark-dev
   libtbb-dev                # oneTBB flow graph: executor benchmark peer
   libeigen3-dev
+  libopenblas-dev           # GEMM for the MatMul kernels (runtime CPU dispatch)
   librapidcheck-dev
   chromium python3          # timeline screenshots (tools/timeline_viewer)
 )

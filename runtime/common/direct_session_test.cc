@@ -188,6 +188,34 @@ TEST_F(DirectSessionTest, ListDevicesFollowsDeviceCount) {
   EXPECT_NE(devices[0].incarnation(), devices[1].incarnation());
 }
 
+// A computation that only a control edge waits for is skipped (replaced by
+// a NoOp, as TensorFlow's dependency optimizer does): its error does not
+// surface. Fetched or targeted, it runs and fails, naming the node.
+TEST_F(DirectSessionTest, ComputationOnlyWaitedForIsSkipped) {
+  auto session = NewLocalSession();
+  // `bad` multiplies scalars: MatMul rejects them when it runs.
+  const std::string graph =
+      Placeholder("x", "DT_FLOAT") + ConstF("y", 2) +
+      Binary("MatMul", "bad", "y", "y") +
+      "node { name: 'gate' op: 'NoOp' input: '^bad' }\n"
+      "node { name: 'z' op: 'AddV2' input: 'x' input: 'y' input: '^gate' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n";
+  ASSERT_TRUE(session->Create(Parse(graph)).ok());
+  std::vector<Tensor> out;
+  absl::Status s =
+      session->Run({{"x", Tensor::Scalar<float>(3)}}, {"z"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].scalar<float>(), 5.0f);
+
+  s = session->Run({}, {"bad"}, {}, &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("bad"), std::string::npos) << s;
+  s = session->Run({}, {}, {"bad"}, &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  s = session->Run({{"x", Tensor::Scalar<float>(3)}}, {"z"}, {"bad"}, &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+}
+
 TEST_F(DirectSessionTest, RunComputesAndOutputsFollowFetchOrder) {
   auto session = NewLocalSession();
   ASSERT_TRUE(session->Create(AddGraph()).ok());

@@ -4,6 +4,7 @@
 
 #include "runtime/common/placer.h"
 #include "runtime/framework/status_macros.h"
+#include "runtime/graph/control_only_nodes.h"
 #include "runtime/graph/graph_constructor.h"
 #include "runtime/graph/subgraph.h"
 
@@ -69,6 +70,11 @@ absl::Status GraphExecutionState::BuildGraph(
   SF_RETURN_IF_ERROR(subgraph::RewriteGraphForExecution(
       g.get(), opts.feeds, opts.fetches, opts.targets, options_.client_device,
       opts.use_function_convention, &metadata));
+  // Skip computations that only something's control edge waits for.
+  SF_RETURN_IF_ERROR(ConvertControlOnlyNodesToNoOps(
+                         g.get(), absl::flat_hash_set<std::string>(
+                                      opts.targets.begin(), opts.targets.end()))
+                         .status());
 
   // Pin stateful nodes where they already live.
   {

@@ -1,6 +1,8 @@
 // GraphExecutionState: a session's full graph, and the factory of the
 // pruned, placed "client graphs" each (feeds, fetches, targets) signature
-// runs.
+// runs. A client graph is the full graph rewritten for the signature and
+// pruned (subgraph.h), with the computations only control edges wait for
+// replaced by NoOps (control_only_nodes.h), then placed (placer.h).
 //
 // The full graph only grows (Extend returns a new state holding old + new
 // nodes). Placement happens per client graph, but a stateful node

@@ -53,11 +53,15 @@ struct SoftplusFn : SameType<T> {
   }
 };
 
+// The gradient times a 0/1 mask, as TensorFlow computes it (so a NaN or
+// infinite gradient where the feature is not positive gives NaN). A
+// product, not a select: Eigen cannot vectorise select, and a per-element
+// branch on the sign of the features mispredicts half the time.
 template <typename T>
 struct ReluGradFn : SameType<T> {
   template <class G, class F>
   static auto Expr(const G& g, const F& f) {
-    return (f > T(0)).select(g, T(0));
+    return g * (f > T(0)).template cast<T>();
   }
 };
 
@@ -65,7 +69,7 @@ template <typename T>
 struct Relu6GradFn : SameType<T> {
   template <class G, class F>
   static auto Expr(const G& g, const F& f) {
-    return (f > T(0) && f < T(6)).select(g, T(0));
+    return g * (f > T(0) && f < T(6)).template cast<T>();
   }
 };
 

@@ -2,24 +2,20 @@
 // op(y[..., :, :]) where op adjoints (transposes and conjugates) when
 // adj_x / adj_y is set. Inputs have rank >= 2; the leading dims are batch
 // dims. BatchMatMul requires equal ranks and identical batch dims;
-// BatchMatMulV2 broadcasts the batch dims like NumPy. Each slice uses
-// Eigen's GEMM; half/bfloat16 compute in float; int32/int64 wrap.
+// BatchMatMulV2 broadcasts the batch dims like NumPy. Each slice is one
+// Gemm (gemm.h); half/bfloat16 compute in float; int32/int64 wrap.
 // Shape errors are InvalidArgument naming the node.
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
-#include "Eigen/Core"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/bcast.h"
+#include "runtime/kernels/gemm.h"
 #include "runtime/kernels/kernel_util.h"
 
 namespace stepflow {
 namespace {
-
-template <typename C>
-using RowMajor =
-    Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // The element type GEMM runs in.
 template <typename T>
@@ -27,23 +23,24 @@ using GemmType = std::conditional_t<std::is_same<T, half>::value ||
                                         std::is_same<T, bfloat16>::value,
                                     float, ArithType<T>>;
 
-// out (m x n) = op(a) * op(b) for one slice; a is r_a x c_a, b is r_b x c_b.
+// out (m x n) = op(a) * op(b) for one slice; a's rows hold ca elements,
+// b's rows cb; op(a) is m x k.
 template <typename C>
-void SliceProduct(const C* a, int64_t ra, int64_t ca, bool adj_a, const C* b,
-                  int64_t rb, int64_t cb, bool adj_b, C* out, int64_t m,
-                  int64_t n) {
-  Eigen::Map<const RowMajor<C>> am(a, ra, ca);
-  Eigen::Map<const RowMajor<C>> bm(b, rb, cb);
-  Eigen::Map<RowMajor<C>> om(out, m, n);
-  if (!adj_a && !adj_b) {
-    om.noalias() = am * bm;
-  } else if (adj_a && !adj_b) {
-    om.noalias() = am.adjoint() * bm;
-  } else if (!adj_a && adj_b) {
-    om.noalias() = am * bm.adjoint();
-  } else {
-    om.noalias() = am.adjoint() * bm.adjoint();
-  }
+void SliceProduct(const C* a, int64_t ca, bool adj_a, const C* b, int64_t cb,
+                  bool adj_b, C* out, int64_t m, int64_t n, int64_t k) {
+  GemmArgs<C> g;
+  g.a = a;
+  g.lda = ca;
+  g.op_a = adj_a ? GemmOp::kConjTrans : GemmOp::kNoTrans;
+  g.b = b;
+  g.ldb = cb;
+  g.op_b = adj_b ? GemmOp::kConjTrans : GemmOp::kNoTrans;
+  g.c = out;
+  g.ldc = n;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  Gemm(g);
 }
 
 template <typename T, bool kBroadcast>
@@ -124,13 +121,13 @@ class BatchMatMulOp : public OpKernel {
       if constexpr (kConvert) {
         for (int64_t i = 0; i < xs; ++i) xbuf[i] = static_cast<C>(xp[i]);
         for (int64_t i = 0; i < ys; ++i) ybuf[i] = static_cast<C>(yp[i]);
-        SliceProduct<C>(xbuf.data(), xr, xc, adj_x_, ybuf.data(), yr, yc,
-                        adj_y_, obuf.data(), m, n);
+        SliceProduct<C>(xbuf.data(), xc, adj_x_, ybuf.data(), yc, adj_y_,
+                        obuf.data(), m, n, k);
         for (int64_t i = 0; i < os; ++i) op[i] = static_cast<T>(obuf[i]);
       } else {
-        SliceProduct<C>(reinterpret_cast<const C*>(xp), xr, xc, adj_x_,
-                        reinterpret_cast<const C*>(yp), yr, yc, adj_y_,
-                        reinterpret_cast<C*>(op), m, n);
+        SliceProduct<C>(reinterpret_cast<const C*>(xp), xc, adj_x_,
+                        reinterpret_cast<const C*>(yp), yc, adj_y_,
+                        reinterpret_cast<C*>(op), m, n, k);
       }
     };
     bcast.ForEachRow([&](int64_t xo, int64_t xstep, int64_t yo, int64_t ystep,

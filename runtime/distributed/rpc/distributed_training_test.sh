@@ -67,6 +67,9 @@ trap cleanup EXIT
 
 # Starts task $1 with its log in $tmp/s$1.log; sets s0/s1.
 start_task() {
+  # Empty the log here, not only in the background job's redirection: a
+  # restarted task's await_listening must not find the last run's line.
+  : >"$tmp/s$1.log"
   "$server" --cluster="$cluster" --task="$1" >"$tmp/s$1.log" 2>&1 &
   eval "s$1=$!"
 }
