@@ -1,5 +1,6 @@
-// BiasAdd, Relu, Softmax.
+// BiasAdd, Relu, ReluGrad/Relu6Grad, Softmax.
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,31 @@ TEST(ReluOpTest, Values) {
                   {Vec<int64_t>({-7, 7})}, &out)
                   .ok());
   ExpectTensor<int64_t>(out, TensorShape({2}), {0, 7});
+}
+
+// ReluGrad / Relu6Grad are gradients * mask, as TensorFlow computes them:
+// the mask passes the gradient where the feature is in the open range, and
+// a non-finite gradient where it is not gives NaN (0 * inf), not 0.
+TEST(ReluGradOpTest, MaskTimesGradientLikeTensorFlow) {
+  const float inf = std::numeric_limits<float>::infinity();
+  Tensor out;
+  ASSERT_TRUE(RunOne(TestNode("g", "ReluGrad").Inputs(2).Attr("T", DT_FLOAT),
+                     {Vec<float>({3, 4, 5, inf}), Vec<float>({-1, 0, 2, -2})},
+                     &out)
+                  .ok());
+  const float* v = out.flat<float>().data();
+  EXPECT_EQ(v[0], 0.0f);
+  EXPECT_EQ(v[1], 0.0f);  // Not positive: the feature 0 blocks it.
+  EXPECT_EQ(v[2], 5.0f);
+  EXPECT_TRUE(std::isnan(v[3]));
+  ASSERT_TRUE(RunOne(TestNode("g", "Relu6Grad").Inputs(2).Attr("T", DT_FLOAT),
+                     {Vec<float>({3, 4, 5}), Vec<float>({0.5f, 6, 7})}, &out)
+                  .ok());
+  ExpectTensor<float>(out, TensorShape({3}), {3, 0, 0});
+  ASSERT_TRUE(RunOne(TestNode("g", "ReluGrad").Inputs(2).Attr("T", DT_INT32),
+                     {Vec<int32_t>({3, 4}), Vec<int32_t>({-1, 9})}, &out)
+                  .ok());
+  ExpectTensor<int32_t>(out, TensorShape({2}), {0, 4});
 }
 
 TEST(SoftmaxOpTest, RowsSumToOne) {
