@@ -582,11 +582,18 @@ class ExecutorState {
 
   // Runs `inline_ready` and whatever becomes ready inline behind it.
   void Process(ReadyQueue inline_ready);
-  void LaunchAsync(const NodeItem& item, const TaggedNode& tn,
-                   const OpKernelContext::Params& params,
-                   const TensorValueVec& inputs,
-                   std::unique_ptr<NodeExecStats> stats);
+  // Starts an async kernel. Returns its state if the kernel completed
+  // before ComputeAsync returned (then the caller finishes the node, with
+  // FinishAsync, and may run its successors inline); null otherwise (then
+  // the kernel's `done` finishes it through AsyncDone).
+  AsyncState* LaunchAsync(const NodeItem& item, const TaggedNode& tn,
+                          const OpKernelContext::Params& params,
+                          const TensorValueVec& inputs,
+                          std::unique_ptr<NodeExecStats> stats);
   void AsyncDone(AsyncState* state);
+  // Collects an async node's outputs, frees `state` and completes the node
+  // (NodeDone); returns true if that finished the step.
+  bool FinishAsync(AsyncState* state, ReadyQueue* inline_ready);
 
   absl::Status PrepareInputs(const NodeItem& item, Entry* first_input,
                              TensorValueVec* inputs);
@@ -684,6 +691,11 @@ struct ExecutorState::AsyncState {
   OpKernelContext::Params params;
   OpKernelContext ctx;
   std::unique_ptr<NodeExecStats> stats;
+  // Who finishes the node: whichever of LaunchAsync (after ComputeAsync
+  // returns) and the kernel's `done` comes second, told apart by swapping
+  // in kLaunched or kDoneEarly.
+  enum Handoff : int { kLaunching, kLaunched, kDoneEarly };
+  std::atomic<int> handoff{kLaunching};
 };
 
 void ExecutorState::RunAsync() {
@@ -773,10 +785,17 @@ void ExecutorState::Process(ReadyQueue inline_ready) {
         params.frame_iter = FrameAndIter{tn.frame->frame_id(), tn.iter_id};
         params.is_output_dead = false;
         if (item.async_kernel != nullptr) {
-          LaunchAsync(item, tn, params, inputs, std::move(stats));
-          // The node now completes through AsyncDone, possibly already
-          // (and possibly finishing the step if nothing is left inline:
-          // then the loop ends here without touching `this`).
+          AsyncState* done_early =
+              LaunchAsync(item, tn, params, inputs, std::move(stats));
+          // Completed during the launch (a Recv whose value was there, a
+          // product not worth splitting): finish it here, so its
+          // successors can run inline instead of through the scheduler.
+          if (done_early != nullptr && FinishAsync(done_early, &inline_ready)) {
+            AllNodesDone();  // Last node: `inline_ready` is empty.
+          }
+          // Otherwise the node completes through AsyncDone, possibly
+          // already (and possibly finishing the step if nothing is left
+          // inline: then the loop ends here without touching `this`).
           continue;
         }
         OpKernelContext ctx(&params);
@@ -797,17 +816,34 @@ void ExecutorState::Process(ReadyQueue inline_ready) {
   }
 }
 
-void ExecutorState::LaunchAsync(const NodeItem& item, const TaggedNode& tn,
-                                const OpKernelContext::Params& params,
-                                const TensorValueVec& inputs,
-                                std::unique_ptr<NodeExecStats> stats) {
+ExecutorState::AsyncState* ExecutorState::LaunchAsync(
+    const NodeItem& item, const TaggedNode& tn,
+    const OpKernelContext::Params& params, const TensorValueVec& inputs,
+    std::unique_ptr<NodeExecStats> stats) {
   auto* state = new AsyncState(params, tn, inputs, std::move(stats));
   SetOpStart(state->stats.get());
-  impl_->device()->ComputeAsync(item.async_kernel, &state->ctx,
-                                [this, state] { AsyncDone(state); });
+  impl_->device()->ComputeAsync(item.async_kernel, &state->ctx, [this, state] {
+    if (state->handoff.exchange(AsyncState::kDoneEarly,
+                                std::memory_order_acq_rel) ==
+        AsyncState::kLaunched) {
+      AsyncDone(state);
+    }
+  });
+  if (state->handoff.exchange(AsyncState::kLaunched,
+                              std::memory_order_acq_rel) ==
+      AsyncState::kDoneEarly) {
+    return state;
+  }
+  return nullptr;
 }
 
 void ExecutorState::AsyncDone(AsyncState* state) {
+  // Successors are scheduled, not run inline: this callback may be running
+  // inside another component (a Send on another executor, a cancellation).
+  if (FinishAsync(state, nullptr)) AllNodesDone();
+}
+
+bool ExecutorState::FinishAsync(AsyncState* state, ReadyQueue* inline_ready) {
   const TaggedNode tn = state->tagged_node;
   const NodeItem& item = *tn.item;
   SetOpEnd(state->stats.get());
@@ -821,9 +857,7 @@ void ExecutorState::AsyncDone(AsyncState* state) {
   TaggedNodeSeq ready;
   if (s.ok()) PropagateOutputs(tn, node_dead, &outputs, &ready);
   outputs.clear();
-  // Successors are scheduled, not run inline: this callback may be running
-  // inside another component (a Send on another executor, a cancellation).
-  if (NodeDone(s, &ready, nullptr)) AllNodesDone();
+  return NodeDone(s, &ready, inline_ready);
 }
 
 absl::Status ExecutorState::PrepareInputs(const NodeItem& item,

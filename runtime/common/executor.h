@@ -22,7 +22,10 @@
 //    false) run inline in the closure that made them ready; expensive ones
 //    are scheduled (except one, kept inline when nothing else is). Async
 //    kernels complete through their callback, whose successors are
-//    scheduled. `done` itself is always delivered through Schedule, never
+//    scheduled; one whose callback runs before ComputeAsync returns (a Recv
+//    whose value is there, a MatMul too small to split) is finished in
+//    place, its successors inline like a synchronous kernel's. `done`
+//    itself is always delivered through Schedule, never
 //    inline in RunAsync or in another component's callback.
 //  * Errors: the first error is recorded (a Cancelled error gives way to a
 //    later non-Cancelled one, since cancellation is usually a consequence
