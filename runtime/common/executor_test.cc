@@ -66,6 +66,8 @@ REGISTER_OP("ExecTestVar").Output("ref: Ref(float)").Attr("initialized: bool");
 REGISTER_OP("ExecTestHold").Output("out: float");
 REGISTER_OP("ExecTestNoKernel").Output("out: float");
 REGISTER_OP("ExecTestExpensive").Input("in: float").Output("out: float");
+REGISTER_OP("ExecTestAddOne").Input("in: float").Output("out: float");
+REGISTER_OP("ExecTestAddOneAtOnce").Input("in: float").Output("out: float");
 
 // Forwards its input and counts.
 class CountOp : public OpKernel {
@@ -176,6 +178,30 @@ class ExpensiveOp : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestExpensive").Device(DEVICE_CPU),
                         ExpensiveOp);
+
+// in + 1, inexpensive: runs inline.
+class AddOneOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    ctx->set_output(0, Tensor::Scalar<float>(ctx->input(0).scalar<float>() + 1));
+  }
+  bool IsExpensive() const override { return false; }
+};
+REGISTER_KERNEL_BUILDER(Name("ExecTestAddOne").Device(DEVICE_CPU), AddOneOp);
+
+// in + 1 as an async kernel that calls `done` before ComputeAsync returns.
+class AddOneAtOnceOp : public AsyncOpKernel {
+ public:
+  using AsyncOpKernel::AsyncOpKernel;
+  void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
+    ctx->set_output(0, Tensor::Scalar<float>(ctx->input(0).scalar<float>() + 1));
+    done();
+  }
+  bool IsExpensive() const override { return false; }
+};
+REGISTER_KERNEL_BUILDER(Name("ExecTestAddOneAtOnce").Device(DEVICE_CPU),
+                        AddOneAtOnceOp);
 
 // ControlTrigger does nothing; the executor gives it its meaning. Supplied
 // here through create_kernel (not the global registry).
@@ -328,6 +354,38 @@ TEST_F(ExecutorTest, Chain) {
   // Steps are independent: run again.
   ASSERT_TRUE(RunWithFrame(ex.get(), {}, {}, {DT_FLOAT}, &out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 4.0f);
+}
+
+// An async kernel whose `done` runs before ComputeAsync returns is finished
+// in place: its successors run inline, so a chain of them takes as many
+// scheduler closures as a chain of synchronous kernels.
+TEST_F(ExecutorTest, AsyncKernelDoneAtOnceRunsSuccessorsInline) {
+  int closures[2] = {0, 0};
+  const char* ops[2] = {"ExecTestAddOne", "ExecTestAddOneAtOnce"};
+  for (int i = 0; i < 2; ++i) {
+    GraphDef g;
+    AddConst(&g, "a", Tensor::Scalar<float>(2));
+    AddNode(&g, "x", ops[i], {"a"});
+    AddNode(&g, "y", ops[i], {"x"});
+    AddNode(&g, "z", ops[i], {"y"});
+    AddRetval(&g, "r", "z", DT_FLOAT, 0);
+    auto ex = BuildOrDie(g);
+    FunctionCallFrame frame({}, {DT_FLOAT});
+    Executor::Args args;
+    args.call_frame = &frame;
+    int calls = 0;
+    ex->RunAsync(args, [&](const absl::Status& s) {
+      EXPECT_TRUE(s.ok()) << s;
+      ++calls;
+    });
+    closures[i] = sched_.RunUntilIdle();
+    ASSERT_EQ(calls, 1) << ops[i];
+    std::vector<Tensor> out;
+    ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
+    EXPECT_EQ(out[0].scalar<float>(), 5.0f) << ops[i];
+  }
+  EXPECT_GT(closures[0], 0);
+  EXPECT_EQ(closures[1], closures[0]);
 }
 
 TEST_F(ExecutorTest, RunAsyncRunsNothingInlineAndDoneIsScheduled) {
