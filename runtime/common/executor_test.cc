@@ -303,6 +303,20 @@ class ExecutorTest : public ::testing::Test {
     return executor;
   }
 
+  // What a step's `done` reported: how many times, and the last status.
+  struct DoneRecord {
+    int calls = 0;
+    absl::Status status;
+  };
+  // Starts one step and returns without running the scheduler; the step's
+  // `done` fills `*done` (which must outlive the step).
+  void Start(Executor* executor, const Executor::Args& args, DoneRecord* done) {
+    executor->RunAsync(args, [done](const absl::Status& s) {
+      ++done->calls;
+      done->status = s;
+    });
+  }
+
   // Runs one step to completion on the inline scheduler.
   absl::Status Run(Executor* executor, const Executor::Args& args) {
     if (executor == nullptr) return absl::InternalError("no executor");
@@ -373,13 +387,11 @@ TEST_F(ExecutorTest, AsyncKernelDoneAtOnceRunsSuccessorsInline) {
     FunctionCallFrame frame({}, {DT_FLOAT});
     Executor::Args args;
     args.call_frame = &frame;
-    int calls = 0;
-    ex->RunAsync(args, [&](const absl::Status& s) {
-      EXPECT_TRUE(s.ok()) << s;
-      ++calls;
-    });
+    DoneRecord done;
+    Start(ex.get(), args, &done);
     closures[i] = sched_.RunUntilIdle();
-    ASSERT_EQ(calls, 1) << ops[i];
+    ASSERT_EQ(done.calls, 1) << ops[i];
+    EXPECT_TRUE(done.status.ok()) << done.status;
     std::vector<Tensor> out;
     ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
     EXPECT_EQ(out[0].scalar<float>(), 5.0f) << ops[i];
@@ -594,12 +606,8 @@ TEST_F(ExecutorTest, DoneWaitsForInFlightKernelsAfterError) {
   auto* rendez = new IntraProcessRendezvous;
   Executor::Args args;
   args.rendezvous = rendez;
-  int calls = 0;
-  absl::Status status;
-  ex->RunAsync(args, [&](const absl::Status& s) {
-    ++calls;
-    status = s;
-  });
+  DoneRecord done;
+  Start(ex.get(), args, &done);
   sched_.RunUntilIdle();
   ASSERT_EQ(RunCount("hold"), 1);
   ASSERT_EQ(RunCount("bad"), 0);
@@ -615,11 +623,11 @@ TEST_F(ExecutorTest, DoneWaitsForInFlightKernelsAfterError) {
           .ok());
   sched_.RunUntilIdle();
   ASSERT_EQ(RunCount("bad"), 1);
-  EXPECT_EQ(calls, 0);  // The held kernel is still running.
+  EXPECT_EQ(done.calls, 0);  // The held kernel is still running.
   ReleaseHeld();
   sched_.RunUntilIdle();
-  EXPECT_EQ(calls, 1);
-  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(done.calls, 1);
+  EXPECT_EQ(done.status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RunCount("after_hold"), 0);  // Nothing new starts after an error.
   rendez->Unref();
 }
@@ -633,16 +641,14 @@ TEST_F(ExecutorTest, AsyncKernelCompletesLater) {
   FunctionCallFrame frame({}, {DT_FLOAT});
   Executor::Args args;
   args.call_frame = &frame;
-  int calls = 0;
-  ex->RunAsync(args, [&](const absl::Status& s) {
-    EXPECT_TRUE(s.ok()) << s;
-    ++calls;
-  });
+  DoneRecord done;
+  Start(ex.get(), args, &done);
   sched_.RunUntilIdle();
-  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(done.calls, 0);
   ReleaseHeld();
   sched_.RunUntilIdle();
-  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(done.calls, 1);
+  EXPECT_TRUE(done.status.ok()) << done.status;
   std::vector<Tensor> out;
   ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 10.0f);
@@ -824,19 +830,15 @@ TEST_F(ExecutorTest, CancellationEndsStepWithCancelled) {
   Executor::Args args;
   args.rendezvous = rendez;
   args.cancellation_manager = &cm;
-  int calls = 0;
-  absl::Status status;
-  ex->RunAsync(args, [&](const absl::Status& s) {
-    ++calls;
-    status = s;
-  });
+  DoneRecord done;
+  Start(ex.get(), args, &done);
   sched_.RunUntilIdle();
-  EXPECT_EQ(calls, 0);  // Stuck in the Recv.
+  EXPECT_EQ(done.calls, 0);  // Stuck in the Recv.
   EXPECT_EQ(rendez->NumPendingForTest(), 1u);
   cm.StartCancel();
   sched_.RunUntilIdle();
-  EXPECT_EQ(calls, 1);
-  EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
+  EXPECT_EQ(done.calls, 1);
+  EXPECT_EQ(done.status.code(), absl::StatusCode::kCancelled) << done.status;
   EXPECT_EQ(RunCount("count"), 0);
   EXPECT_EQ(rendez->NumPendingForTest(), 0u);
   // The rendezvous was aborted with Cancelled.

@@ -28,19 +28,9 @@ using GemmType = std::conditional_t<std::is_same<T, half>::value ||
 template <typename C>
 void SliceProduct(const C* a, int64_t ca, bool adj_a, const C* b, int64_t cb,
                   bool adj_b, C* out, int64_t m, int64_t n, int64_t k) {
-  GemmArgs<C> g;
-  g.a = a;
-  g.lda = ca;
-  g.op_a = adj_a ? GemmOp::kConjTrans : GemmOp::kNoTrans;
-  g.b = b;
-  g.ldb = cb;
-  g.op_b = adj_b ? GemmOp::kConjTrans : GemmOp::kNoTrans;
-  g.c = out;
-  g.ldc = n;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  Gemm(g);
+  Gemm(DenseGemmArgs(a, ca, adj_a ? GemmOp::kConjTrans : GemmOp::kNoTrans, b,
+                     cb, adj_b ? GemmOp::kConjTrans : GemmOp::kNoTrans, out, m,
+                     n, k));
 }
 
 template <typename T, bool kBroadcast>

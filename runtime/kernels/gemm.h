@@ -50,6 +50,26 @@ struct GemmArgs {
   int64_t k = 0;
 };
 
+// The product op_a(A) * op_b(B) into a dense m x n C (ldc = n).
+template <typename C>
+GemmArgs<C> DenseGemmArgs(const C* a, int64_t lda, GemmOp op_a, const C* b,
+                          int64_t ldb, GemmOp op_b, C* c, int64_t m,
+                          int64_t n, int64_t k) {
+  GemmArgs<C> g;
+  g.a = a;
+  g.lda = lda;
+  g.op_a = op_a;
+  g.b = b;
+  g.ldb = ldb;
+  g.op_b = op_b;
+  g.c = c;
+  g.ldc = n;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  return g;
+}
+
 // Computes one product. Instantiated for float, double, std::complex<float>,
 // std::complex<double>, uint32_t and uint64_t (wrapping integer products).
 template <typename C>

@@ -145,16 +145,8 @@ TEST(SplitGemmTest, BlockedFloatProductIsCloseAndRepeatable) {
       again(m * n);
   for (int64_t i = 0; i < m * k; ++i) a[i] = 1.0f / (1 + i % 101);
   for (int64_t i = 0; i < k * n; ++i) b[i] = 1.0f / (3 + i % 89);
-  GemmArgs<float> g;
-  g.a = a.data();
-  g.lda = k;
-  g.b = b.data();
-  g.ldb = n;
-  g.c = whole.data();
-  g.ldc = n;
-  g.m = m;
-  g.n = n;
-  g.k = k;
+  GemmArgs<float> g = DenseGemmArgs(a.data(), k, GemmOp::kNoTrans, b.data(),
+                                    n, GemmOp::kNoTrans, whole.data(), m, n, k);
   Gemm(g);
   for (std::vector<float>* out : {&split, &again}) {
     g.c = out->data();

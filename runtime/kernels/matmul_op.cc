@@ -34,23 +34,16 @@ template <typename T>
 using RowMajorMatrix =
     Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// op(a) * op(b) with a and b stored as the (row-major) tensors ta, tb.
 template <typename C>
 GemmArgs<C> MakeArgs(const C* a, const Tensor& ta, bool trans_a, const C* b,
                      const Tensor& tb, bool trans_b, C* out, int64_t m,
                      int64_t n, int64_t k) {
-  GemmArgs<C> g;
-  g.a = a;
-  g.lda = ta.dim_size(1);
-  g.op_a = trans_a ? GemmOp::kTrans : GemmOp::kNoTrans;
-  g.b = b;
-  g.ldb = tb.dim_size(1);
-  g.op_b = trans_b ? GemmOp::kTrans : GemmOp::kNoTrans;
-  g.c = out;
-  g.ldc = n;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  return g;
+  return DenseGemmArgs(a, ta.dim_size(1),
+                       trans_a ? GemmOp::kTrans : GemmOp::kNoTrans, b,
+                       tb.dim_size(1),
+                       trans_b ? GemmOp::kTrans : GemmOp::kNoTrans, out, m, n,
+                       k);
 }
 
 template <typename T>
