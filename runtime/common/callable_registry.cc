@@ -20,9 +20,14 @@ absl::Status CallableRegistry::Make(const CallableOptions& options,
     return absl::UnimplementedError(
         "CallableOptions.tensor_connection is not supported");
   }
+  auto callable = std::make_shared<Callable>();
+  callable->run_options = options.run_options();
+  callable->feeds.assign(options.feed().begin(), options.feed().end());
+  callable->fetches.assign(options.fetch().begin(), options.fetch().end());
+  callable->targets.assign(options.target().begin(), options.target().end());
   absl::MutexLock l(&mu_);
   *handle = next_handle_++;
-  callables_[*handle] = options;
+  callables_[*handle] = std::move(callable);
   return absl::OkStatus();
 }
 
@@ -31,28 +36,25 @@ absl::Status CallableRegistry::Run(Session* session,
                                    const std::vector<Tensor>& feed_tensors,
                                    std::vector<Tensor>* fetch_tensors,
                                    RunMetadata* run_metadata) {
-  CallableOptions options;
+  std::shared_ptr<const Callable> callable;
   {
     absl::MutexLock l(&mu_);
     auto it = callables_.find(handle);
     if (it == callables_.end()) return NoSuchHandle(handle);
-    options = it->second;
+    callable = it->second;
   }
-  if (static_cast<int>(feed_tensors.size()) != options.feed_size()) {
+  if (feed_tensors.size() != callable->feeds.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "Callable ", handle, " expects ", options.feed_size(),
+        "Callable ", handle, " expects ", callable->feeds.size(),
         " feed tensors but got ", feed_tensors.size()));
   }
   Session::FeedList feeds;
-  for (int i = 0; i < options.feed_size(); ++i) {
-    feeds.emplace_back(options.feed(i), feed_tensors[i]);
+  feeds.reserve(feed_tensors.size());
+  for (size_t i = 0; i < feed_tensors.size(); ++i) {
+    feeds.emplace_back(callable->feeds[i], feed_tensors[i]);
   }
-  const std::vector<std::string> fetches(options.fetch().begin(),
-                                         options.fetch().end());
-  const std::vector<std::string> targets(options.target().begin(),
-                                         options.target().end());
-  return session->Run(options.run_options(), feeds, fetches, targets,
-                      fetch_tensors, run_metadata);
+  return session->Run(callable->run_options, feeds, callable->fetches,
+                      callable->targets, fetch_tensors, run_metadata);
 }
 
 absl::Status CallableRegistry::Release(Session::CallableHandle handle) {

@@ -12,6 +12,8 @@
 #define STEPFLOW_RUNTIME_COMMON_CALLABLE_REGISTRY_H_
 
 #include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -35,9 +37,17 @@ class CallableRegistry {
   absl::Status Release(Session::CallableHandle handle);
 
  private:
+  // A callable's options, unpacked once at Make so a Run copies no proto.
+  struct Callable {
+    RunOptions run_options;
+    std::vector<std::string> feeds;
+    std::vector<std::string> fetches;
+    std::vector<std::string> targets;
+  };
+
   absl::Mutex mu_;
   Session::CallableHandle next_handle_ ABSL_GUARDED_BY(mu_) = 0;
-  std::map<Session::CallableHandle, CallableOptions> callables_
+  std::map<Session::CallableHandle, std::shared_ptr<const Callable>> callables_
       ABSL_GUARDED_BY(mu_);
 };
 

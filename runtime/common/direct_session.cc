@@ -82,6 +82,14 @@ struct StepState {
   }
 };
 
+// One Run call shape (feed, fetch and target names as the caller wrote
+// them, in the caller's order) resolved against its signature.
+struct RunPlan {
+  std::shared_ptr<ExecutorsAndKeys> executors;
+  std::vector<int> feed_arg;      // inputs[i] is argument feed_arg[i].
+  std::vector<int> fetch_retval;  // output_names[j] is retval fetch_retval[j].
+};
+
 struct PartialRunState {
   std::shared_ptr<ExecutorsAndKeys> executors;
   std::shared_ptr<StepState> step;
@@ -112,6 +120,33 @@ std::vector<std::string> SortedUnique(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
+}
+
+// The caller's names, each followed by a NUL and each list by another:
+// injective as long as no name is empty or contains a NUL. For such names
+// (which pruning rejects anyway) returns false, and nothing is cached.
+bool RunPlanKey(const Session::FeedList& inputs,
+                const std::vector<std::string>& fetches,
+                const std::vector<std::string>& targets, std::string* key) {
+  key->clear();
+  auto add = [key](const std::string& name) {
+    if (name.empty() || name.find('\0') != std::string::npos) return false;
+    key->append(name);
+    key->push_back('\0');
+    return true;
+  };
+  for (const auto& input : inputs) {
+    if (!add(input.first)) return false;
+  }
+  key->push_back('\0');
+  for (const auto& name : fetches) {
+    if (!add(name)) return false;
+  }
+  key->push_back('\0');
+  for (const auto& name : targets) {
+    if (!add(name)) return false;
+  }
+  return true;
 }
 
 absl::Status ClosedError() {
@@ -247,6 +282,51 @@ absl::Status DirectSession::GetOrCreateExecutors(
   return absl::OkStatus();
 }
 
+absl::Status DirectSession::GetOrCreateRunPlan(
+    const FeedList& inputs, const std::vector<std::string>& output_names,
+    const std::vector<std::string>& target_names,
+    std::shared_ptr<const RunPlan>* plan) {
+  std::string key;
+  const bool cacheable = RunPlanKey(inputs, output_names, target_names, &key);
+  if (cacheable) {
+    absl::MutexLock l(&executors_mu_);
+    auto it = run_plans_.find(key);
+    if (it != run_plans_.end()) {
+      *plan = it->second;
+      return absl::OkStatus();
+    }
+  }
+  // Canonical names. Feeds keep duplicates so pruning reports them; fetches
+  // and targets are de-duplicated (a repeated fetch gets the value twice).
+  std::vector<std::string> feeds;
+  feeds.reserve(inputs.size());
+  for (const auto& [name, t] : inputs) feeds.push_back(CanonicalTensorName(name));
+  std::vector<std::string> fetch_names;
+  fetch_names.reserve(output_names.size());
+  for (const auto& name : output_names) {
+    fetch_names.push_back(CanonicalTensorName(name));
+  }
+  std::vector<std::string> sorted_feeds = feeds;
+  std::sort(sorted_feeds.begin(), sorted_feeds.end());
+  auto built = std::make_shared<RunPlan>();
+  SF_RETURN_IF_ERROR(GetOrCreateExecutors(
+      sorted_feeds, SortedUnique(fetch_names), SortedUnique(target_names),
+      /*partial_run=*/false, &built->executors));
+  for (const std::string& feed : feeds) {
+    built->feed_arg.push_back(built->executors->feed_index.at(feed));
+  }
+  for (const std::string& fetch : fetch_names) {
+    built->fetch_retval.push_back(built->executors->fetch_index.at(fetch));
+  }
+  if (!cacheable) {
+    *plan = std::move(built);
+    return absl::OkStatus();
+  }
+  absl::MutexLock l(&executors_mu_);
+  *plan = run_plans_.emplace(std::move(key), std::move(built)).first->second;
+  return absl::OkStatus();
+}
+
 absl::Status DirectSession::BuildExecutors(
     const BuildGraphOptions& opts, std::shared_ptr<ExecutorsAndKeys>* out) {
   std::shared_ptr<GraphExecutionState> state;
@@ -371,27 +451,15 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
     }
   }
 
-  // Canonical names. Feeds keep duplicates so pruning reports them; fetches
-  // and targets are de-duplicated (a repeated fetch gets the value twice).
-  std::vector<std::string> feeds;
-  feeds.reserve(inputs.size());
-  for (const auto& [name, t] : inputs) feeds.push_back(CanonicalTensorName(name));
-  std::vector<std::string> fetch_names;
-  fetch_names.reserve(output_names.size());
-  for (const auto& name : output_names) {
-    fetch_names.push_back(CanonicalTensorName(name));
-  }
-  std::vector<std::string> sorted_feeds = feeds;
-  std::sort(sorted_feeds.begin(), sorted_feeds.end());
-  std::shared_ptr<ExecutorsAndKeys> ek;
-  SF_RETURN_IF_ERROR(GetOrCreateExecutors(sorted_feeds, SortedUnique(fetch_names),
-                                          SortedUnique(target_names),
-                                          /*partial_run=*/false, &ek));
+  std::shared_ptr<const RunPlan> plan;
+  SF_RETURN_IF_ERROR(
+      GetOrCreateRunPlan(inputs, output_names, target_names, &plan));
+  const std::shared_ptr<ExecutorsAndKeys>& ek = plan->executors;
 
   // Arguments in the executors' order.
   std::vector<Tensor> args(ek->feeds.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const int index = ek->feed_index.at(feeds[i]);
+    const int index = plan->feed_arg[i];
     const Tensor& t = inputs[i].second;
     if (t.dtype() != ek->feed_types[index]) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -402,7 +470,7 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
     args[index] = t;
   }
   FunctionCallFrame call_frame(ek->feed_types, ek->fetch_types);
-  SF_RETURN_IF_ERROR(call_frame.SetArgs(args));
+  SF_RETURN_IF_ERROR(call_frame.SetArgs(std::move(args)));
 
   const int64_t step_id = NewStepId();
   auto step = std::make_shared<StepState>(static_cast<int>(ek->items.size()));
@@ -440,9 +508,15 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
     exec_args.cancellation_manager = &step->cancellation;
     exec_args.stats_collector = stats.get();
     exec_args.step_container = &step_container;
-    for (auto& item : ek->items) {
-      item.executor->RunAsync(
+    // Every partition but the last starts through the scheduler; the last
+    // runs on this thread, so a one-device step of cheap kernels (the
+    // common case) needs no thread hand-off and no wake-up.
+    for (size_t i = 0; i + 1 < ek->items.size(); ++i) {
+      ek->items[i].executor->RunAsync(
           exec_args, [step](const absl::Status& s) { step->ExecutorDone(s); });
+    }
+    if (!ek->items.empty()) {
+      step->ExecutorDone(ek->items.back().executor->Run(exec_args));
     }
     env_->scheduler->WaitFor(&step->done);
   }
@@ -463,10 +537,8 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   std::vector<Tensor> retvals;
   SF_RETURN_IF_ERROR(call_frame.ConsumeRetvals(&retvals));
   outputs->clear();
-  outputs->reserve(fetch_names.size());
-  for (const std::string& name : fetch_names) {
-    outputs->push_back(retvals[ek->fetch_index.at(name)]);
-  }
+  outputs->reserve(plan->fetch_retval.size());
+  for (const int index : plan->fetch_retval) outputs->push_back(retvals[index]);
 
   if (run_metadata != nullptr) {
     if (stats != nullptr) stats->Finalize(run_metadata->mutable_step_stats());

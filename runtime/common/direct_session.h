@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "runtime/common/device_mgr.h"
@@ -34,6 +35,7 @@ namespace stepflow {
 
 struct ExecutorsAndKeys;
 struct PartialRunState;
+struct RunPlan;
 
 class DirectSession : public Session {
  public:
@@ -93,6 +95,14 @@ class DirectSession : public Session {
                                     std::shared_ptr<ExecutorsAndKeys>* out);
   absl::Status BuildExecutors(const BuildGraphOptions& opts,
                               std::shared_ptr<ExecutorsAndKeys>* out);
+  // Resolves Run's names, as the caller spelled and ordered them, to the
+  // signature's executors and to argument / return value indices. Cached
+  // by those exact names, so a repeated Run neither canonicalises nor
+  // sorts; errors are those of GetOrCreateExecutors (nothing is cached).
+  absl::Status GetOrCreateRunPlan(const FeedList& inputs,
+                                  const std::vector<std::string>& output_names,
+                                  const std::vector<std::string>& target_names,
+                                  std::shared_ptr<const RunPlan>* plan);
   int64_t NewStepId();
   // The step's rendezvous (one reference): options_.rendezvous_factory's, or
   // an IntraProcessRendezvous.
@@ -121,6 +131,9 @@ class DirectSession : public Session {
   mutable absl::Mutex executors_mu_;
   // Keyed by the sorted signature; std::map for deterministic iteration.
   std::map<std::string, std::shared_ptr<ExecutorsAndKeys>> executors_
+      ABSL_GUARDED_BY(executors_mu_);
+  // Keyed by RunPlanKey (the caller's names); lookups only.
+  absl::flat_hash_map<std::string, std::shared_ptr<const RunPlan>> run_plans_
       ABSL_GUARDED_BY(executors_mu_);
   std::atomic<int64_t> num_executor_builds_{0};
 

@@ -489,6 +489,50 @@ TEST_F(DirectSessionTest, ExecutorsAreCachedPerSignatureOrderInsensitive) {
   EXPECT_EQ(ds->num_executor_builds(), 2);
 }
 
+TEST_F(DirectSessionTest, RepeatedRunsMapFeedsAndFetchesByTheirOwnSpelling) {
+  // Each spelling and order of the same signature is resolved once and then
+  // served from the cache; the values must still land in the right places.
+  auto session = NewLocalSession();
+  ASSERT_TRUE(session->Create(AddGraph()).ok());
+  auto* ds = static_cast<DirectSession*>(session.get());
+  std::vector<Tensor> out;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(session
+                    ->Run({{"x", Tensor::Scalar<float>(1)},
+                           {"y:0", Tensor::Scalar<float>(10 + i)}},
+                          {"z", "w:0"}, {}, &out)
+                    .ok());
+    EXPECT_EQ(out[0].scalar<float>(), 11.0f + i);
+    EXPECT_EQ(out[1].scalar<float>(), (11.0f + i) * (11.0f + i));
+    ASSERT_TRUE(session
+                    ->Run({{"y", Tensor::Scalar<float>(20 + i)},
+                           {"x:0", Tensor::Scalar<float>(2)}},
+                          {"w", "z:0"}, {}, &out)
+                    .ok());
+    EXPECT_EQ(out[0].scalar<float>(), (22.0f + i) * (22.0f + i));
+    EXPECT_EQ(out[1].scalar<float>(), 22.0f + i);
+  }
+  EXPECT_EQ(ds->num_executor_builds(), 1);
+  // A name with a NUL in it is not another spelling of "z".
+  absl::Status s = session->Run({{"x", Tensor::Scalar<float>(1)}},
+                                {std::string("z\0w", 3)}, {}, &out);
+  EXPECT_FALSE(s.ok());
+  // Errors are not cached: the same bad call fails again the same way.
+  absl::Status again = session->Run({{"x", Tensor::Scalar<float>(1)}},
+                                    {std::string("z\0w", 3)}, {}, &out);
+  EXPECT_EQ(again.code(), s.code());
+  absl::Status dup = session->Run(
+      {{"x", Tensor::Scalar<float>(1)}, {"x:0", Tensor::Scalar<float>(1)}},
+      {"z"}, {}, &out);
+  EXPECT_EQ(dup.code(), absl::StatusCode::kInvalidArgument) << dup;
+  EXPECT_EQ(session
+                ->Run({{"x", Tensor::Scalar<float>(1)},
+                       {"x:0", Tensor::Scalar<float>(1)}},
+                      {"z"}, {}, &out)
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST_F(DirectSessionTest, RunAfterCloseIsCancelledAndCloseIsIdempotent) {
   auto session = NewLocalSession();
   ASSERT_TRUE(session->Create(AddGraph()).ok());

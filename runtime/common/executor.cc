@@ -193,9 +193,26 @@ using TaggedNodeSeq = absl::InlinedVector<TaggedNode, 8>;
 using EntryVector = absl::InlinedVector<Entry, 4>;
 using TensorValueVec = absl::InlinedVector<TensorValue, 4>;
 
-// FIFO of nodes to run inline in the current closure.
+// FIFO of nodes to run inline in the current closure, or on the thread
+// that called Executor::Run.
 class ReadyQueue {
  public:
+  ReadyQueue() = default;
+  // The queue of Run's calling thread. The caller runs the step only while
+  // it is the step's sole worker: once any node goes to the scheduler (or
+  // an async kernel is left pending), it hands the rest of its queue over
+  // too and just waits, so it never computes alongside the scheduler's
+  // threads and a step uses no more threads than the scheduler has.
+  static ReadyQueue OnCallerThread() {
+    ReadyQueue q;
+    q.on_caller_thread_ = true;
+    return q;
+  }
+  // Records that part of the step now runs elsewhere.
+  void MarkHandedOff() { handed_off_ = on_caller_thread_; }
+  // True on the caller's queue once it must hand its nodes over.
+  bool must_hand_off() const { return handed_off_ && !empty(); }
+
   bool empty() const { return head_ == nodes_.size(); }
   void push_back(const TaggedNode& n) { nodes_.push_back(n); }
   TaggedNode pop_front() {
@@ -210,6 +227,8 @@ class ReadyQueue {
  private:
   absl::InlinedVector<TaggedNode, 16> nodes_;
   size_t head_ = 0;
+  bool on_caller_thread_ = false;
+  bool handed_off_ = false;
 };
 
 // One instance of a loop frame: the root frame of a step, or the frame a
@@ -272,7 +291,16 @@ class FrameState {
   // outstanding in that iteration).
   void ActivateNodes(const ExecutorImpl& impl, const NodeItem& item,
                      bool is_dead, int64_t iter, EntryVector* outputs,
-                     TaggedNodeSeq* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+                     TaggedNodeSeq* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    ActivateNodes(impl, item, is_dead, iter, GetIteration(iter), outputs,
+                  ready);
+  }
+  // The same with iteration `iter`'s state at hand (a ready node's
+  // TaggedNode carries it): no lookup.
+  void ActivateNodes(const ExecutorImpl& impl, const NodeItem& item,
+                     bool is_dead, int64_t iter, IterationState* iter_state,
+                     EntryVector* outputs, TaggedNodeSeq* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // A constant Enter's value: delivered to every live iteration now and to
   // every iteration started later.
@@ -305,6 +333,12 @@ class FrameState {
   // A node of iteration `iter` has finished (its outputs delivered).
   // Returns true if that made the frame done (never for the root frame).
   bool DecrementOutstandingOps(const ExecutorImpl& impl, int64_t iter,
+                               TaggedNodeSeq* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return DecrementOutstandingOps(impl, iter, GetIteration(iter), ready);
+  }
+  bool DecrementOutstandingOps(const ExecutorImpl& impl, int64_t iter,
+                               IterationState* iter_state,
                                TaggedNodeSeq* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
@@ -359,6 +393,7 @@ class ExecutorImpl : public Executor {
 
   absl::Status Initialize();
   void RunAsync(const Args& args, DoneCallback done) override;
+  absl::Status Run(const Args& args) override;
 
   Device* device() const { return device_; }
   Env* env() const { return env_; }
@@ -401,8 +436,8 @@ class ExecutorImpl : public Executor {
 
 void FrameState::ActivateNodes(const ExecutorImpl& impl, const NodeItem& item,
                                bool is_dead, int64_t iter_id,
-                               EntryVector* outputs, TaggedNodeSeq* ready) {
-  IterationState* iter = GetIteration(iter_id);
+                               IterationState* iter, EntryVector* outputs,
+                               TaggedNodeSeq* ready) {
   const OutEdge* edges = impl.out_edges().data();
   for (int k = item.out_begin; k < item.out_end; ++k) {
     const OutEdge& e = edges[k];
@@ -530,8 +565,8 @@ bool FrameState::IsIterationDone(int64_t iter) {
 }
 
 bool FrameState::DecrementOutstandingOps(const ExecutorImpl& impl,
-                                         int64_t iter, TaggedNodeSeq* ready) {
-  IterationState* state = GetIteration(iter);
+                                         int64_t iter, IterationState* state,
+                                         TaggedNodeSeq* ready) {
   --state->outstanding_ops;
   if (is_root() || state->outstanding_ops != 0) return false;
   return CleanupIterations(impl, iter, ready);
@@ -552,7 +587,7 @@ bool FrameState::CleanupIterations(const ExecutorImpl& impl, int64_t iter,
 
 // ---------------------------------------------------------------------------
 // ExecutorState: one step. Deletes itself after handing `done` to the
-// scheduler.
+// scheduler (RunAsync) or calling it (RunInline).
 //
 // Completion: `num_outstanding_` counts nodes that are ready or running;
 // when it drops to zero every kernel has finished. `holds_` then keeps the
@@ -562,8 +597,10 @@ bool FrameState::CleanupIterations(const ExecutorImpl& impl, int64_t iter,
 
 class ExecutorState {
  public:
+  // With `done_inline`, Finish calls `done` on the thread that finishes the
+  // step instead of scheduling it: for Run, whose `done` only notifies.
   ExecutorState(const Executor::Args& args, const ExecutorImpl* impl,
-                Executor::DoneCallback done)
+                Executor::DoneCallback done, bool done_inline)
       : impl_(impl),
         step_id_(args.step_id),
         rendezvous_(args.rendezvous),
@@ -573,9 +610,14 @@ class ExecutorState {
                                                        : nullptr),
         step_container_(args.step_container),
         done_(std::move(done)),
+        done_inline_(done_inline),
         root_frame_(&impl->static_frame(0)) {}
 
+  // Schedules the root nodes.
   void RunAsync();
+  // Runs the step on the calling thread for as long as it is the step's
+  // only worker (see ReadyQueue::OnCallerThread).
+  void RunInline();
 
  private:
   struct AsyncState;
@@ -591,6 +633,10 @@ class ExecutorState {
                           const TensorValueVec& inputs,
                           std::unique_ptr<NodeExecStats> stats);
   void AsyncDone(AsyncState* state);
+  // Registers for cancellation and puts the root nodes in `ready`. Returns
+  // false when the step is over already (cancelled before it started, or
+  // nothing to run): then `this` may be gone.
+  bool Start(TaggedNodeSeq* ready);
   // Collects an async node's outputs, frees `state` and completes the node
   // (NodeDone); returns true if that finished the step.
   bool FinishAsync(AsyncState* state, ReadyQueue* inline_ready);
@@ -653,6 +699,7 @@ class ExecutorState {
   StepStatsCollector* const stats_collector_;
   ScopedStepContainer* const step_container_;
   Executor::DoneCallback done_;
+  const bool done_inline_;
 
   CancellationToken cancel_token_ = 0;
   bool cancel_registered_ = false;
@@ -699,6 +746,22 @@ struct ExecutorState::AsyncState {
 };
 
 void ExecutorState::RunAsync() {
+  TaggedNodeSeq ready;
+  if (!Start(&ready)) return;
+  // Everything (even cheap roots) goes through the scheduler: RunAsync
+  // never runs kernels on the caller's thread.
+  ScheduleReady(&ready, nullptr);
+}
+
+void ExecutorState::RunInline() {
+  TaggedNodeSeq ready;
+  if (!Start(&ready)) return;
+  ReadyQueue inline_ready = ReadyQueue::OnCallerThread();
+  ScheduleReady(&ready, &inline_ready);
+  Process(std::move(inline_ready));
+}
+
+bool ExecutorState::Start(TaggedNodeSeq* ready) {
   if (cancellation_manager_ != nullptr) {
     cancel_token_ = cancellation_manager_->get_cancellation_token();
     holds_.store(2, std::memory_order_relaxed);
@@ -711,30 +774,25 @@ void ExecutorState::RunAsync() {
       }
       holds_.store(1, std::memory_order_relaxed);
       Finish();
-      return;
+      return false;
     }
     cancel_registered_ = true;
   }
   const std::vector<int>& roots = impl_->root_nodes();
   if (roots.empty()) {
     AllNodesDone();
-    return;
+    return false;
   }
   num_outstanding_.store(static_cast<int64_t>(roots.size()),
                          std::memory_order_relaxed);
-  TaggedNodeSeq ready;
-  {
-    absl::MutexLock l(root_frame_.mu());
-    IterationState* iter0 = root_frame_.GetIteration(0);
-    for (int id : roots) {
-      ready.push_back(TaggedNode{&impl_->item(id), &root_frame_, iter0, 0,
-                                 false});
-    }
-    iter0->outstanding_ops += static_cast<int64_t>(roots.size());
+  absl::MutexLock l(root_frame_.mu());
+  IterationState* iter0 = root_frame_.GetIteration(0);
+  for (int id : roots) {
+    ready->push_back(TaggedNode{&impl_->item(id), &root_frame_, iter0, 0,
+                                false});
   }
-  // Everything (even cheap roots) goes through the scheduler: RunAsync
-  // never runs kernels on the caller's thread.
-  ScheduleReady(&ready, nullptr);
+  iter0->outstanding_ops += static_cast<int64_t>(roots.size());
+  return true;
 }
 
 void ExecutorState::Process(ReadyQueue inline_ready) {
@@ -750,6 +808,15 @@ void ExecutorState::Process(ReadyQueue inline_ready) {
   params.step_container = step_container_;
 
   while (!inline_ready.empty()) {
+    if (inline_ready.must_hand_off()) {
+      // Run's caller: the rest goes to the scheduler with the nodes already
+      // there (counted in num_outstanding_, so `this` stays alive).
+      ReadyQueue rest;
+      while (!inline_ready.empty()) rest.push_back(inline_ready.pop_front());
+      impl_->env()->scheduler->Schedule(
+          [this, rest = std::move(rest)]() mutable { Process(std::move(rest)); });
+      return;
+    }
     const TaggedNode tn = inline_ready.pop_front();
     const NodeItem& item = *tn.item;
 
@@ -790,7 +857,9 @@ void ExecutorState::Process(ReadyQueue inline_ready) {
           // Completed during the launch (a Recv whose value was there, a
           // product not worth splitting): finish it here, so its
           // successors can run inline instead of through the scheduler.
-          if (done_early != nullptr && FinishAsync(done_early, &inline_ready)) {
+          if (done_early == nullptr) {
+            inline_ready.MarkHandedOff();  // Completes on another thread.
+          } else if (FinishAsync(done_early, &inline_ready)) {
             AllNodesDone();  // Last node: `inline_ready` is empty.
           }
           // Otherwise the node completes through AsyncDone, possibly
@@ -946,15 +1015,14 @@ absl::Status ExecutorState::ProcessOutputs(
       out.ref = v.tensor;
       out.ref_mu = v.mutex_if_ref;
     } else {
-      std::unique_ptr<Tensor> owned(v.tensor);  // release_output gave it to us.
-      if (owned->dtype() != item.output_types[i]) {
+      if (v.tensor->dtype() != item.output_types[i]) {
         return absl::InternalError(absl::StrCat(
             FormatNodeName(item.name()), " output ", i, " has type ",
-            DataTypeString(owned->dtype()), " but ",
+            DataTypeString(v.tensor->dtype()), " but ",
             DataTypeString(item.output_types[i]), " was declared"));
       }
       out.state = Entry::State::kHasValue;
-      out.val = std::move(*owned);
+      out.val = std::move(*v.tensor);
     }
     if (stats != nullptr) {
       const Tensor& t = out.state == Entry::State::kHasRef ? *out.ref : out.val;
@@ -1031,9 +1099,10 @@ void ExecutorState::PropagateOutputs(const TaggedNode& tn, bool is_dead,
     frame_done = input_frame->DecrementOutstandingOps(*impl_, input_iter, ready);
   } else {
     absl::MutexLock l(input_frame->mu());
-    input_frame->ActivateNodes(*impl_, item, is_dead, input_iter, outputs,
-                               ready);
-    frame_done = input_frame->DecrementOutstandingOps(*impl_, input_iter, ready);
+    input_frame->ActivateNodes(*impl_, item, is_dead, input_iter, tn.iter,
+                               outputs, ready);
+    frame_done = input_frame->DecrementOutstandingOps(*impl_, input_iter,
+                                                      tn.iter, ready);
   }
   if (frame_done) DeleteFrame(input_frame, ready);
 }
@@ -1110,7 +1179,8 @@ void ExecutorState::ScheduleReady(TaggedNodeSeq* ready,
   // `this`) stays alive until all of them have run, even if the first
   // scheduled closure runs at once on another thread.
   Scheduler* scheduler = impl_->env()->scheduler;
-  auto schedule_one = [this, scheduler](const TaggedNode& tn) {
+  auto schedule_one = [this, scheduler, inline_ready](const TaggedNode& tn) {
+    if (inline_ready != nullptr) inline_ready->MarkHandedOff();
     scheduler->Schedule([this, tn] {
       ReadyQueue q;
       q.push_back(tn);
@@ -1191,7 +1261,12 @@ void ExecutorState::Finish() {
   }
   Executor::DoneCallback done = std::move(done_);
   Scheduler* scheduler = impl_->env()->scheduler;
+  const bool done_inline = done_inline_;
   delete this;
+  if (done_inline) {
+    done(status);
+    return;
+  }
   scheduler->Schedule(
       [done = std::move(done), status = std::move(status)] { done(status); });
 }
@@ -1240,7 +1315,27 @@ void ExecutorState::FinishStats(const NodeItem& item,
 // ExecutorImpl
 
 void ExecutorImpl::RunAsync(const Args& args, DoneCallback done) {
-  (new ExecutorState(args, this, std::move(done)))->RunAsync();
+  (new ExecutorState(args, this, std::move(done), /*done_inline=*/false))
+      ->RunAsync();
+}
+
+absl::Status ExecutorImpl::Run(const Args& args) {
+  // Shared with the callback: the thread that finishes the step may still
+  // be inside Notify when WaitFor returns here.
+  struct Result {
+    Notification done;
+    absl::Status status;
+  };
+  auto result = std::make_shared<Result>();
+  (new ExecutorState(args, this,
+                     [result](const absl::Status& s) {
+                       result->status = s;
+                       result->done.Notify();
+                     },
+                     /*done_inline=*/true))
+      ->RunInline();
+  env_->scheduler->WaitFor(&result->done);
+  return result->status;
 }
 
 absl::Status ExecutorImpl::InitializeNode(const Node* node, NodeItem* item) {

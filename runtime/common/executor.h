@@ -18,15 +18,15 @@
 //    executor sends a dead value under the same rendezvous key itself, so
 //    the receiving side sees the deadness.
 //  * All work runs through env->scheduler: RunAsync schedules the root
-//    nodes and returns. Inexpensive kernels (OpKernel::IsExpensive() ==
+//    nodes and returns (Run starts them on the calling thread instead). Inexpensive kernels (OpKernel::IsExpensive() ==
 //    false) run inline in the closure that made them ready; expensive ones
 //    are scheduled (except one, kept inline when nothing else is). Async
 //    kernels complete through their callback, whose successors are
 //    scheduled; one whose callback runs before ComputeAsync returns (a Recv
 //    whose value is there, a MatMul too small to split) is finished in
-//    place, its successors inline like a synchronous kernel's. `done`
-//    itself is always delivered through Schedule, never
-//    inline in RunAsync or in another component's callback.
+//    place, its successors inline like a synchronous kernel's. RunAsync's
+//    `done` is always delivered through Schedule, never inline in RunAsync
+//    or in another component's callback.
 //  * Errors: the first error is recorded (a Cancelled error gives way to a
 //    later non-Cancelled one, since cancellation is usually a consequence
 //    of the root cause), the step's rendezvous is aborted with it, no new
@@ -75,7 +75,7 @@
 // Ownership and lifetime: the executor owns the graph and the kernels. The
 // device, env and everything in Args are borrowed; they and the executor
 // must outlive every step until its `done` has been called.
-// Thread-safety: RunAsync is thread-safe.
+// Thread-safety: RunAsync and Run are thread-safe.
 #ifndef STEPFLOW_RUNTIME_COMMON_EXECUTOR_H_
 #define STEPFLOW_RUNTIME_COMMON_EXECUTOR_H_
 
@@ -131,6 +131,18 @@ class Executor {
 
   // Runs one step; `done` is called exactly once, through the scheduler.
   virtual void RunAsync(const Args& args, DoneCallback done) = 0;
+
+  // Runs one step, starting on the calling thread, and returns its status
+  // (what RunAsync would pass to `done`). The caller runs nodes inline, as
+  // a scheduler closure would, for as long as it is the step's only
+  // worker: once a node must go to the scheduler (ready alongside others
+  // and expensive) or an async kernel does not complete at once, it hands
+  // its remaining nodes to the scheduler too and waits (Scheduler::WaitFor)
+  // for the step to end. A step of cheap or serial kernels thus needs no
+  // scheduler hop and no wake-up, and no step uses more threads at once
+  // than the scheduler has. Like WaitFor, it must not be called from inside
+  // a scheduled closure.
+  virtual absl::Status Run(const Args& args) = 0;
 };
 
 // Builds an executor for `graph` on params.device. InvalidArgument for a

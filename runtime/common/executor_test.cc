@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,10 +65,42 @@ REGISTER_OP("ExecTestNoOutput").Output("out: float");
 REGISTER_OP("ExecTestRefAsValue").Output("out: Ref(float)");
 REGISTER_OP("ExecTestVar").Output("ref: Ref(float)").Attr("initialized: bool");
 REGISTER_OP("ExecTestHold").Output("out: float");
+REGISTER_OP("ExecTestHoldCheap").Output("out: float");
 REGISTER_OP("ExecTestNoKernel").Output("out: float");
 REGISTER_OP("ExecTestExpensive").Input("in: float").Output("out: float");
 REGISTER_OP("ExecTestAddOne").Input("in: float").Output("out: float");
 REGISTER_OP("ExecTestAddOneAtOnce").Input("in: float").Output("out: float");
+REGISTER_OP("ExecTestWhere")
+    .Input("in: float")
+    .Output("out: float")
+    .Attr("expensive: bool");
+
+// True while a scheduled closure runs (see FlaggingScheduler).
+bool g_in_closure = false;
+// Nodes of ExecTestWhere that ran outside any scheduled closure: on the
+// thread that called Executor::Run.
+std::set<std::string>& RanOnCaller() {
+  static auto* nodes = new std::set<std::string>;
+  return *nodes;
+}
+
+// Forwards its input; records whether it ran on Run's calling thread.
+class WhereOp : public OpKernel {
+ public:
+  explicit WhereOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("expensive", &expensive_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    CountRun(name());
+    if (!g_in_closure) RanOnCaller().insert(name());
+    ctx->set_output(0, ctx->input(0));
+  }
+  bool IsExpensive() const override { return expensive_; }
+
+ private:
+  bool expensive_ = false;
+};
+REGISTER_KERNEL_BUILDER(Name("ExecTestWhere").Device(DEVICE_CPU), WhereOp);
 
 // Forwards its input and counts.
 class CountOp : public OpKernel {
@@ -155,6 +188,14 @@ class HoldOp : public AsyncOpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestHold").Device(DEVICE_CPU), HoldOp);
+// The same, declared inexpensive (may run on Executor::Run's caller).
+class CheapHoldOp : public HoldOp {
+ public:
+  using HoldOp::HoldOp;
+  bool IsExpensive() const override { return false; }
+};
+REGISTER_KERNEL_BUILDER(Name("ExecTestHoldCheap").Device(DEVICE_CPU),
+                        CheapHoldOp);
 // Completes every held kernel with output 5.
 void ReleaseHeld() {
   std::vector<HeldKernel> held;
@@ -349,7 +390,19 @@ class ExecutorTest : public ::testing::Test {
     return frame.ConsumeRetvals(out);
   }
 
-  test::InlineScheduler sched_;
+  // The test scheduler, marking the closures it runs (g_in_closure).
+  class FlaggingScheduler : public test::InlineScheduler {
+   public:
+    void Schedule(Closure fn) override {
+      test::InlineScheduler::Schedule([fn = std::move(fn)] {
+        g_in_closure = true;
+        fn();
+        g_in_closure = false;
+      });
+    }
+  };
+
+  FlaggingScheduler sched_;
   SeededRandom random_;
   Env env_;
   std::vector<std::unique_ptr<Device>> devices_;
@@ -398,6 +451,101 @@ TEST_F(ExecutorTest, AsyncKernelDoneAtOnceRunsSuccessorsInline) {
   }
   EXPECT_GT(closures[0], 0);
   EXPECT_EQ(closures[1], closures[0]);
+}
+
+NodeDef* AddWhere(GraphDef* g, const std::string& name, const std::string& in,
+                  bool expensive) {
+  NodeDef* n = AddNode(g, name, "ExecTestWhere", {in});
+  AddNodeAttr("expensive", expensive, n);
+  return n;
+}
+
+TEST_F(ExecutorTest, RunExecutesASerialStepOnTheCallerWithoutClosures) {
+  // One expensive node at a time is still the caller's: it is the step's
+  // only worker, so running it here adds no parallelism.
+  GraphDef g;
+  AddConst(&g, "a", Tensor::Scalar<float>(2));
+  AddWhere(&g, "w0", "a", /*expensive=*/false);
+  AddWhere(&g, "e", "w0", /*expensive=*/true);
+  AddWhere(&g, "w1", "e", /*expensive=*/false);
+  AddRetval(&g, "r", "w1", DT_FLOAT, 0);
+  auto ex = BuildOrDie(g);
+  RanOnCaller().clear();
+  FunctionCallFrame frame({}, {DT_FLOAT});
+  Executor::Args args;
+  args.call_frame = &frame;
+  const int64_t before = sched_.closures_run();
+  ASSERT_TRUE(ex->Run(args).ok());
+  EXPECT_EQ(sched_.closures_run(), before);
+  EXPECT_EQ(sched_.NumQueued(), 0u);
+  EXPECT_EQ(RanOnCaller(), (std::set<std::string>{"w0", "e", "w1"}));
+  std::vector<Tensor> out;
+  ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
+  EXPECT_EQ(out[0].scalar<float>(), 2.0f);
+}
+
+TEST_F(ExecutorTest, RunHandsEverythingOverOnceANodeIsScheduled) {
+  // After w0, two expensive nodes and a cheap one are ready: the expensive
+  // ones go to the scheduler, and then the caller must not run the cheap
+  // one alongside them either.
+  GraphDef g;
+  AddConst(&g, "a", Tensor::Scalar<float>(2));
+  AddWhere(&g, "w0", "a", /*expensive=*/false);
+  AddWhere(&g, "e1", "w0", /*expensive=*/true);
+  AddWhere(&g, "e2", "w0", /*expensive=*/true);
+  AddWhere(&g, "c", "w0", /*expensive=*/false);
+  AddTyped(&g, "sum", "Add", {"e1", "e2"}, DT_FLOAT);
+  AddTyped(&g, "total", "Add", {"sum", "c"}, DT_FLOAT);
+  AddRetval(&g, "r", "total", DT_FLOAT, 0);
+  auto ex = BuildOrDie(g);
+  RanOnCaller().clear();
+  FunctionCallFrame frame({}, {DT_FLOAT});
+  Executor::Args args;
+  args.call_frame = &frame;
+  ASSERT_TRUE(ex->Run(args).ok());
+  EXPECT_EQ(RanOnCaller(), (std::set<std::string>{"w0"}));
+  EXPECT_EQ(RunCount("e1"), 1);
+  EXPECT_EQ(RunCount("e2"), 1);
+  EXPECT_EQ(RunCount("c"), 1);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
+  EXPECT_EQ(out[0].scalar<float>(), 6.0f);
+}
+
+TEST_F(ExecutorTest, RunHandsOverAfterAnAsyncKernelIsLeftPending) {
+  // The cheap async "hold" does not complete at once: the caller hands "w",
+  // queued behind it, to the scheduler and waits. A scheduled closure
+  // completes the hold later.
+  GraphDef g;
+  AddConst(&g, "a", Tensor::Scalar<float>(2));
+  AddNode(&g, "hold", "ExecTestHoldCheap");
+  AddWhere(&g, "w", "a", /*expensive=*/false);
+  AddRetval(&g, "r", "hold", DT_FLOAT, 0);
+  AddRetval(&g, "r2", "w", DT_FLOAT, 1);
+  auto ex = BuildOrDie(g);
+  RanOnCaller().clear();
+  FunctionCallFrame frame({}, {DT_FLOAT, DT_FLOAT});
+  Executor::Args args;
+  args.call_frame = &frame;
+  sched_.Schedule([] { ReleaseHeld(); });
+  ASSERT_TRUE(ex->Run(args).ok());
+  EXPECT_TRUE(RanOnCaller().empty());
+  EXPECT_EQ(RunCount("hold"), 1);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
+  EXPECT_EQ(out[0].scalar<float>(), 5.0f);
+  EXPECT_EQ(out[1].scalar<float>(), 2.0f);
+}
+
+TEST_F(ExecutorTest, RunReturnsTheStepError) {
+  GraphDef g;
+  AddConst(&g, "a", Tensor::Scalar<float>(2));
+  AddTyped(&g, "bad", "ExecTestFail", {"a"}, DT_FLOAT);
+  auto ex = BuildOrDie(g);
+  absl::Status s = ex->Run(Executor::Args());
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("bad"), std::string::npos) << s;
+  EXPECT_EQ(sched_.NumQueued(), 0u);
 }
 
 TEST_F(ExecutorTest, RunAsyncRunsNothingInlineAndDoneIsScheduled) {

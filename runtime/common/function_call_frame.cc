@@ -15,7 +15,7 @@ FunctionCallFrame::FunctionCallFrame(DataTypeVector arg_types,
 
 FunctionCallFrame::~FunctionCallFrame() = default;
 
-absl::Status FunctionCallFrame::SetArgs(const std::vector<Tensor>& args) {
+absl::Status FunctionCallFrame::SetArgs(std::vector<Tensor> args) {
   if (args.size() != arg_types_.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat("Expected ", arg_types_.size(), " arguments, got ",
@@ -30,7 +30,7 @@ absl::Status FunctionCallFrame::SetArgs(const std::vector<Tensor>& args) {
     }
   }
   absl::MutexLock l(&mu_);
-  args_ = args;
+  args_ = std::move(args);
   args_set_ = true;
   return absl::OkStatus();
 }

@@ -35,7 +35,7 @@ class FunctionCallFrame : public CallFrameInterface {
   FunctionCallFrame& operator=(const FunctionCallFrame&) = delete;
 
   // Caller side.
-  absl::Status SetArgs(const std::vector<Tensor>& args);
+  absl::Status SetArgs(std::vector<Tensor> args);
   // Moves every retval into `*rets` (in index order) and clears them.
   absl::Status ConsumeRetvals(std::vector<Tensor>* rets);
 

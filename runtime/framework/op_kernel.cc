@@ -84,8 +84,10 @@ OpKernelContext::OpKernelContext(Params* params) : params_(params) {
   const int n = params_->op_kernel != nullptr
                     ? params_->op_kernel->num_outputs()
                     : 0;
-  outputs_.resize(n);
-  owned_outputs_.resize(n);
+  if (n > 0) {  // NoOps and sinks: nothing to construct.
+    outputs_.resize(n);
+    values_.resize(n);
+  }
 }
 
 OpKernelContext::~OpKernelContext() = default;
@@ -184,13 +186,12 @@ absl::Status OpKernelContext::allocate_output(int index,
         FormatNodeName(op_kernel().name()), " with ", num_outputs(),
         " outputs"));
   }
-  Tensor t;
+  Tensor* value = &values_[index];
   SF_RETURN_IF_ERROR(WithNode(
-      allocate_temp(BaseType(expected_output_dtype(index)), shape, &t),
+      allocate_temp(BaseType(expected_output_dtype(index)), shape, value),
       op_kernel().name()));
-  owned_outputs_[index] = std::make_unique<Tensor>(std::move(t));
-  outputs_[index] = TensorValue(owned_outputs_[index].get());
-  *tensor = owned_outputs_[index].get();
+  outputs_[index] = TensorValue(value);
+  *tensor = value;
   return absl::OkStatus();
 }
 
@@ -227,8 +228,8 @@ void OpKernelContext::set_output(int index, const Tensor& tensor) {
         DataTypeString(tensor.dtype()))));
     return;
   }
-  owned_outputs_[index] = std::make_unique<Tensor>(tensor);
-  outputs_[index] = TensorValue(owned_outputs_[index].get());
+  values_[index] = tensor;
+  outputs_[index] = TensorValue(&values_[index]);
 }
 
 void OpKernelContext::set_output_ref(int index, absl::Mutex* mu,
@@ -253,7 +254,7 @@ void OpKernelContext::set_output_ref(int index, absl::Mutex* mu,
         FormatNodeName(op_kernel().name()))));
     return;
   }
-  owned_outputs_[index].reset();
+  values_[index] = Tensor();
   outputs_[index] = TensorValue(mu, tensor_for_ref);
 }
 
@@ -269,12 +270,10 @@ absl::Status OpKernelContext::forward_input_or_allocate_output(
         in.tensor->dtype() == expected && in.tensor->RefCountIsOne() &&
         CheckShape(shape).ok() &&
         in.tensor->NumElements() == shape.num_elements()) {
-      auto forwarded = std::make_unique<Tensor>();
-      if (forwarded->BitcastFrom(*in.tensor, shape).ok()) {
-        owned_outputs_[output_index] = std::move(forwarded);
-        outputs_[output_index] =
-            TensorValue(owned_outputs_[output_index].get());
-        *out = owned_outputs_[output_index].get();
+      Tensor* value = &values_[output_index];
+      if (value->BitcastFrom(*in.tensor, shape).ok()) {
+        outputs_[output_index] = TensorValue(value);
+        *out = value;
         return absl::OkStatus();
       }
     }
@@ -285,7 +284,6 @@ absl::Status OpKernelContext::forward_input_or_allocate_output(
 TensorValue OpKernelContext::release_output(int index) {
   TensorValue v = outputs_[index];
   outputs_[index] = TensorValue();
-  if (!v.is_ref()) owned_outputs_[index].release();  // Caller owns it now.
   return v;
 }
 

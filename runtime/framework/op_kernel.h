@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
@@ -233,10 +234,10 @@ class OpKernelContext {
                                                 const TensorShape& shape,
                                                 Tensor** out);
 
-  // Executor side: output `index` if set (nullptr otherwise) and whether it
-  // is a ref. For a non-ref output the caller takes ownership of the
-  // returned Tensor (delete it); a ref output points at the variable's
-  // tensor, which the caller does not own. The output is cleared here.
+  // Executor side: output `index` if set (tensor == nullptr otherwise) and
+  // whether it is a ref. A non-ref output's tensor is held by this context
+  // until it is destroyed: move or copy it out. A ref output points at the
+  // variable's tensor. Either way the output reads as unset afterwards.
   TensorValue release_output(int index);
   bool has_output(int index) const { return outputs_[index].tensor != nullptr; }
 
@@ -247,9 +248,12 @@ class OpKernelContext {
  private:
   Params* params_;
   absl::Status status_;
-  // Owned output tensors (null until set); ref outputs point elsewhere.
-  std::vector<TensorValue> outputs_;
-  std::vector<std::unique_ptr<Tensor>> owned_outputs_;
+  // Output i is outputs_[i]: unset (null), a ref to a variable's tensor,
+  // or &values_[i]. Sized once at construction (pointers stay valid);
+  // inline for the usual handful of outputs, so a kernel call allocates
+  // nothing here.
+  absl::InlinedVector<TensorValue, 4> outputs_;
+  absl::InlinedVector<Tensor, 4> values_;
 };
 
 #define OP_REQUIRES(CTX, EXP, STATUS) \

@@ -220,7 +220,6 @@ TEST_F(OpKernelTest, CreateAndComputeWithDefaults) {
   EXPECT_EQ(out.tensor->SummarizeValue(10), "[11 22]");
   EXPECT_FALSE(out.tensor->SharesBufferWith(a));
   EXPECT_EQ(a_alias.SummarizeValue(10), "[1 2]");
-  delete out.tensor;
 }
 
 TEST_F(OpKernelTest, ForwardsSoleReferenceInput) {
@@ -238,7 +237,7 @@ TEST_F(OpKernelTest, ForwardsSoleReferenceInput) {
   OpKernelContext ctx(&params);
   k->Compute(&ctx);
   ASSERT_TRUE(ctx.status().ok());
-  std::unique_ptr<Tensor> out(ctx.release_output(0).tensor);
+  Tensor* out = ctx.release_output(0).tensor;  // Held by ctx.
   EXPECT_EQ(out->raw_data(), a_data);
   EXPECT_EQ(out->SummarizeValue(10), "[4 6]");
 }
@@ -347,7 +346,7 @@ TEST_F(OpKernelTest, ListInputs) {
   OpKernelContext ctx(&params);
   k->Compute(&ctx);
   ASSERT_TRUE(ctx.status().ok()) << ctx.status();
-  std::unique_ptr<Tensor> out(ctx.release_output(0).tensor);
+  Tensor* out = ctx.release_output(0).tensor;  // Held by ctx.
   EXPECT_EQ(out->scalar<int32_t>(), 103);
 }
 
@@ -382,9 +381,9 @@ TEST_F(OpKernelTest, OutputChecks) {
   EXPECT_NE(ctx.status().message().find("{{node add}}"), std::string::npos);
   ctx.SetStatus(absl::InternalError("second"));  // First error wins.
   EXPECT_EQ(ctx.status().code(), absl::StatusCode::kInvalidArgument);
-  // The earlier allocated output stays set and owned until released.
+  // The earlier allocated output stays set until released.
   ASSERT_TRUE(ctx.has_output(0));
-  std::unique_ptr<Tensor> released(ctx.release_output(0).tensor);
+  Tensor* released = ctx.release_output(0).tensor;  // Held by ctx.
   EXPECT_EQ(released->NumElements(), 4);
 }
 
@@ -400,7 +399,7 @@ TEST_F(OpKernelTest, AsyncKernelUsedSynchronously) {
     OpKernelContext ctx(&params);
     k->Compute(&ctx);
     EXPECT_TRUE(ctx.status().ok()) << ctx.status();
-    std::unique_ptr<Tensor> out(ctx.release_output(0).tensor);
+    Tensor* out = ctx.release_output(0).tensor;  // Held by ctx.
     EXPECT_EQ(out->scalar<int32_t>(), 5);
   }
   AddNodeAttr("complete", false, &n);

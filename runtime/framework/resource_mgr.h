@@ -10,6 +10,7 @@
 #ifndef STEPFLOW_RUNTIME_FRAMEWORK_RESOURCE_MGR_H_
 #define STEPFLOW_RUNTIME_FRAMEWORK_RESOURCE_MGR_H_
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <string>
@@ -17,6 +18,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "absl/base/call_once.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
@@ -108,21 +110,36 @@ class ResourceMgr {
   std::map<Key, ResourceBase*> resources_ ABSL_GUARDED_BY(mu_);
 };
 
-// Names a per-step container and runs `cleanup(name)` when destroyed.
+// Names a per-step container ("__per_step_<step_id>") and, when
+// destroyed, runs `cleanup(name)` if anyone asked for the name: resources
+// can only have been created under it then, so a step whose kernels never
+// use the container costs no string and no cleanup.
+// Thread-safety: name() may be called concurrently (by the step's kernels).
 class ScopedStepContainer {
  public:
   ScopedStepContainer(int64_t step_id,
                       std::function<void(const std::string&)> cleanup)
-      : name_(absl::StrCat("__per_step_", step_id)),
-        cleanup_(std::move(cleanup)) {}
+      : step_id_(step_id), cleanup_(std::move(cleanup)) {}
   ~ScopedStepContainer() {
-    if (cleanup_) cleanup_(name_);
+    if (cleanup_ && named_.load(std::memory_order_acquire)) cleanup_(name_);
   }
-  const std::string& name() const { return name_; }
+  ScopedStepContainer(const ScopedStepContainer&) = delete;
+  ScopedStepContainer& operator=(const ScopedStepContainer&) = delete;
+
+  const std::string& name() const {
+    absl::call_once(name_once_, [this] {
+      name_ = absl::StrCat("__per_step_", step_id_);
+      named_.store(true, std::memory_order_release);
+    });
+    return name_;
+  }
 
  private:
-  const std::string name_;
-  std::function<void(const std::string&)> cleanup_;
+  const int64_t step_id_;
+  const std::function<void(const std::string&)> cleanup_;
+  mutable absl::once_flag name_once_;
+  mutable std::string name_;  // Written once, under name_once_.
+  mutable std::atomic<bool> named_{false};
 };
 
 }  // namespace stepflow

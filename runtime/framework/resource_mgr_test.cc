@@ -115,6 +115,25 @@ TEST(ResourceMgrTest, CleanupContainersAndStepContainer) {
   EXPECT_EQ(live, 1);
 }
 
+TEST(ResourceMgrTest, StepContainerNeverNamedIsNotCleanedUp) {
+  int cleanups = 0;
+  {
+    ScopedStepContainer step(7, [&](const std::string&) { ++cleanups; });
+  }
+  EXPECT_EQ(cleanups, 0);
+  std::string cleaned;
+  {
+    ScopedStepContainer step(7, [&](const std::string& n) {
+      ++cleanups;
+      cleaned = n;
+    });
+    EXPECT_EQ(step.name(), "__per_step_7");
+    EXPECT_EQ(&step.name(), &step.name());
+  }
+  EXPECT_EQ(cleanups, 1);
+  EXPECT_EQ(cleaned, "__per_step_7");
+}
+
 TEST(ResourceMgrTest, DestructorReleasesEverything) {
   int live = 0;
   {

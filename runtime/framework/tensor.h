@@ -71,6 +71,7 @@ class TensorBuffer {
   int64_t num_elements_;
   size_t bytes_;
   void* data_;
+  void* block_ = nullptr;  // What data_ was carved from (owned storage only).
   std::function<void(void*)> release_;  // Set for adopted storage.
 };
 

@@ -58,7 +58,6 @@ void KernelRunner::Collect() {
     if (!ctx_->has_output(i)) continue;
     TensorValue v = ctx_->release_output(i);
     outputs_[i] = *v.tensor;
-    if (!v.is_ref()) delete v.tensor;
   }
 }
 

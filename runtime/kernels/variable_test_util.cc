@@ -66,8 +66,7 @@ absl::Status RefKernelRunner::Run(const std::vector<TensorValue>& inputs) {
     if (v.is_ref()) {
       refs_[i] = v;
     } else {
-      outputs_[i] = *v.tensor;
-      delete v.tensor;
+      outputs_[i] = std::move(*v.tensor);
     }
   }
   return ctx.status();
