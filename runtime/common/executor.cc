@@ -79,6 +79,9 @@ struct NodeItem {
   AsyncOpKernel* async_kernel = nullptr;
   bool is_expensive = false;
   bool is_merge = false;
+  // A NoOp: no inputs, no outputs, nothing to compute. Without step stats
+  // the executor skips its kernel call (and the context it would need).
+  bool is_noop = false;
   bool is_switch = false;
   bool is_recv = false;
   bool is_send = false;
@@ -841,6 +844,8 @@ void ExecutorState::Process(ReadyQueue inline_ready) {
       // SOURCE / SINK: nothing to compute.
     } else if (tn.is_dead && !item.is_transfer()) {
       // Dead: the kernel does not run; every output stays dead.
+    } else if (item.is_noop && stats == nullptr) {
+      // Nothing to compute; only its control edges matter.
     } else if (tn.is_dead && item.is_send) {
       s = SendDead(item, tn);
       ClearInputs(first_input, item.num_inputs);
@@ -1369,6 +1374,8 @@ absl::Status ExecutorImpl::InitializeNode(const Node* node, NodeItem* item) {
   item->async_kernel = kernel->AsAsync();
   item->is_expensive = kernel->IsExpensive();
   item->is_merge = node->IsMerge();
+  item->is_noop = node->IsNoOp() && kernel->num_inputs() == 0 &&
+                  kernel->num_outputs() == 0;
   item->is_switch = node->IsSwitch();
   item->is_recv = node->IsRecv();
   item->is_send = node->IsSend();

@@ -1075,6 +1075,32 @@ TEST_F(ExecutorTest, StepStats) {
   EXPECT_EQ(by_name["a"]->timeline_label(), "a = Const()");
 }
 
+TEST_F(ExecutorTest, NoOpsOrderTheirControlSuccessorsAndAreTraced) {
+  // NoOps skip their kernel call when untraced; they must still gate their
+  // control successors, and still appear in step stats when traced.
+  GraphDef g;
+  AddConst(&g, "a", Tensor::Scalar<float>(1));
+  AddNode(&g, "gate", "NoOp", {"^a"});
+  AddNode(&g, "gate2", "NoOp", {"^gate"});
+  AddTyped(&g, "count", "ExecTestCount", {"a", "^gate2"}, DT_FLOAT);
+  auto ex = BuildOrDie(g);
+  ASSERT_TRUE(Run(ex.get(), Executor::Args()).ok());
+  EXPECT_EQ(RunCount("count"), 1);
+  StepStatsCollector collector;
+  Executor::Args args;
+  args.stats_collector = &collector;
+  ASSERT_TRUE(Run(ex.get(), args).ok());
+  EXPECT_EQ(RunCount("count"), 2);
+  StepStats ss;
+  collector.Finalize(&ss);
+  ASSERT_EQ(ss.dev_stats_size(), 1);
+  std::set<std::string> traced;
+  for (const NodeExecStats& n : ss.dev_stats(0).node_stats()) {
+    traced.insert(n.node_name());
+  }
+  EXPECT_EQ(traced, (std::set<std::string>{"a", "gate", "gate2", "count"}));
+}
+
 // A device with an allocator of its own reports its memory use into every
 // traced kernel's stats.
 class AllocatorReportingDevice : public Device {

@@ -45,13 +45,31 @@ ThreadPoolScheduler::~ThreadPoolScheduler() {
 void ThreadPoolScheduler::Schedule(Closure fn) {
   absl::MutexLock l(&mu_);
   queue_.push_back(std::move(fn));
+  num_queued_.fetch_add(1, std::memory_order_release);
 }
+
+namespace {
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
 
 void ThreadPoolScheduler::WorkerLoop() {
   auto has_work_or_done = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     return !queue_.empty() || shutting_down_;
   };
   for (;;) {
+    for (int i = 0;
+         i < kSpinPauses && num_queued_.load(std::memory_order_acquire) == 0;
+         ++i) {
+      CpuRelax();
+    }
     Closure fn;
     {
       absl::MutexLock l(&mu_);
@@ -59,6 +77,7 @@ void ThreadPoolScheduler::WorkerLoop() {
       if (queue_.empty()) return;  // Shutting down and drained.
       fn = std::move(queue_.front());
       queue_.pop_front();
+      num_queued_.fetch_sub(1, std::memory_order_relaxed);
     }
     fn();
   }
