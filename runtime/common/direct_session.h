@@ -3,7 +3,11 @@
 //
 // Per (feeds, fetches, targets) set — order-insensitive — the session prunes,
 // places and partitions the graph once and caches the executors; repeated
-// Runs reuse them. Each step gets a fresh step id, rendezvous, cancellation
+// Runs reuse them (a Run also caches how its own spelling and order of the
+// names maps onto them). The last partition of a Run starts on the calling
+// thread (Executor::Run), the others on the Env's scheduler, so a small
+// one-device step runs without a thread hand-off; PRun steps start on the
+// scheduler. Each step gets a fresh step id, rendezvous, cancellation
 // manager (child of the session's, so Close cancels it) and per-step
 // resource container. Time-outs (RunOptions.timeout_in_ms, else
 // ConfigProto.operation_timeout_in_ms) cancel the step and return

@@ -391,8 +391,8 @@ class ExecutorImpl : public Executor {
       : device_(params.device),
         env_(params.env != nullptr ? params.env : params.device->env()),
         create_kernel_(params.create_kernel),
-        create_shared_kernel_(params.create_shared_kernel),
-        graph_(std::move(graph)) {}
+        graph_(std::move(graph)),
+        create_shared_kernel_(params.create_shared_kernel) {}
 
   absl::Status Initialize();
   void RunAsync(const Args& args, DoneCallback done) override;

@@ -375,6 +375,20 @@ class ExecutorTest : public ::testing::Test {
     return status;
   }
 
+  // Runs one step with Executor::Run (starting on this thread) and returns
+  // its retvals in *out; RanOnCaller() then lists the ExecTestWhere nodes
+  // that ran on this thread rather than in a scheduled closure.
+  absl::Status RunOnCaller(Executor* executor, const DataTypeVector& ret_types,
+                           std::vector<Tensor>* out) {
+    RanOnCaller().clear();
+    FunctionCallFrame frame({}, ret_types);
+    Executor::Args args;
+    args.call_frame = &frame;
+    absl::Status s = executor->Run(args);
+    if (!s.ok()) return s;
+    return frame.ConsumeRetvals(out);
+  }
+
   // Runs with a call frame; returns the retvals in *out.
   absl::Status RunWithFrame(Executor* executor, const DataTypeVector& arg_types,
                             const std::vector<Tensor>& args,
@@ -470,17 +484,12 @@ TEST_F(ExecutorTest, RunExecutesASerialStepOnTheCallerWithoutClosures) {
   AddWhere(&g, "w1", "e", /*expensive=*/false);
   AddRetval(&g, "r", "w1", DT_FLOAT, 0);
   auto ex = BuildOrDie(g);
-  RanOnCaller().clear();
-  FunctionCallFrame frame({}, {DT_FLOAT});
-  Executor::Args args;
-  args.call_frame = &frame;
   const int64_t before = sched_.closures_run();
-  ASSERT_TRUE(ex->Run(args).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(RunOnCaller(ex.get(), {DT_FLOAT}, &out).ok());
   EXPECT_EQ(sched_.closures_run(), before);
   EXPECT_EQ(sched_.NumQueued(), 0u);
   EXPECT_EQ(RanOnCaller(), (std::set<std::string>{"w0", "e", "w1"}));
-  std::vector<Tensor> out;
-  ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 2.0f);
 }
 
@@ -498,17 +507,12 @@ TEST_F(ExecutorTest, RunHandsEverythingOverOnceANodeIsScheduled) {
   AddTyped(&g, "total", "Add", {"sum", "c"}, DT_FLOAT);
   AddRetval(&g, "r", "total", DT_FLOAT, 0);
   auto ex = BuildOrDie(g);
-  RanOnCaller().clear();
-  FunctionCallFrame frame({}, {DT_FLOAT});
-  Executor::Args args;
-  args.call_frame = &frame;
-  ASSERT_TRUE(ex->Run(args).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(RunOnCaller(ex.get(), {DT_FLOAT}, &out).ok());
   EXPECT_EQ(RanOnCaller(), (std::set<std::string>{"w0"}));
   EXPECT_EQ(RunCount("e1"), 1);
   EXPECT_EQ(RunCount("e2"), 1);
   EXPECT_EQ(RunCount("c"), 1);
-  std::vector<Tensor> out;
-  ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 6.0f);
 }
 
@@ -523,16 +527,11 @@ TEST_F(ExecutorTest, RunHandsOverAfterAnAsyncKernelIsLeftPending) {
   AddRetval(&g, "r", "hold", DT_FLOAT, 0);
   AddRetval(&g, "r2", "w", DT_FLOAT, 1);
   auto ex = BuildOrDie(g);
-  RanOnCaller().clear();
-  FunctionCallFrame frame({}, {DT_FLOAT, DT_FLOAT});
-  Executor::Args args;
-  args.call_frame = &frame;
   sched_.Schedule([] { ReleaseHeld(); });
-  ASSERT_TRUE(ex->Run(args).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(RunOnCaller(ex.get(), {DT_FLOAT, DT_FLOAT}, &out).ok());
   EXPECT_TRUE(RanOnCaller().empty());
   EXPECT_EQ(RunCount("hold"), 1);
-  std::vector<Tensor> out;
-  ASSERT_TRUE(frame.ConsumeRetvals(&out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 5.0f);
   EXPECT_EQ(out[1].scalar<float>(), 2.0f);
 }
