@@ -131,6 +131,10 @@ struct StaticFrame {
   std::string name;  // "" for the root frame.
   int parent = -1;   // Static index of the enclosing frame.
   std::vector<PendingState> initial_pending;  // By pending_id.
+  // Lock-free counters (IterationState::DecrementPending) instead of
+  // `pending` under the frame's mutex: set on the root frame of a graph
+  // without control flow (see ExecutorImpl::lock_free_propagation).
+  bool atomic_pending = false;
   int total_inputs = 0;
   int num_enters = 0;  // Enter nodes whose frame_name is `name`.
 };
@@ -169,11 +173,31 @@ class FrameState;
 // writes them again until the node has finished.
 class IterationState {
  public:
-  explicit IterationState(const StaticFrame& sf)
-      : pending_(sf.initial_pending), inputs_(sf.total_inputs) {}
+  explicit IterationState(const StaticFrame& sf) : inputs_(sf.total_inputs) {
+    if (sf.atomic_pending) {
+      const size_t n = sf.initial_pending.size();
+      atomic_pending_.reset(new std::atomic<int32_t>[n]);
+      for (size_t i = 0; i < n; ++i) {
+        atomic_pending_[i].store(sf.initial_pending[i].pending,
+                                 std::memory_order_relaxed);
+      }
+    } else {
+      pending_ = sf.initial_pending;
+    }
+  }
 
+  // Without StaticFrame::atomic_pending only.
   PendingState& pending(int pending_id) { return pending_[pending_id]; }
   Entry* input(int slot) { return inputs_.data() + slot; }
+
+  // With StaticFrame::atomic_pending, without the frame's mutex: one
+  // in-edge of `pending_id` delivered; true for the delivery that made the
+  // node ready. acq_rel: that delivery sees every input slot written
+  // before the others.
+  bool DecrementPending(int pending_id) {
+    return atomic_pending_[pending_id].fetch_sub(
+               1, std::memory_order_acq_rel) == 1;
+  }
 
   // Nodes of this iteration that are ready or running.
   int64_t outstanding_ops = 0;
@@ -182,6 +206,7 @@ class IterationState {
 
  private:
   std::vector<PendingState> pending_;
+  std::unique_ptr<std::atomic<int32_t>[]> atomic_pending_;
   std::vector<Entry> inputs_;
 };
 
@@ -404,6 +429,12 @@ class ExecutorImpl : public Executor {
   const std::vector<OutEdge>& out_edges() const { return out_edges_; }
   const StaticFrame& static_frame(int index) const { return frames_[index]; }
   const std::vector<int>& root_nodes() const { return root_nodes_; }
+  // No loop frames and no node that can make or pass on a dead value
+  // (Switch, Merge, Recv, Enter, Exit, NextIteration, ControlTrigger):
+  // every value is live, every node runs once per step in the root frame,
+  // so successors are activated with atomic counters instead of under the
+  // frame's mutex (PropagateOutputs).
+  bool lock_free_propagation() const { return lock_free_propagation_; }
 
  private:
   absl::Status InitializeNode(const Node* node, NodeItem* item);
@@ -432,6 +463,7 @@ class ExecutorImpl : public Executor {
   std::vector<OutEdge> out_edges_;
   std::vector<StaticFrame> frames_;  // [0] is the root frame.
   std::vector<int> root_nodes_;      // No in-edges; id order.
+  bool lock_free_propagation_ = false;
 };
 
 // ---------------------------------------------------------------------------
@@ -1066,6 +1098,28 @@ absl::Status ExecutorState::SendDead(const NodeItem& item,
 void ExecutorState::PropagateOutputs(const TaggedNode& tn, bool is_dead,
                                      EntryVector* outputs,
                                      TaggedNodeSeq* ready) {
+  if (impl_->lock_free_propagation()) {
+    // Root frame only, nothing dead: deliver and count down without the
+    // frame's mutex (its iteration bookkeeping matters only for loops).
+    IterationState* iter = tn.iter;
+    const OutEdge* edges = impl_->out_edges().data();
+    for (int k = tn.item->out_begin; k < tn.item->out_end; ++k) {
+      const OutEdge& e = edges[k];
+      const NodeItem& dst = impl_->item(e.dst_id);
+      if (e.dst_slot != kControlSlot) {
+        Entry* slot = iter->input(dst.input_start + e.dst_slot);
+        if (e.last_use) {
+          *slot = std::move((*outputs)[e.src_slot]);
+        } else {
+          *slot = (*outputs)[e.src_slot];
+        }
+      }
+      if (iter->DecrementPending(dst.pending_id)) {
+        ready->push_back(TaggedNode{&dst, tn.frame, iter, tn.iter_id, false});
+      }
+    }
+    return;
+  }
   const NodeItem& item = *tn.item;
   FrameState* input_frame = tn.frame;
   const int64_t input_iter = tn.iter_id;
@@ -1180,6 +1234,15 @@ bool ExecutorState::NodeDone(const absl::Status& s, TaggedNodeSeq* ready,
 void ExecutorState::ScheduleReady(TaggedNodeSeq* ready,
                                   ReadyQueue* inline_ready) {
   if (ready->empty()) return;
+  if (inline_ready != nullptr && ready->size() == 1) {
+    // The common case (a chain): one successor, run here unless it is
+    // expensive and other work is queued here already.
+    const TaggedNode& tn = ready->front();
+    if (!tn.item->is_expensive || tn.is_dead || inline_ready->empty()) {
+      inline_ready->push_back(tn);
+      return;
+    }
+  }
   // Every node in `ready` is counted in num_outstanding_, so the step (and
   // `this`) stays alive until all of them have run, even if the first
   // scheduled closure runs at once on another thread.
@@ -1533,6 +1596,15 @@ absl::Status ExecutorImpl::Initialize() {
                                : num_in[node->id()];
     if (num_in[node->id()] == 0) root_nodes_.push_back(node->id());
   }
+  lock_free_propagation_ = frames_.size() == 1;
+  for (const Node* node : nodes) {
+    const NodeItem& item = items_[node->id()];
+    if (item.is_merge || item.is_switch || item.is_recv || item.is_enter ||
+        item.is_exit || item.is_next_iteration || item.is_control_trigger) {
+      lock_free_propagation_ = false;
+    }
+  }
+  frames_[0].atomic_pending = lock_free_propagation_;
   return absl::OkStatus();
 }
 

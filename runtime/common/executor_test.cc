@@ -1289,20 +1289,27 @@ TEST(ExecutorThreadPoolTest, ManyConcurrentSteps) {
   Device* d0 = devices[0].get();
   Device* d1 = devices[1].get();
 
-  // cpu0: x -> 8 expensive branches (x+1) -> Add(x) -> AddN -> _Send.
-  // cpu1: _Recv -> Identity -> _Retval. Result: 8 * (2x + 1).
+  // cpu0: x -> 8 expensive branches (x+1) -> Add(x) -> AddN -> _Send, the
+  // _Send also waiting (control edges) for a NoOp that waits for every
+  // branch. cpu1: _Recv -> Identity -> _Retval. Result: 8 * (2x + 1).
+  // cpu0's graph has no control flow, so its successors are counted down
+  // without the frame lock, by branches finishing on different threads.
   GraphDef g0;
   AddArg(&g0, "x", DT_FLOAT, 0);
   std::vector<std::string> sums;
+  std::vector<std::string> branches;
   for (int i = 0; i < 8; ++i) {
     const std::string e = absl::StrCat("e", i);
     AddNode(&g0, e, "ExecTestExpensive", {"x"});
+    branches.push_back(absl::StrCat("^", e));
     sums.push_back(absl::StrCat("s", i));
     AddTyped(&g0, sums.back(), "Add", {e, "x"}, DT_FLOAT);
   }
+  AddNode(&g0, "join", "NoOp", branches);
   NodeDef* total = AddTyped(&g0, "total", "AddN", sums, DT_FLOAT);
   AddNodeAttr("N", 8, total);
-  AddSend(&g0, "send", "total", DT_FLOAT, "edge_total", d0, d1);
+  NodeDef* send = AddSend(&g0, "send", "total", DT_FLOAT, "edge_total", d0, d1);
+  send->add_input("^join");
   GraphDef g1;
   AddRecv(&g1, "recv", DT_FLOAT, "edge_total", d0, d1);
   AddTyped(&g1, "out", "Identity", {"recv"}, DT_FLOAT);
