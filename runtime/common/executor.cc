@@ -170,7 +170,10 @@ class FrameState;
 // Everything is guarded by the owning frame's mutex, except that a node
 // reads its own input slots without the lock once it is ready (the lock
 // that made it ready orders those reads after the writes), and nothing
-// writes them again until the node has finished.
+// writes them again until the node has finished. With lock-free
+// propagation (StaticFrame::atomic_pending) no lock is taken at all: each
+// input slot has one writer, and the atomic decrement that makes a node
+// ready orders its reads after every write.
 class IterationState {
  public:
   explicit IterationState(const StaticFrame& sf) : inputs_(sf.total_inputs) {
