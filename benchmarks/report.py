@@ -89,12 +89,18 @@ def table(header, rows):
     return "\n".join(out)
 
 
+def not_run(binary, targets):
+    """Notes that `binary` did not run: its section's targets are then not
+    measured."""
+    print("(%s not run)\n" % binary)
+    return [(t, None) for t in targets]
+
+
 def executor_section(runs):
     print("== Executor: ns per node (min over repetitions) ==")
     if runs is None:
-        print("(executor_benchmark not run)\n")
-        return [("executor: ours(1 thread) <= oneTBB(1 thread), <= 10x floor",
-                 None)]
+        return not_run("executor_benchmark", [
+            "executor: ours(1 thread) <= oneTBB(1 thread), <= 10x floor"])
     name = "BM_Stepflow/shape:%d/values:%d/threads:%d/real_time"
     tbb = "BM_TbbFlowGraph/shape:%d/threads:%d/real_time"
     floor = "BM_PendingCountFloor/shape:%d/real_time"
@@ -127,8 +133,8 @@ def executor_section(runs):
 def session_section(runs):
     print("== Session: microseconds per Run (min over repetitions) ==")
     if runs is None:
-        print("(session_benchmark not run)\n")
-        return [("Session::Run (1 thread) <= 3x libtorch eager add", None)]
+        return not_run("session_benchmark",
+                       ["Session::Run (1 thread) <= 3x libtorch eager add"])
     entries = [
         ("Session::Run, 1 inter-op thread", "BM_SessionRun/threads:1/real_time"),
         ("Session::Run, 2 inter-op threads", "BM_SessionRun/threads:2/real_time"),
@@ -157,8 +163,7 @@ def session_section(runs):
 def pipeline_section(runs):
     print("== Graph pipeline: microseconds per node per phase ==")
     if runs is None:
-        print("(pipeline_benchmark not run)\n")
-        return [("1M nodes: prune+place+partition < 2 s", None)]
+        return not_run("pipeline_benchmark", ["1M nodes: prune+place+partition < 2 s"])
     rows = []
     ppp_1m = None
     for n in PIPELINE_SIZES:
@@ -186,8 +191,7 @@ def rpc_section(runs):
     targets = ["RecvTensor 4 MiB: gRPC >= 0.5x raw TCP throughput",
                "RecvTensor 4 MiB: gRPC >= 0.7x raw TCP throughput"]
     if runs is None:
-        print("(rpc_benchmark not run)\n")
-        return [(t, None) for t in targets]
+        return not_run("rpc_benchmark", targets)
     big, small = 4 << 20, 4
     grpc_bps = best(runs, "BM_GrpcRecvTensor/bytes:%d/real_time" % big,
                     "bytes_per_second", pick=max)
@@ -243,8 +247,7 @@ def sim_section(runs):
                "simulation: local workload >= 100x time compression",
                "simulation: distributed workload >= 100x time compression"]
     if runs is None:
-        print("(sim_benchmark not run)\n")
-        return [(t, None) for t in targets]
+        return not_run("sim_benchmark", targets)
     workloads = [
         ("local (24 steps/seed, hashed trace)", "BM_LocalWorkload/1"),
         ("mixed (C API clients, hashed trace)", "BM_MixedWorkload/0"),
@@ -278,8 +281,7 @@ def mlp_section(runs):
     targets = ["MLP step (batch 64, 512; 1 and 2 threads) <= libtorch",
                "MatMul 1024^3 >= 0.85x OpenBLAS sgemm"]
     if runs is None:
-        print("(mlp_benchmark not run)\n")
-        return [(t, None) for t in targets]
+        return not_run("mlp_benchmark", targets)
     rows, step_ratios, peer_missing = [], [], False
     for batch, threads in MLP_CASES:
         args = "batch:%d/threads:%d/real_time" % (batch, threads)
