@@ -1,11 +1,13 @@
 #include "runtime/common/placer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -43,7 +45,20 @@ bool DeviceTypeBefore(const std::string& a, const std::string& b) {
 struct PlacementDevice {
   const DeviceAttributes* attrs = nullptr;
   ParsedName parsed;
+  int type_index = 0;  // into ColocationGraph::device_types_
 };
+
+// A set of device types: bit i stands for ColocationGraph::device_types_[i].
+using TypeMask = uint64_t;
+constexpr int kMaxDeviceTypes = 64;
+
+TypeMask TypeBit(int type_index) { return TypeMask{1} << type_index; }
+
+// Whether the spec names nothing (matches every device).
+bool IsEmptySpec(const ParsedName& pn) {
+  return !pn.has_job && !pn.has_replica && !pn.has_task && !pn.has_type &&
+         !pn.has_id;
+}
 
 // Type priority first, then the name's components (ids numerically).
 bool DeviceBefore(const PlacementDevice& a, const PlacementDevice& b) {
@@ -77,8 +92,8 @@ struct Group {
   std::string request_source;  // first member whose request contributed
   int assigned = -1;           // device index of a pre-assigned member
   std::string assigned_source;
-  std::vector<std::string> supported_types;  // ordered by DeviceTypeBefore
-  int placed = -1;                           // device index once chosen
+  TypeMask supported = 0;      // device types with a kernel for every member
+  int placed = -1;             // device index once chosen
 };
 
 // Union-find over op nodes (by id; the smallest id of a group is its root)
@@ -110,9 +125,12 @@ class ColocationGraph {
                              const std::vector<int>& matching);
   absl::Status NoKernelAnywhere(const Node& node) const;
   bool Supports(const Group& group, int device_index) const {
-    return Contains(group.supported_types,
-                    devices_[device_index].attrs->device_type());
+    return (group.supported & TypeBit(devices_[device_index].type_index)) != 0;
   }
+  // The names of the types in `mask`, in device_types_ order.
+  std::vector<std::string> TypeNames(TypeMask mask) const;
+  // Parses `node`'s requested device, once per distinct spec string.
+  absl::Status ParseRequest(const Node& node, ParsedName* out);
   absl::Status PlaceNode(const Node& node, int hint, std::vector<int>* chosen);
   std::string DeviceList() const;
   // "; colocation group members: {{node a}}, {{node b}}" for groups of 2+.
@@ -125,7 +143,15 @@ class ColocationGraph {
   int default_index_ = -1;
   std::vector<int> parent_;                             // by node id
   std::vector<Group> groups_;                           // by node id
-  std::vector<std::vector<std::string>> node_supported_;  // by node id
+  std::vector<TypeMask> node_supported_;                // by node id
+  // Requested device string -> its parse (few distinct strings per graph).
+  absl::flat_hash_map<std::string, ParsedName> parsed_requests_;
+  std::vector<int> candidates_;  // PlaceNode's scratch
+  // Candidates' last unassigned answer, for the same request and types.
+  bool last_candidates_valid_ = false;
+  ParsedName last_requested_;
+  TypeMask last_supported_ = 0;
+  std::vector<int> last_candidates_;
 };
 
 absl::Status ColocationGraph::InitializeDevices(
@@ -159,6 +185,17 @@ absl::Status ColocationGraph::InitializeDevices(
     }
   }
   std::sort(device_types_.begin(), device_types_.end(), DeviceTypeBefore);
+  if (device_types_.size() > kMaxDeviceTypes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Placement supports at most ", kMaxDeviceTypes,
+        " device types; offered: ", absl::StrJoin(device_types_, ", ")));
+  }
+  for (PlacementDevice& d : devices_) {
+    d.type_index = static_cast<int>(
+        std::find(device_types_.begin(), device_types_.end(),
+                  d.attrs->device_type()) -
+        device_types_.begin());
+  }
   if (opts_.default_device != nullptr) {
     ParsedName def;
     if (DeviceNameUtils::ParseFullName(opts_.default_device->name(), &def)) {
@@ -167,6 +204,30 @@ absl::Status ColocationGraph::InitializeDevices(
       }
     }
   }
+  return absl::OkStatus();
+}
+
+std::vector<std::string> ColocationGraph::TypeNames(TypeMask mask) const {
+  std::vector<std::string> names;
+  for (int i = 0; i < static_cast<int>(device_types_.size()); ++i) {
+    if ((mask & TypeBit(i)) != 0) names.push_back(device_types_[i]);
+  }
+  return names;
+}
+
+absl::Status ColocationGraph::ParseRequest(const Node& node, ParsedName* out) {
+  const std::string& spec = node.requested_device();
+  auto it = parsed_requests_.find(spec);
+  if (it == parsed_requests_.end()) {
+    ParsedName parsed;
+    if (!DeviceNameUtils::ParseFullName(spec, &parsed)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Malformed device specification '", spec, "' in ",
+                       FormatNodeName(node.name())));
+    }
+    it = parsed_requests_.emplace(spec, std::move(parsed)).first;
+  }
+  *out = it->second;
   return absl::OkStatus();
 }
 
@@ -196,7 +257,7 @@ absl::Status ColocationGraph::InitializeMembers() {
   const int n = graph_.num_node_ids();
   parent_.assign(n, -1);
   groups_.assign(n, Group());
-  node_supported_.assign(n, {});
+  node_supported_.assign(n, 0);
   for (const Node* node : graph_.op_nodes()) {
     const int id = node->id();
     parent_[id] = id;
@@ -221,23 +282,16 @@ absl::Status ColocationGraph::InitializeMembers() {
       g.requested = devices_[g.assigned].parsed;
       g.request_source = node->name();
     } else {
-      if (!DeviceNameUtils::ParseFullName(node->requested_device(),
-                                          &g.requested)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Malformed device specification '", node->requested_device(),
-            "' in ", FormatNodeName(node->name())));
-      }
-      if (!DeviceNameUtils::ParsedNameToString(g.requested).empty()) {
-        g.request_source = node->name();
+      SF_RETURN_IF_ERROR(ParseRequest(*node, &g.requested));
+      if (!IsEmptySpec(g.requested)) g.request_source = node->name();
+    }
+    for (int t = 0; t < static_cast<int>(device_types_.size()); ++t) {
+      if (KernelRegistry::Global()->HasKernel(device_types_[t], node->def())) {
+        g.supported |= TypeBit(t);
       }
     }
-    for (const std::string& type : device_types_) {
-      if (KernelRegistry::Global()->HasKernel(type, node->def())) {
-        g.supported_types.push_back(type);
-      }
-    }
-    if (g.supported_types.empty()) return NoKernelAnywhere(*node);
-    node_supported_[id] = g.supported_types;
+    if (g.supported == 0) return NoKernelAnywhere(*node);
+    node_supported_[id] = g.supported;
   }
   return absl::OkStatus();
 }
@@ -325,20 +379,16 @@ absl::Status ColocationGraph::Colocate(const Node& x, const Node& y,
   merged.request_source =
       gx.request_source.empty() ? gy.request_source : gx.request_source;
 
-  for (const std::string& type : gx.supported_types) {
-    if (Contains(gy.supported_types, type)) {
-      merged.supported_types.push_back(type);
-    }
-  }
-  if (merged.supported_types.empty()) {
+  merged.supported = gx.supported & gy.supported;
+  if (merged.supported == 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         ref_prefix, both,
         " because no device type supports both of those nodes and the other "
         "nodes colocated with them: ",
         FormatNodeName(x.name()), "'s group supports [",
-        absl::StrJoin(gx.supported_types, ", "), "], ",
+        absl::StrJoin(TypeNames(gx.supported), ", "), "], ",
         FormatNodeName(y.name()), "'s group supports [",
-        absl::StrJoin(gy.supported_types, ", "), "]"));
+        absl::StrJoin(TypeNames(gy.supported), ", "), "]"));
   }
 
   const int root = std::min(rx, ry);
@@ -405,20 +455,14 @@ absl::Status ColocationGraph::CannotSatisfy(const Node& node,
                     "in this process; available devices: ",
                     DeviceList());
   } else {
-    std::vector<std::string> types;
-    for (int i : matching) {
-      const std::string& t = device(i).device_type();
-      if (!Contains(types, t)) types.push_back(t);
-    }
+    TypeMask matching_types = 0;
+    for (int i : matching) matching_types |= TypeBit(devices_[i].type_index);
+    const std::vector<std::string> types = TypeNames(matching_types);
     // Name the members that lack a kernel for every matching type.
     std::vector<std::string> lacking;
     for (const Node* member : graph_.op_nodes()) {
       if (FindRoot(member->id()) != root) continue;
-      bool any = false;
-      for (const std::string& t : types) {
-        any = any || Contains(node_supported_[member->id()], t);
-      }
-      if (!any) {
+      if ((node_supported_[member->id()] & matching_types) == 0) {
         lacking.push_back(absl::StrCat("op '", member->type_string(), "' (",
                                        FormatNodeName(member->name()), ")"));
       }
@@ -428,7 +472,7 @@ absl::Status ColocationGraph::CannotSatisfy(const Node& node,
                     lacking.empty() ? std::string("all colocated nodes")
                                     : absl::StrJoin(lacking, ", "),
                     "; supported device types: [",
-                    absl::StrJoin(group.supported_types, ", "), "]");
+                    absl::StrJoin(TypeNames(group.supported), ", "), "]");
   }
   if (!group.request_source.empty() && group.request_source != node.name()) {
     absl::StrAppend(&msg, "; the specification comes from colocated ",
@@ -452,21 +496,32 @@ absl::Status ColocationGraph::Candidates(const Node& node,
           device(g.assigned).name(), "' (", FormatNodeName(g.assigned_source),
           ") but no supported kernel for ", device(g.assigned).device_type(),
           " devices is available for every member; supported device types: [",
-          absl::StrJoin(g.supported_types, ", "), "]",
+          absl::StrJoin(TypeNames(g.supported), ", "), "]",
           GroupMembersSuffix(root)));
     }
     out->push_back(g.assigned);
     return absl::OkStatus();
   }
-  std::vector<int> matching;
+  // Neighbouring nodes mostly make the same request: reuse the last answer.
+  if (last_candidates_valid_ && g.supported == last_supported_ &&
+      g.requested == last_requested_) {
+    *out = last_candidates_;
+    return absl::OkStatus();
+  }
   for (int i = 0; i < num_devices; ++i) {
-    if (!DeviceNameUtils::IsSpecification(g.requested, devices_[i].parsed)) {
-      continue;
+    if (Supports(g, i) &&
+        DeviceNameUtils::IsSpecification(g.requested, devices_[i].parsed)) {
+      out->push_back(i);
     }
-    matching.push_back(i);
-    if (Supports(g, i)) out->push_back(i);
   }
   if (out->empty()) {
+    // The devices the request matches, whatever their kernels (for errors).
+    std::vector<int> matching;
+    for (int i = 0; i < num_devices; ++i) {
+      if (DeviceNameUtils::IsSpecification(g.requested, devices_[i].parsed)) {
+        matching.push_back(i);
+      }
+    }
     if (!opts_.allow_soft_placement) return CannotSatisfy(node, g, matching);
     // Soft placement: keep only the job/replica/task part of the request.
     ParsedName relaxed = g.requested;
@@ -490,6 +545,10 @@ absl::Status ColocationGraph::Candidates(const Node& node,
   // devices_ is sorted, so `out` is too; the client device goes first.
   auto it = std::find(out->begin(), out->end(), default_index_);
   if (it != out->end()) std::rotate(out->begin(), it, it + 1);
+  last_candidates_valid_ = true;
+  last_requested_ = g.requested;
+  last_supported_ = g.supported;
+  last_candidates_ = *out;
   return absl::OkStatus();
 }
 
@@ -498,12 +557,10 @@ absl::Status ColocationGraph::PlaceNode(const Node& node, int hint,
   const int root = FindRoot(node.id());
   Group& g = groups_[root];
   if (g.placed < 0) {
-    std::vector<int> candidates;
-    SF_RETURN_IF_ERROR(Candidates(node, &candidates));
-    g.placed = candidates.front();
-    if (hint >= 0 &&
-        std::find(candidates.begin(), candidates.end(), hint) !=
-            candidates.end()) {
+    SF_RETURN_IF_ERROR(Candidates(node, &candidates_));
+    g.placed = candidates_.front();
+    if (hint >= 0 && std::find(candidates_.begin(), candidates_.end(),
+                               hint) != candidates_.end()) {
       g.placed = hint;
     }
   }

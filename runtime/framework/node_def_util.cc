@@ -575,78 +575,84 @@ void AddNodeAttr(absl::string_view name, const AttrValue& v, NodeDef* def) {
   (*def->mutable_attr())[std::string(name)] = v;
 }
 
+namespace {
+
+// Sets attr `name` of `def` to the value `fill` writes into an empty
+// AttrValue. A new attr is filled in place in the map (no temporary copied
+// in); an existing one is replaced only after `fill` ran, so a value that
+// refers into `def` itself is read before it changes.
+template <typename Fill>
+void SetAttr(absl::string_view name, NodeDef* def, Fill fill) {
+  auto [it, inserted] = def->mutable_attr()->try_emplace(std::string(name));
+  if (inserted) {
+    fill(&it->second);
+    return;
+  }
+  AttrValue value;
+  fill(&value);
+  it->second = std::move(value);
+}
+
+}  // namespace
+
 void AddNodeAttr(absl::string_view name, const std::string& v, NodeDef* def) {
-  AttrValue a;
-  a.set_s(v);
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) { a->set_s(v); });
 }
 
 void AddNodeAttr(absl::string_view name, const char* v, NodeDef* def) {
-  AddNodeAttr(name, std::string(v), def);
+  SetAttr(name, def, [&](AttrValue* a) { a->set_s(v); });
 }
 
 void AddNodeAttr(absl::string_view name, int64_t v, NodeDef* def) {
-  AttrValue a;
-  a.set_i(v);
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) { a->set_i(v); });
 }
 
 void AddNodeAttr(absl::string_view name, int v, NodeDef* def) {
-  AddNodeAttr(name, static_cast<int64_t>(v), def);
+  SetAttr(name, def, [&](AttrValue* a) { a->set_i(v); });
 }
 
 void AddNodeAttr(absl::string_view name, float v, NodeDef* def) {
-  AttrValue a;
-  a.set_f(v);
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) { a->set_f(v); });
 }
 
 void AddNodeAttr(absl::string_view name, bool v, NodeDef* def) {
-  AttrValue a;
-  a.set_b(v);
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) { a->set_b(v); });
 }
 
 void AddNodeAttr(absl::string_view name, DataType v, NodeDef* def) {
-  AttrValue a;
-  a.set_type(v);
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) { a->set_type(v); });
 }
 
 void AddNodeAttr(absl::string_view name, const TensorShape& v, NodeDef* def) {
-  AttrValue a;
-  v.AsProto(a.mutable_shape());
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) { v.AsProto(a->mutable_shape()); });
 }
 
 void AddNodeAttr(absl::string_view name, const TensorProto& v, NodeDef* def) {
-  AttrValue a;
-  *a.mutable_tensor() = v;
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) { *a->mutable_tensor() = v; });
 }
 
 void AddNodeAttr(absl::string_view name, const std::vector<std::string>& v,
                  NodeDef* def) {
-  AttrValue a;
-  a.mutable_list();
-  for (const auto& s : v) a.mutable_list()->add_s(s);
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) {
+    AttrValue::ListValue* list = a->mutable_list();
+    for (const auto& s : v) list->add_s(s);
+  });
 }
 
 void AddNodeAttr(absl::string_view name, const std::vector<int64_t>& v,
                  NodeDef* def) {
-  AttrValue a;
-  a.mutable_list();
-  for (int64_t i : v) a.mutable_list()->add_i(i);
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) {
+    AttrValue::ListValue* list = a->mutable_list();
+    for (int64_t i : v) list->add_i(i);
+  });
 }
 
 void AddNodeAttr(absl::string_view name, const std::vector<DataType>& v,
                  NodeDef* def) {
-  AttrValue a;
-  a.mutable_list();
-  for (DataType t : v) a.mutable_list()->add_type(t);
-  AddNodeAttr(name, a, def);
+  SetAttr(name, def, [&](AttrValue* a) {
+    AttrValue::ListValue* list = a->mutable_list();
+    for (DataType t : v) list->add_type(t);
+  });
 }
 
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* def) {

@@ -48,6 +48,23 @@ TEST(NodeDefUtilTest, SummarizeAndFormat) {
             "{{node add}} = Add[T=DT_FLOAT, alpha=2](a, b:1, ^c) @ /cpu:0");
 }
 
+TEST(NodeDefUtilTest, AddNodeAttrReplacesAnExistingValue) {
+  NodeDef n = MakeNode("n", "Op", {});
+  AddNodeAttr("a", std::vector<int64_t>{1, 2}, &n);
+  AddNodeAttr("a", DT_INT32, &n);  // Another kind: the list is gone.
+  ASSERT_EQ(n.attr().at("a").value_case(), AttrValue::kType);
+  EXPECT_EQ(n.attr().at("a").type(), DT_INT32);
+  // A value read from the attr being replaced, or from another one.
+  AddNodeAttr("s", "first", &n);
+  AddNodeAttr("s", n.attr().at("s").s() + "!", &n);
+  EXPECT_EQ(n.attr().at("s").s(), "first!");
+  AddNodeAttr("copy", n.attr().at("s").s(), &n);
+  AddNodeAttr("s", n.attr().at("s").s(), &n);
+  EXPECT_EQ(n.attr().at("s").s(), "first!");
+  EXPECT_EQ(n.attr().at("copy").s(), "first!");
+  EXPECT_EQ(n.attr_size(), 3);
+}
+
 TEST(NodeDefUtilTest, GettersAndSetters) {
   NodeDef n = MakeNode("n", "Op", {});
   AddNodeAttr("s", "hello", &n);

@@ -1,7 +1,6 @@
 #include "runtime/framework/op_kernel.h"
 
 #include <atomic>
-#include <optional>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -301,19 +300,55 @@ KernelRegistry* KernelRegistry::Global() {
 
 void KernelRegistry::Register(const KernelDef& def, KernelFactory factory) {
   absl::MutexLock l(&mu_);
-  kernels_.emplace(std::make_pair(def.op, def.device_type),
-                   Entry{def, std::move(factory)});
+  kernels_[def.op].push_back(Entry{def, std::move(factory)});
 }
 
 namespace {
 
-// Whether every type constraint of `kdef` holds for `def`.
-bool ConstraintsMatch(const KernelDef& kdef, const NodeDef& def) {
+// The attrs of one NodeDef as kernel constraints see them: a missing attr
+// takes its OpDef default. Lookups are remembered, since an op's kernels
+// mostly constrain the same attr ("T") and each would look it up again.
+class ConstraintAttrs {
+ public:
+  explicit ConstraintAttrs(const NodeDef& def) : def_(def) {}
+
+  // The value of attr `name`, or its default, or null.
+  const AttrValue* Get(const std::string& name) {
+    for (const auto& [seen, value] : seen_) {
+      if (seen == name) return value;
+    }
+    const AttrValue* value = Lookup(name);
+    seen_.emplace_back(name, value);
+    return value;
+  }
+
+ private:
+  const AttrValue* Lookup(const std::string& name) {
+    if (const AttrValue* v = FindNodeAttr(def_, name)) return v;
+    if (op_def_ == nullptr) {
+      op_def_ = OpRegistry::Global()->LookUpOrNull(def_.op());
+    }
+    if (op_def_ == nullptr) return nullptr;
+    for (const auto& attr : op_def_->attr()) {
+      if (attr.name() == name) {
+        return attr.has_default_value() ? &attr.default_value() : nullptr;
+      }
+    }
+    return nullptr;
+  }
+
+  const NodeDef& def_;
+  const OpDef* op_def_ = nullptr;  // Looked up on first use.
+  absl::InlinedVector<std::pair<absl::string_view, const AttrValue*>, 4> seen_;
+};
+
+// Whether every type constraint of `kdef` holds for the node.
+bool ConstraintsMatch(const KernelDef& kdef, ConstraintAttrs* attrs) {
   for (const auto& constraint : kdef.constraints) {
     // Not a structured binding: lambdas may not capture those before C++20
     // (clang rejects it).
     const auto& allowed = constraint.second;
-    const AttrValue* v = FindNodeAttr(def, constraint.first);
+    const AttrValue* v = attrs->Get(constraint.first);
     if (v == nullptr) return false;
     auto ok = [&](int t) {
       return std::find(allowed.begin(), allowed.end(),
@@ -330,6 +365,15 @@ bool ConstraintsMatch(const KernelDef& kdef, const NodeDef& def) {
     }
   }
   return true;
+}
+
+// `def` with its OpDef's defaults filled in (for messages).
+NodeDef WithDefaults(const NodeDef& def) {
+  NodeDef out = def;
+  if (const OpDef* op_def = OpRegistry::Global()->LookUpOrNull(def.op())) {
+    AddDefaultsToNodeDef(*op_def, &out);
+  }
+  return out;
 }
 
 // "(T=DT_STRING, ...)" for the node's type attrs, sorted by name.
@@ -353,40 +397,32 @@ absl::Status KernelRegistry::FindKernel(absl::string_view device_type,
                                         const NodeDef& def,
                                         const KernelDef** kernel_def,
                                         KernelFactory* factory) const {
-  // Constraints are checked against the NodeDef with its OpDef defaults
-  // filled in; copy it only when a default is actually missing (the placer
-  // asks this for every node, so the copy dominated placement).
-  std::optional<NodeDef> with_defaults;
-  if (const OpDef* op_def = OpRegistry::Global()->LookUpOrNull(def.op())) {
-    for (const auto& attr : op_def->attr()) {
-      if (attr.has_default_value() && !HasNodeAttr(def, attr.name())) {
-        with_defaults.emplace(def);
-        AddDefaultsToNodeDef(*op_def, &*with_defaults);
-        break;
-      }
-    }
-  }
-  const NodeDef& defaulted = with_defaults ? *with_defaults : def;
+  // Constraints are checked against the NodeDef's attrs, a missing one
+  // taking its OpDef default (the placer asks this for every node, so it
+  // neither copies the NodeDef nor allocates).
+  ConstraintAttrs attrs(def);
   absl::MutexLock l(&mu_);
   const Entry* best = nullptr;
   int num_best = 0;
-  std::vector<std::string> registered;
-  auto range = kernels_.equal_range(
-      std::make_pair(def.op(), std::string(device_type)));
-  for (auto it = range.first; it != range.second; ++it) {
-    const Entry& e = it->second;
-    if (!ConstraintsMatch(e.def, defaulted)) continue;
-    if (best == nullptr || e.def.priority > best->def.priority) {
-      best = &e;
-      num_best = 1;
-    } else if (e.def.priority == best->def.priority) {
-      ++num_best;
+  auto op_kernels = kernels_.find(def.op());
+  if (op_kernels != kernels_.end()) {
+    for (const Entry& e : op_kernels->second) {
+      if (e.def.device_type != device_type) continue;
+      if (!ConstraintsMatch(e.def, &attrs)) continue;
+      if (best == nullptr || e.def.priority > best->def.priority) {
+        best = &e;
+        num_best = 1;
+      } else if (e.def.priority == best->def.priority) {
+        ++num_best;
+      }
     }
   }
   if (best == nullptr) {
     // List what is registered for the op, across devices, sorted.
-    for (const auto& [key, e] : kernels_) {
-      if (key.first != def.op()) continue;
+    std::vector<std::string> registered;
+    const std::vector<Entry> none;
+    for (const Entry& e :
+         op_kernels != kernels_.end() ? op_kernels->second : none) {
       std::string desc = absl::StrCat("device='", e.def.device_type, "'");
       for (const auto& [attr, types] : e.def.constraints) {
         absl::StrAppend(&desc, "; ", attr, " in [",
@@ -402,7 +438,7 @@ absl::Status KernelRegistry::FindKernel(absl::string_view device_type,
     return absl::NotFoundError(absl::StrCat(
         "No registered '", def.op(), "' OpKernel for ", device_type,
         " devices compatible with node ", FormatNodeName(def.name()),
-        TypeAttrSummary(defaulted), ". Registered: ",
+        TypeAttrSummary(WithDefaults(def)), ". Registered: ",
         registered.empty() ? "<no registered kernels>"
                            : absl::StrJoin(registered, " | ")));
   }

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -360,7 +361,8 @@ class KernelRegistry {
     KernelFactory factory;
   };
   mutable absl::Mutex mu_;
-  std::multimap<std::pair<std::string, std::string>, Entry> kernels_
+  // By op name; each op's kernels in registration order.
+  absl::flat_hash_map<std::string, std::vector<Entry>> kernels_
       ABSL_GUARDED_BY(mu_);
 };
 

@@ -100,6 +100,15 @@ REGISTER_KERNEL_BUILDER(Name("OpKernelTestAdd")
                             .Priority(5),
                         AddKernel<int32_t>);
 
+// A kernel constrained on a type attr that has a default.
+REGISTER_OP("OpKernelTestDefaultType")
+    .Output("y: T")
+    .Attr("T: {float, int32} = DT_FLOAT");
+REGISTER_KERNEL_BUILDER(Name("OpKernelTestDefaultType")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint<float>("T"),
+                        PriorityAddKernel);
+
 class AssignKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -255,6 +264,27 @@ TEST_F(OpKernelTest, HighestPriorityKernelWins) {
   NodeDef no_defaults = Node("add", "OpKernelTestAdd", {"x", "y"});
   AddNodeAttr("T", DT_INT32, &no_defaults);
   EXPECT_TRUE(KernelRegistry::Global()->HasKernel(DEVICE_CPU, no_defaults));
+}
+
+TEST_F(OpKernelTest, ConstraintOnAMissingAttrUsesItsDefault) {
+  const KernelRegistry* registry = KernelRegistry::Global();
+  NodeDef defaulted = Node("d", "OpKernelTestDefaultType", {});
+  EXPECT_TRUE(registry->HasKernel(DEVICE_CPU, defaulted));
+  EXPECT_EQ(defaulted.attr_size(), 0);  // The caller's NodeDef is untouched.
+  NodeDef as_int = defaulted;
+  AddNodeAttr("T", DT_INT32, &as_int);
+  EXPECT_FALSE(registry->HasKernel(DEVICE_CPU, as_int));
+  NodeDef as_float = defaulted;
+  AddNodeAttr("T", DT_FLOAT, &as_float);
+  EXPECT_TRUE(registry->HasKernel(DEVICE_CPU, as_float));
+  // The NotFound message shows the attrs with their defaults.
+  const absl::Status s =
+      registry->FindKernel(DEVICE_GPU, defaulted, nullptr, nullptr);
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(s.message().find("T=DT_FLOAT"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("device='CPU'; T in [DT_FLOAT]"),
+            std::string::npos)
+      << s;
 }
 
 TEST_F(OpKernelTest, KernelNotFoundNamesOpDeviceAndAttrs) {

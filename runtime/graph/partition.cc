@@ -1,11 +1,12 @@
 #include "runtime/graph/partition.h"
 
 #include <deque>
-#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -30,6 +31,15 @@ class FrameInfo {
   };
 
   absl::Status Build(const Graph& g) {
+    // Without an Enter every node is in the root frame: no per-node state.
+    no_loops_ = true;
+    for (const Node* n : g.op_nodes()) {
+      if (n->IsEnter()) {
+        no_loops_ = false;
+        break;
+      }
+    }
+    if (no_loops_) return absl::OkStatus();
     node_frame_.assign(g.num_node_ids(), "");
     std::vector<bool> seen(g.num_node_ids(), false);
     std::deque<const Node*> queue;
@@ -63,12 +73,15 @@ class FrameInfo {
 
   // The frame of `n`'s inputs.
   const std::string& InputFrame(const Node* n) const {
-    return node_frame_[n->id()];
+    static const std::string* const kRoot = new std::string();
+    return no_loops_ ? *kRoot : node_frame_[n->id()];
   }
+  // Whether the graph has no while loop (every frame is the root frame).
+  bool no_loops() const { return no_loops_; }
 
   // The frame that the values produced by `n` live in.
   absl::Status OutputFrame(const Node* n, std::string* frame) {
-    const std::string& own = node_frame_[n->id()];
+    const std::string& own = InputFrame(n);
     if (n->IsEnter()) {
       SF_RETURN_IF_ERROR(GetNodeAttr(n->def(), "frame_name", frame));
       auto [it, inserted] = frames_.try_emplace(*frame);
@@ -101,6 +114,10 @@ class FrameInfo {
 
   // Records the frame of a node added after Build.
   void SetInputFrame(const Node* n, const std::string& frame) {
+    if (no_loops_) {
+      if (frame.empty()) return;
+      no_loops_ = false;
+    }
     if (n->id() >= static_cast<int>(node_frame_.size())) {
       node_frame_.resize(n->id() + 1);
     }
@@ -108,6 +125,7 @@ class FrameInfo {
   }
 
  private:
+  bool no_loops_ = false;
   std::vector<std::string> node_frame_;  // By node id: the input frame.
   std::map<std::string, Frame> frames_;  // By frame name.
 };
@@ -116,8 +134,8 @@ class FrameInfo {
 constexpr char kControlLoopPrefix[] = "_cloop";
 
 // Identifies one Send/Recv pair: (src id, src output or kControlSlot,
-// destination location).
-using RecvKey = std::tuple<int, int, std::string>;
+// destination location id).
+using RecvKey = std::tuple<int, int, int>;
 
 std::string InputName(const std::string& node, int slot) {
   if (slot == kControlSlot) return absl::StrCat("^", node);
@@ -138,14 +156,14 @@ class Partitioner {
           "Partition: PartitionOptions must set node_to_loc, new_name and "
           "get_incarnation");
     }
-    loc_.assign(g_.num_node_ids(), "");
+    loc_.assign(g_.num_node_ids(), -1);
     for (const Node* n : g_.op_nodes()) {
       if (!n->has_assigned_device_name()) {
         return absl::InvalidArgumentError(
             absl::StrCat("Partition: ", FormatNodeName(n->name()),
                          " has no assigned device"));
       }
-      loc_[n->id()] = opts_.node_to_loc(n);
+      loc_[n->id()] = InternLoc(opts_.node_to_loc(n));
     }
     SF_RETURN_IF_ERROR(frames_.Build(g_));
     SF_RETURN_IF_ERROR(ColocateLoopValues());
@@ -188,7 +206,7 @@ class Partitioner {
       if (consumer != nullptr && loc_[consumer->id()] != loc_[n->id()] &&
           !(n->IsEnter() && IsRefType(n->input_type(0)))) {
         n->set_assigned_device_name(consumer->assigned_device_name());
-        loc_[n->id()] = opts_.node_to_loc(n);
+        loc_[n->id()] = InternLoc(opts_.node_to_loc(n));
       }
     }
     for (const Node* n : g_.op_nodes()) {
@@ -205,8 +223,8 @@ class Partitioner {
         return absl::UnimplementedError(absl::StrCat(
             "Partition: ", FormatNodeName(n->name()), " (", n->type_string(),
             (n->IsEnter() ? ", not constant" : ""), ") on location '",
-            loc_[n->id()], "' feeds ", FormatNodeName(e->dst()->name()),
-            " on location '", loc_[e->dst()->id()],
+            LocName(n), "' feeds ", FormatNodeName(e->dst()->name()),
+            " on location '", LocName(e->dst()),
             "'; its value exists only in some iterations, so it cannot "
             "cross locations inside a while loop"));
       }
@@ -232,6 +250,7 @@ class Partitioner {
   // iterates, and without a loop next to it a Send of that value would run
   // once while its Recv waits in every iteration.
   absl::Status AddControlLoops() {
+    if (frames_.no_loops()) return absl::OkStatus();
     const std::vector<const Edge*> edges = g_.edges();  // Id order.
     for (const Edge* e : edges) {
       const Node* src = e->src();
@@ -284,9 +303,9 @@ class Partitioner {
     if (!n.ok()) return n.status();
     (*n)->set_assigned_device_name(device);
     if ((*n)->id() >= static_cast<int>(loc_.size())) {
-      loc_.resize((*n)->id() + 1);
+      loc_.resize((*n)->id() + 1, -1);
     }
-    loc_[(*n)->id()] = opts_.node_to_loc(*n);
+    loc_[(*n)->id()] = InternLoc(opts_.node_to_loc(*n));
     frames_.SetInputFrame(*n, frame);
     return *n;
   }
@@ -300,7 +319,7 @@ class Partitioner {
   // frame's LoopCond (received from its location when elsewhere).
   absl::Status EnsureControlLoop(const std::string& frame, const Node* dst,
                                  ControlLoop** out) {
-    const std::string& loc = loc_[dst->id()];
+    const std::string& loc = LocName(dst);
     const auto key = std::make_pair(frame, loc);
     auto it = control_loops_.find(key);
     if (it != control_loops_.end()) {
@@ -395,14 +414,30 @@ class Partitioner {
     return absl::OkStatus();
   }
 
-  GraphDef* PartitionFor(const std::string& loc) {
-    auto [it, inserted] = partitions_->try_emplace(loc);
+  // The id of location `name`, numbered in order of first appearance.
+  int InternLoc(std::string name) {
+    auto [it, inserted] =
+        loc_ids_.try_emplace(name, static_cast<int>(loc_names_.size()));
+    if (inserted) {
+      loc_names_.push_back(std::move(name));
+      loc_graphs_.push_back(nullptr);
+    }
+    return it->second;
+  }
+  const std::string& LocName(const Node* n) const {
+    return loc_names_[loc_[n->id()]];
+  }
+
+  GraphDef* PartitionFor(int loc) {
+    if (loc_graphs_[loc] != nullptr) return loc_graphs_[loc];
+    auto [it, inserted] = partitions_->try_emplace(loc_names_[loc]);
     if (inserted) {
       *it->second.mutable_versions() = g_.versions();
       if (g_.library().function_size() > 0) {
         *it->second.mutable_library() = g_.library();
       }
     }
+    loc_graphs_[loc] = &it->second;  // std::map nodes do not move.
     return &it->second;
   }
 
@@ -410,7 +445,8 @@ class Partitioner {
   absl::Status OrderedInEdges(const Node* dst,
                               std::vector<const Edge*>* inputs) {
     inputs->assign(dst->num_inputs(), nullptr);
-    std::vector<const Edge*> controls;
+    std::vector<const Edge*>& controls = control_scratch_;
+    controls.clear();
     for (const Edge* e : dst->in_edges()) {
       if (e->IsControlEdge()) {
         controls.push_back(e);
@@ -440,14 +476,24 @@ class Partitioner {
   }
 
   absl::Status AddNode(const Node* dst) {
-    std::vector<const Edge*> inputs;
+    std::vector<const Edge*>& inputs = input_scratch_;
     SF_RETURN_IF_ERROR(OrderedInEdges(dst, &inputs));
-    const std::string& dst_loc = loc_[dst->id()];
+    const int dst_loc = loc_[dst->id()];
 
-    NodeDef dst_def = dst->def();
-    dst_def.clear_input();
+    // The client's NodeDef without its inputs (rewritten below), copied
+    // field by field so that the inputs are never copied.
+    const NodeDef& src_def = dst->def();
+    NodeDef dst_def;
+    dst_def.set_name(src_def.name());
+    dst_def.set_op(src_def.op());
     dst_def.set_device(dst->assigned_device_name());
-    std::set<std::string> control_inputs;
+    *dst_def.mutable_attr() = src_def.attr();
+    if (src_def.has_experimental_debug_info()) {
+      *dst_def.mutable_experimental_debug_info() =
+          src_def.experimental_debug_info();
+    }
+    dst_def.mutable_input()->Reserve(static_cast<int>(inputs.size()));
+    absl::flat_hash_set<std::string> control_inputs;  // Allocates if used.
     auto add_input = [&](const std::string& node, int slot) {
       if (slot == kControlSlot && !control_inputs.insert(node).second) return;
       dst_def.add_input(InputName(node, slot));
@@ -468,11 +514,12 @@ class Partitioner {
         SF_RETURN_IF_ERROR(EdgeFrame(e, &frame));
         std::string loop_merge;
         if (!frame.empty()) {
-          auto loop = control_loops_.find(std::make_pair(frame, dst_loc));
+          auto loop = control_loops_.find(
+              std::make_pair(frame, loc_names_[dst_loc]));
           if (loop == control_loops_.end()) {
             return absl::InternalError(absl::StrCat(
                 "Partition: no control loop for frame '", frame,
-                "' on location '", dst_loc, "' (edge ",
+                "' on location '", loc_names_[dst_loc], "' (edge ",
                 FormatNodeName(src->name()), " -> ",
                 FormatNodeName(dst->name()), ")"));
           }
@@ -567,9 +614,14 @@ class Partitioner {
   const PartitionOptions& opts_;
   Graph& g_;
   std::map<std::string, GraphDef>* const partitions_;
-  std::vector<std::string> loc_;  // by node id
+  std::vector<int> loc_;  // By node id: a location id (-1 for non-ops).
+  std::vector<std::string> loc_names_;         // By location id.
+  absl::flat_hash_map<std::string, int> loc_ids_;  // Name -> location id.
+  std::vector<GraphDef*> loc_graphs_;  // By location id; null until used.
   FrameInfo frames_;
-  std::map<RecvKey, std::string> recv_for_;
+  absl::flat_hash_map<RecvKey, std::string> recv_for_;
+  std::vector<const Edge*> input_scratch_;    // AddNode's ordered inputs.
+  std::vector<const Edge*> control_scratch_;  // OrderedInEdges' controls.
   // By (frame, location).
   std::map<std::pair<std::string, std::string>, ControlLoop> control_loops_;
 };
