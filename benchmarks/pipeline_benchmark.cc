@@ -110,6 +110,7 @@ void BM_Pipeline(benchmark::State& state) {
         }
         return 0;
       };
+      opts.take_node_defs = true;  // As the sessions do.
       s = Partition(opts, &g, &partitions);
     }
     const Clock::time_point t4 = Clock::now();

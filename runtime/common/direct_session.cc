@@ -371,6 +371,7 @@ absl::Status DirectSession::BuildExecutors(
     if (!dm->LookupDevice(name, &d).ok()) return 0;
     return d->attributes().incarnation();
   };
+  popts.take_node_defs = true;  // The client graph is not used again.
   std::map<std::string, GraphDef> partitions;
   SF_RETURN_IF_ERROR(Partition(popts, g, &partitions));
 

@@ -106,6 +106,7 @@ absl::Status GraphMgr::Register(const GraphDef& graph_def,
     if (!dm->LookupDevice(name, &d).ok()) return 0;
     return d->attributes().incarnation();
   };
+  popts.take_node_defs = true;  // `graph` is not used again.
   std::map<std::string, GraphDef> partitions;
   SF_RETURN_IF_ERROR(Partition(popts, &graph, &partitions));
 

@@ -282,6 +282,7 @@ absl::Status MasterSession::BuildSignature(
     }
     return 0;
   };
+  popts.take_node_defs = true;  // The client graph is not used again.
   std::map<std::string, GraphDef> partitions;
   SF_RETURN_IF_ERROR(Partition(popts, g, &partitions));
   for (auto& [task, def] : partitions) {

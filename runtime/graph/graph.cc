@@ -443,6 +443,12 @@ void Graph::ToGraphDef(GraphDef* graph_def) const {
   }
 }
 
+NodeDef Graph::TakeNodeDef(Node* node) {
+  NodeDef def;
+  def.Swap(&node->def_);
+  return def;
+}
+
 std::string Graph::NewName(absl::string_view prefix) {
   while (true) {
     std::string name = absl::StrCat(prefix, "/_", name_counter_++);

@@ -228,6 +228,14 @@ class Graph {
   // by source name; assigned devices are written to NodeDef.device when set.
   void ToGraphDef(GraphDef* graph_def) const;
 
+  // Moves `node`'s NodeDef out of the graph and returns it. The node keeps
+  // its id, edges, types and assigned device, and FindNodeByName still
+  // finds it by its old name, but its name, op, requested device and attrs
+  // read as empty: the graph is then fit only for destruction. For callers
+  // that discard the graph and would otherwise copy every NodeDef
+  // (PartitionOptions::take_node_defs).
+  NodeDef TakeNodeDef(Node* node);
+
   // A name not yet used in this graph: "<prefix>/_<n>".
   std::string NewName(absl::string_view prefix);
 

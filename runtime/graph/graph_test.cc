@@ -354,6 +354,30 @@ TEST(GraphTest, NewNameIsUnused) {
   EXPECT_EQ(g.NewName("bar"), "bar/_3");
 }
 
+TEST(GraphTest, TakeNodeDefMovesTheDefAndKeepsTheRest) {
+  Graph g(TestOpRegistry());
+  Node* a = AddNodeOrDie(&g, "a", "Const", DT_FLOAT);
+  Node* id = AddNodeOrDie(&g, "id", "Identity", DT_FLOAT);
+  g.AddEdge(a, 0, id, 0);
+  id->set_assigned_device_name("/job:w/replica:0/task:1/device:CPU:0");
+  const NodeDef before = id->def();
+
+  const NodeDef taken = g.TakeNodeDef(id);
+  EXPECT_EQ(taken.SerializeAsString(), before.SerializeAsString());
+  EXPECT_EQ(id->name(), "");
+  EXPECT_EQ(id->type_string(), "");
+  EXPECT_TRUE(id->def().attr().empty());
+  // Everything else stays: id, types, edges, device, the name index.
+  EXPECT_EQ(id->id(), 3);
+  EXPECT_THAT(id->input_types(), ElementsAre(DT_FLOAT));
+  EXPECT_TRUE(id->IsIdentity());
+  ASSERT_EQ(id->in_edges().size(), 1u);
+  EXPECT_EQ((*id->in_edges().begin())->src(), a);
+  EXPECT_EQ(id->assigned_device_name(), "/job:w/replica:0/task:1/device:CPU:0");
+  EXPECT_EQ(g.FindNodeByName("id"), id);
+  EXPECT_EQ(a->name(), "a");
+}
+
 TEST(GraphTest, CopyNodeAndAttrs) {
   Graph g(TestOpRegistry());
   Node* a = AddNodeOrDie(&g, "a", "Const", DT_FLOAT);

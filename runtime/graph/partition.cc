@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "proto/tensor.pb.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/status_macros.h"
@@ -168,8 +169,26 @@ class Partitioner {
     SF_RETURN_IF_ERROR(frames_.Build(g_));
     SF_RETURN_IF_ERROR(ColocateLoopValues());
     SF_RETURN_IF_ERROR(AddControlLoops());
-    for (const Node* dst : g_.op_nodes()) {
-      SF_RETURN_IF_ERROR(AddNode(dst));
+    const std::vector<Node*> op_nodes = g_.op_nodes();
+    std::vector<NodeDef*> outputs;
+    outputs.reserve(op_nodes.size());
+    for (const Node* dst : op_nodes) {
+      NodeDef* out = nullptr;
+      SF_RETURN_IF_ERROR(AddNode(dst, &out));
+      outputs.push_back(out);
+    }
+    // Names are read until every input is written, so the bodies come last.
+    for (size_t i = 0; i < op_nodes.size(); ++i) {
+      Node* n = op_nodes[i];
+      NodeDef* out = outputs[i];
+      if (opts_.take_node_defs) {
+        NodeDef body = g_.TakeNodeDef(n);
+        body.mutable_input()->Swap(out->mutable_input());
+        out->Swap(&body);
+      } else {
+        CopyBody(n->def(), out);
+      }
+      out->set_device(n->assigned_device_name());
     }
     return absl::OkStatus();
   }
@@ -475,30 +494,36 @@ class Partitioner {
     return absl::OkStatus();
   }
 
-  absl::Status AddNode(const Node* dst) {
+  // Every field of the client's NodeDef but its inputs and device.
+  static void CopyBody(const NodeDef& def, NodeDef* out) {
+    out->set_name(def.name());
+    out->set_op(def.op());
+    *out->mutable_attr() = def.attr();
+    if (def.has_experimental_debug_info()) {
+      *out->mutable_experimental_debug_info() = def.experimental_debug_info();
+    }
+  }
+
+  // Appends `dst`'s NodeDef to its partition as *out, with only its inputs
+  // rewritten so far (the rest comes from CopyBody or TakeNodeDef), and
+  // the Send/Recv pairs its cross-location inputs need.
+  absl::Status AddNode(const Node* dst, NodeDef** out) {
     std::vector<const Edge*>& inputs = input_scratch_;
     SF_RETURN_IF_ERROR(OrderedInEdges(dst, &inputs));
     const int dst_loc = loc_[dst->id()];
-
-    // The client's NodeDef without its inputs (rewritten below), copied
-    // field by field so that the inputs are never copied.
-    const NodeDef& src_def = dst->def();
-    NodeDef dst_def;
-    dst_def.set_name(src_def.name());
-    dst_def.set_op(src_def.op());
-    dst_def.set_device(dst->assigned_device_name());
-    *dst_def.mutable_attr() = src_def.attr();
-    if (src_def.has_experimental_debug_info()) {
-      *dst_def.mutable_experimental_debug_info() =
-          src_def.experimental_debug_info();
-    }
-    dst_def.mutable_input()->Reserve(static_cast<int>(inputs.size()));
-    absl::flat_hash_set<std::string> control_inputs;  // Allocates if used.
+    NodeDef* dst_def = PartitionFor(dst_loc)->add_node();
+    *out = dst_def;
+    dst_def->mutable_input()->Reserve(static_cast<int>(inputs.size()));
+    // Written control inputs, to drop duplicates (allocates only if used);
+    // the views point into dst_def's strings, which are never rewritten.
+    absl::flat_hash_set<absl::string_view> control_inputs;
     auto add_input = [&](const std::string& node, int slot) {
-      if (slot == kControlSlot && !control_inputs.insert(node).second) return;
-      dst_def.add_input(InputName(node, slot));
+      std::string* input = dst_def->add_input();
+      *input = InputName(node, slot);
+      if (slot == kControlSlot && !control_inputs.insert(*input).second) {
+        dst_def->mutable_input()->RemoveLast();
+      }
     };
-
     for (const Edge* e : inputs) {
       const Node* src = e->src();
       if (!src->IsOp()) continue;  // SOURCE edges are not reproduced.
@@ -531,7 +556,6 @@ class Partitioner {
       }
       add_input(it->second, slot == kControlSlot ? kControlSlot : 0);
     }
-    *PartitionFor(dst_loc)->add_node() = std::move(dst_def);
     return absl::OkStatus();
   }
 

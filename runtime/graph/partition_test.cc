@@ -454,6 +454,60 @@ TEST_F(PartitionTest, MixedGraphRoundTripsAndKeepsEveryNodeOnce) {
   EXPECT_EQ(sends, 8);
 }
 
+TEST_F(PartitionTest, TakingNodeDefsGivesTheSamePartitions) {
+  const std::vector<NodeDef> nodes = {
+      On(MakeConst("a", 1), kDev0), On(MakeConst("b", 2), kDev1),
+      On(MakeOp("c", "Add", {"a", "b"}), kDev2),
+      On(MakeOp("d", "Mul", {"c", "a", "^b"}), kDev1),
+      On(MakeOp("e", "NoOp", {"^d", "^a", "^c"}), kDev2)};
+  Build(nodes);
+  ASSERT_TRUE(Run().ok());
+  const std::map<std::string, GraphDef> copied = parts_;
+
+  Graph g(OpRegistry::Global());
+  GraphDef gdef;
+  gdef.mutable_versions()->set_producer(27);  // As Build.
+  for (const NodeDef& n : nodes) *gdef.add_node() = n;
+  GraphConstructorOptions gopts;
+  gopts.expect_device_spec = true;
+  ASSERT_TRUE(ConvertGraphDefToGraph(gopts, gdef, &g).ok());
+  PartitionOptions opts = opts_;
+  opts.new_name = [&g](const std::string& p) { return g.NewName(p); };
+  opts.take_node_defs = true;
+  std::map<std::string, GraphDef> taken;
+  ASSERT_TRUE(Partition(opts, &g, &taken).ok());
+
+  ASSERT_EQ(taken.size(), copied.size());
+  for (const auto& [loc, part] : copied) {
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+        part, taken[loc]))
+        << loc << "\ncopied:\n" << part.DebugString() << "taken:\n"
+        << taken[loc].DebugString();
+  }
+  // The taken graph's nodes gave up their NodeDefs; the copied one's kept
+  // theirs.
+  const Node* c = g.FindNodeByName("c");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->name(), "");
+  EXPECT_TRUE(c->def().attr().empty());
+  EXPECT_EQ(g_.FindNodeByName("c")->def().attr().count("T"), 1u);
+}
+
+TEST_F(PartitionTest, TakingNodeDefsLeavesTheGraphWholeOnError) {
+  Build({On(MakeConst("a", 1), kDev0)});
+  absl::StatusOr<Node*> n = g_.AddNode(MakeOp("half", "Add", {}));
+  ASSERT_TRUE(n.ok());
+  (*n)->set_assigned_device_name(kDev1);
+  g_.AddEdge(g_.FindNodeByName("a"), 0, *n, 1);
+  opts_.take_node_defs = true;
+  EXPECT_EQ(Run().code(), absl::StatusCode::kInvalidArgument);
+  const Node* a = g_.FindNodeByName("a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->name(), "a");
+  EXPECT_EQ(a->type_string(), "Const");
+  EXPECT_EQ(a->def().attr().count("value"), 1u);
+}
+
 // a -> Enter(frame "loop") -> Merge -> Switch -> Identity(body) ->
 // NextIteration -> Merge; Switch:0 -> Exit -> out.
 std::vector<NodeDef> LoopGraph(const std::string& body_device,
