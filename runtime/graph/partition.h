@@ -79,11 +79,12 @@ struct PartitionOptions {
   // The incarnation of the device called `device_name` (for Send/Recv
   // send_device_incarnation attrs).
   std::function<uint64_t(const std::string& device_name)> get_incarnation;
-  // When true, each op node's NodeDef moves into its partition instead of
-  // being copied (Graph::TakeNodeDef), which is most of the cost of
-  // partitioning a large graph. Once Partition returns OK, g's op nodes
-  // have no NodeDefs and g is fit only for destruction; after an error g
-  // is as with false. For callers that discard g once it is partitioned.
+  // When true, each op node's NodeDef moves into its partition
+  // (Graph::TakeNodeDef) instead of its name, op and attrs being copied:
+  // fewer allocations and less peak memory on large graphs. Once Partition
+  // returns OK, g's op nodes have no NodeDefs and g is fit only for
+  // destruction; after an error g is as with false. For callers that
+  // discard g once it is partitioned.
   bool take_node_defs = false;
 };
 

@@ -82,6 +82,16 @@ class PartitionTest : public ::testing::Test {
     FixupSourceAndSinkEdges(&g_);
   }
 
+  // "a" (Const on kDev0) feeds input 1 of "half" (Add on kDev1), whose
+  // input 0 has no edge: Partition fails at "half", after "a".
+  void BuildHalfConnectedAdd() {
+    Build({On(MakeConst("a", 1), kDev0)});
+    absl::StatusOr<Node*> n = g_.AddNode(MakeOp("half", "Add", {}));
+    ASSERT_TRUE(n.ok()) << n.status();
+    (*n)->set_assigned_device_name(kDev1);
+    g_.AddEdge(g_.FindNodeByName("a"), 0, *n, 1);
+  }
+
   absl::Status Run() { return Partition(opts_, &g_, &parts_); }
 
   const NodeDef* FindIn(const std::string& loc, const std::string& name) {
@@ -371,11 +381,7 @@ TEST_F(PartitionTest, MissingInputIsInvalidArgument) {
 }
 
 TEST_F(PartitionTest, PartiallyMissingInputsIsInvalidArgument) {
-  Build({On(MakeConst("a", 1), kDev0)});
-  absl::StatusOr<Node*> n = g_.AddNode(MakeOp("half", "Add", {}));
-  ASSERT_TRUE(n.ok());
-  (*n)->set_assigned_device_name(kDev1);
-  g_.AddEdge(g_.FindNodeByName("a"), 0, *n, 1);
+  BuildHalfConnectedAdd();
   absl::Status s = Run();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("{{node half}}"));
@@ -494,11 +500,7 @@ TEST_F(PartitionTest, TakingNodeDefsGivesTheSamePartitions) {
 }
 
 TEST_F(PartitionTest, TakingNodeDefsLeavesTheGraphWholeOnError) {
-  Build({On(MakeConst("a", 1), kDev0)});
-  absl::StatusOr<Node*> n = g_.AddNode(MakeOp("half", "Add", {}));
-  ASSERT_TRUE(n.ok());
-  (*n)->set_assigned_device_name(kDev1);
-  g_.AddEdge(g_.FindNodeByName("a"), 0, *n, 1);
+  BuildHalfConnectedAdd();
   opts_.take_node_defs = true;
   EXPECT_EQ(Run().code(), absl::StatusCode::kInvalidArgument);
   const Node* a = g_.FindNodeByName("a");
