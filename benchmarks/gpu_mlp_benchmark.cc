@@ -4,9 +4,17 @@
 // (the MLP's 8 GEMMs' flops per step over the step time) next to the rate
 // plain cuBLAS sgemm reaches on exactly those GEMMs (same shapes and
 // transposes, back to back on one stream, timed with CUDA events) in the
-// same process. Also times the same step on the CPU for reference.
+// same process, and the matmul ceiling: plain cuBLAS sgemm of
+// N x N x N (default 4096). Also times the same step on the CPU for
+// reference.
+//
+// With --dump_dir=DIR it writes the batch (x.npy, labels.npy), the initial
+// parameters (w1.npy, b1.npy, ...) and the losses of the first training
+// steps from those values (losses.npy) for a peer to check itself against
+// (benchmarks/gpu_mlp_torch.py).
 //
 // Usage: gpu_mlp_benchmark [--steps=N] [--cpu_steps=N] [--batch=N]
+//                          [--sgemm_size=N] [--dump_dir=DIR]
 // Prints "No CUDA GPU visible" and exits 0 where there is no GPU.
 // A production main(): wall time comes from the real clock.
 #include <cublas_v2.h>
@@ -14,6 +22,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -22,6 +31,7 @@
 
 #include "runtime/common/session.h"
 #include "runtime/env/real/real_env.h"
+#include "runtime/framework/npy.h"
 #include "runtime/gpu/gpu_device.h"
 #include "testing/mlp_graph.h"
 
@@ -114,6 +124,65 @@ double PlainCublasSeconds(const std::vector<Gemm>& gemms, int reps) {
   return ms / 1000.0 / reps;
 }
 
+// Seconds of one plain cuBLAS sgemm of n x n x n.
+double SquareSgemmSeconds(int n, int reps) {
+  return PlainCublasSeconds({{n, n, n, false, false}}, reps);
+}
+
+absl::Status WriteNpyFile(const std::string& path, const Tensor& t) {
+  std::string bytes;
+  absl::Status s = EncodeNpy(t, &bytes);
+  if (!s.ok()) return s;
+  std::ofstream f(path, std::ios::binary);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) return absl::UnavailableError("cannot write " + path);
+  return absl::OkStatus();
+}
+
+// Writes the batch, the initial parameters and the losses of the first
+// `steps` GPU training steps from them into `dir` (see the file comment).
+absl::Status DumpForPeer(Env* env, const MlpGraph& g, const MlpBatch& batch,
+                         int steps, const std::string& dir) {
+  SessionOptions opts;
+  opts.env = env;
+  (*opts.config.mutable_device_count())["GPU"] = 1;
+  std::unique_ptr<Session> session;
+  absl::Status s = NewSession(opts, &session);
+  if (s.ok()) s = session->Create(g.graph);
+  std::vector<Tensor> out;
+  if (s.ok()) s = session->Run({}, {}, {g.init}, &out);
+  std::vector<std::string> names;
+  for (const MlpParam& p : g.params) names.push_back(p.variable);
+  std::vector<Tensor> params;
+  if (s.ok()) s = session->Run({}, names, {}, &params);
+  // Written before the steps: a fetched variable may share its buffer.
+  for (size_t i = 0; s.ok() && i < params.size(); ++i) {
+    s = WriteNpyFile(dir + "/" + names[i] + ".npy", params[i]);
+  }
+  if (s.ok()) s = WriteNpyFile(dir + "/x.npy", batch.x);
+  if (s.ok()) s = WriteNpyFile(dir + "/labels.npy", batch.labels);
+  Tensor losses(DT_FLOAT, TensorShape({steps}));
+  const Session::FeedList feeds = {{g.input, batch.x}, {g.labels, batch.labels}};
+  for (int i = 0; s.ok() && i < steps; ++i) {
+    s = session->Run(feeds, {g.loss}, {g.train}, &out);
+    if (s.ok()) losses.flat<float>()(i) = out[0].scalar<float>();
+  }
+  if (s.ok()) s = WriteNpyFile(dir + "/losses.npy", losses);
+  session->Close().IgnoreError();
+  return s;
+}
+
+std::string StringFlag(int argc, char** argv, const char* name) {
+  const std::string prefix = std::string("--") + name + "=";
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], prefix.c_str(), prefix.size()) == 0) {
+      return argv[i] + prefix.size();
+    }
+  }
+  return "";
+}
+
 // Seconds per training step on `gpus` GPUs (0: CPU only); loss after.
 double SessionStepSeconds(Env* env, const MlpGraph& g, const MlpBatch& batch,
                           int gpus, int steps, float* loss) {
@@ -159,6 +228,8 @@ int IntFlag(int argc, char** argv, const char* name, int def) {
 int Main(int argc, char** argv) {
   const int steps = IntFlag(argc, argv, "steps", 100);
   const int cpu_steps = IntFlag(argc, argv, "cpu_steps", 5);
+  const int sgemm_size = IntFlag(argc, argv, "sgemm_size", 4096);
+  const std::string dump_dir = StringFlag(argc, argv, "dump_dir");
   MlpOptions o;
   o.batch = IntFlag(argc, argv, "batch", 512);
   o.layer_sizes = {784, 256, 256, 10};
@@ -183,6 +254,7 @@ int Main(int argc, char** argv) {
   float gpu_loss = 0, cpu_loss = 0;
   const double gpu_step = SessionStepSeconds(env->env(), g, batch, 1, steps, &gpu_loss);
   const double plain = PlainCublasSeconds(gemms, 200);
+  const double square = sgemm_size > 0 ? SquareSgemmSeconds(sgemm_size, 20) : 0;
   const double cpu_step =
       cpu_steps > 0 ? SessionStepSeconds(env->env(), g, batch, 0, cpu_steps, &cpu_loss)
                     : 0;
@@ -200,6 +272,21 @@ int Main(int argc, char** argv) {
   std::printf("plain cuBLAS sgemm, same GEMMs: %.1f GFLOP/s (%.3f ms per step's GEMMs)\n",
               flops / plain / 1e9, plain * 1e3);
   std::printf("ratio (training step / plain sgemm): %.3f\n", plain / gpu_step);
+  if (sgemm_size > 0) {
+    const double n = sgemm_size;
+    std::printf("plain cuBLAS sgemm %dx%dx%d (matmul ceiling): %.1f GFLOP/s (%.3f ms)\n",
+                sgemm_size, sgemm_size, sgemm_size, 2 * n * n * n / square / 1e9,
+                square * 1e3);
+  }
+  if (!dump_dir.empty()) {
+    s = DumpForPeer(env->env(), g, batch, 5, dump_dir);
+    if (!s.ok()) {
+      std::fprintf(stderr, "dump for the peer failed: %s\n", s.ToString().c_str());
+      return 1;
+    }
+    std::printf("wrote the batch, initial parameters and 5 losses to %s\n",
+                dump_dir.c_str());
+  }
   return 0;
 }
 

@@ -10,6 +10,9 @@
 #   OUT_DIR/run.sh test [gtest flags]
 #   OUT_DIR/run.sh bench [--steps=N]
 #   OUT_DIR/run.sh memcheck         # gpu_test under compute-sanitizer
+#   OUT_DIR/run.sh check            # all of the above and the PyTorch peer
+#                                   # (benchmarks/gpu_mlp_torch.py), each
+#                                   # under a time limit, then a summary
 #
 # What it does: builds //runtime/gpu:gpu_test and //benchmarks:gpu_mlp_benchmark, copies
 # them (stripped) into OUT_DIR/bin and every shared library they load,
@@ -47,6 +50,8 @@ for b in "${bins[@]}"; do
   done
 done
 
+cp benchmarks/gpu_mlp_torch.py "$out/bin/"
+
 cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs the packaged GPU tests / benchmark (see tools/package_gpu.sh).
@@ -76,7 +81,31 @@ case "$mode" in
   all)
     "${launch[@]}" "$here/bin/gpu_test" "$@"
     "${launch[@]}" "$here/bin/gpu_mlp_benchmark" ;;
-  *) echo "usage: run.sh [all|test|bench|memcheck] [args]" >&2; exit 2 ;;
+  check)
+    # Every part runs whatever the others did; the summary gives each exit
+    # status (124: its time limit ran out).
+    dump="$(mktemp -d)"
+    summary=()
+    part() {
+      local name="$1" limit="$2"; shift 2
+      echo "=== $name (limit ${limit}s)"
+      local rc=0
+      timeout "$limit" "$@" || rc=$?
+      summary+=("$name: exit $rc")
+    }
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true
+    part test 120 "$0" test
+    part bench 120 "$0" bench --dump_dir="$dump"
+    if [ -f "$dump/losses.npy" ]; then
+      part pytorch 120 python3 "$here/bin/gpu_mlp_torch.py" "$dump"
+    else
+      summary+=("pytorch: not run (the benchmark wrote no losses)")
+    fi
+    part memcheck 240 "$0" memcheck
+    echo "=== summary"
+    printf '%s\n' "${summary[@]}"
+    ;;
+  *) echo "usage: run.sh [all|test|bench|memcheck|check] [args]" >&2; exit 2 ;;
 esac
 RUN
 chmod +x "$out/run.sh"
