@@ -1,8 +1,8 @@
 // CheckImport: the import contract the GraphDef fuzzers enforce.
 //
 // For allow_internal_ops false and true, ConvertGraphDefToGraph(gdef) must
-// either fail with InvalidArgument or NotFound and leave the graph without
-// op nodes, or succeed; on success Graph::ToGraphDef must re-import under
+// either fail with InvalidArgument, NotFound or (a function call)
+// Unimplemented and leave the graph without op nodes, or succeed; on success Graph::ToGraphDef must re-import under
 // the same options into a graph whose ToGraphDef is identical (import is
 // idempotent on its own output). CheckTextRoundTrip: GraphDefToText must
 // parse back (ParseGraphDefFromText) to the same message.

@@ -3,9 +3,11 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "runtime/bin/tensor_file.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor_id.h"
 
@@ -200,14 +202,18 @@ absl::Status ParseTensorValue(const std::string& value, DataType dtype,
 }
 
 absl::Status ParseFeed(const std::string& spec, const GraphDef& graph,
-                       std::pair<std::string, Tensor>* feed) {
+                       std::pair<std::string, Tensor>* feed,
+                       const std::string& base_dir) {
   size_t eq = spec.find('=');
   if (eq == std::string::npos || eq == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("feed '", spec, "' is not of the form name=value"));
   }
   const std::string name = spec.substr(0, eq);
-  const std::string value = spec.substr(eq + 1);
+  std::string value = spec.substr(eq + 1);
+  const bool from_file = absl::StartsWith(value, "@") &&
+                         !absl::StartsWith(value, "@@");
+  if (absl::StartsWith(value, "@@")) value.erase(0, 1);
   const TensorId id = ParseTensorName(name);
   const NodeDef* node = nullptr;
   for (const NodeDef& n : graph.node()) {
@@ -223,6 +229,27 @@ absl::Status ParseFeed(const std::string& spec, const GraphDef& graph,
   DataType dtype = DT_INVALID;
   for (const char* attr : {"dtype", "T"}) {
     if (GetNodeAttr(*node, attr, &dtype).ok()) break;
+  }
+  if (from_file) {
+    std::string path = value.substr(1);
+    if (!path.empty() && path[0] != '/' && !base_dir.empty()) {
+      path = absl::StrCat(base_dir, "/", path);
+    }
+    Tensor t;
+    absl::Status s = ReadTensorFile(path, &t);
+    if (!s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat("feed '", name, "': ", s.message()));
+    }
+    if (dtype != DT_INVALID && t.dtype() != BaseType(dtype)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "feed '", name, "': file '", path, "' holds ",
+          DataTypeString(t.dtype()), " values but ", FormatNodeName(id.node),
+          " (", node->op(), ") takes ", DataTypeString(BaseType(dtype)),
+          "; convert the array first (e.g. numpy's astype)"));
+    }
+    *feed = {name, std::move(t)};
+    return absl::OkStatus();
   }
   if (dtype == DT_INVALID) {
     return absl::InvalidArgumentError(absl::StrCat(

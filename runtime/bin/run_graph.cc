@@ -25,19 +25,37 @@
 // --session_target=grpc://host:port (or a --target entry of that form)
 // runs on a cluster of grpc_server tasks instead of in this process.
 //
+// A feed value "@FILE" is read from a .npy file (numpy.save) or a binary
+// TensorProto, for values too big for a command line (runtime/bin/
+// feed_parser.h); --output_dir=DIR writes each fetched tensor after the
+// last step to DIR as .npy (runtime/bin/tensor_file.h says how fetch names
+// map to file names), for numpy.load:
+//
+//   run_graph --graph=model.pb --fetch=logits --output_dir=out images=@batch.npy
+//
+// --init runs its nodes once, before the steps, with the command-line feeds
+// that those nodes depend on (a Saver restore's filename, an initial value
+// fed to an Assign); the others would be unused there.
+//
 // --timeline=FILE traces the last step (RunOptions FULL_TRACE) and writes
 // it as Chrome trace JSON (runtime/client/timeline.h): open it in
 // chrome://tracing, Perfetto or tools/timeline_viewer/viewer.html.
 //
 // Exit status: 0 on success; 1 on any error, with the error on stderr.
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
@@ -47,10 +65,12 @@
 #include "absl/strings/str_split.h"
 #include "runtime/bin/device_requests.h"
 #include "runtime/bin/feed_parser.h"
+#include "runtime/bin/tensor_file.h"
 #include "runtime/client/timeline.h"
 #include "runtime/common/session.h"
 #include "runtime/env/real/malloc_tuning.h"
 #include "runtime/env/real/real_env.h"
+#include "runtime/framework/tensor_id.h"
 #include "runtime/graph/graph_def_io.h"
 
 ABSL_FLAG(std::string, graph, "", "GraphDef file (binary .pb or text .pbtxt)");
@@ -78,6 +98,13 @@ ABSL_FLAG(int64_t, timeout_ms, 0, "Per-step deadline in ms (0: none)");
 ABSL_FLAG(std::string, timeline, "",
           "Write the last step's timeline (Chrome trace JSON) to this file");
 ABSL_FLAG(int, max_entries, 16, "Values printed per tensor");
+ABSL_FLAG(std::string, output_dir, "",
+          "After the last step, write each fetched tensor to this directory "
+          "(created if missing) as <name>.npy, or <name>.pb (a binary "
+          "TensorProto) for a dtype .npy cannot hold such as bfloat16. <name> "
+          "is the fetch's node name with each '/' written '+', then '_' and "
+          "the output index: 'x' and 'x:0' -> x_0.npy, 'scope/y:1' -> "
+          "scope+y_1.npy (other characters outside [A-Za-z0-9_.-] as %XX)");
 
 namespace stepflow {
 namespace {
@@ -103,14 +130,59 @@ absl::Status WriteTimeline(const RunMetadata& metadata, const std::string& path)
   return absl::OkStatus();
 }
 
-int Main(const std::vector<char*>& positional) {
-  std::string path = absl::GetFlag(FLAGS_graph);
-  // Under `bazel run` the binary starts in its runfiles tree; resolve
-  // relative paths against the directory the user ran bazel from.
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (!path.empty() && path[0] != '/' && cwd != nullptr) {
-    path = absl::StrCat(cwd, "/", path);
+// The feeds whose node the nodes `targets` depend on (through data or
+// control inputs) in `graph`.
+Session::FeedList FeedsNeededBy(const GraphDef& graph,
+                                const std::vector<std::string>& targets,
+                                const Session::FeedList& feeds) {
+  absl::flat_hash_map<std::string, const NodeDef*> by_name;
+  for (const NodeDef& node : graph.node()) by_name[node.name()] = &node;
+  absl::flat_hash_set<std::string> needed;
+  std::vector<std::string> stack;
+  for (const std::string& t : targets) stack.push_back(ParseTensorName(t).node);
+  while (!stack.empty()) {
+    std::string name = std::move(stack.back());
+    stack.pop_back();
+    auto it = by_name.find(name);
+    if (it == by_name.end() || !needed.insert(name).second) continue;
+    for (const std::string& input : it->second->input()) {
+      stack.push_back(ParseTensorName(input).node);
+    }
   }
+  Session::FeedList used;
+  for (const auto& feed : feeds) {
+    if (needed.contains(ParseTensorName(feed.first).node)) used.push_back(feed);
+  }
+  return used;
+}
+
+absl::Status MakeDirectory(const std::string& dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", dir, "' exists and is not a directory"));
+  }
+  if (mkdir(dir.c_str(), 0777) != 0) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "cannot create directory '", dir, "': ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+int Main(const std::vector<char*>& positional) {
+  // Under `bazel run` the binary starts in its runfiles tree; relative paths
+  // (--graph, --output_dir, @FILE feeds) resolve against the directory the
+  // user ran bazel from.
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  const std::string base_dir = cwd != nullptr ? cwd : "";
+  auto resolve = [&base_dir](std::string path) {
+    if (!path.empty() && path[0] != '/' && !base_dir.empty()) {
+      path = absl::StrCat(base_dir, "/", path);
+    }
+    return path;
+  };
+  const std::string path = resolve(absl::GetFlag(FLAGS_graph));
   if (path.empty()) {
     absl::FPrintF(stderr, "run_graph: --graph is required\n%s\n",
                   absl::ProgramUsageMessage());
@@ -132,7 +204,7 @@ int Main(const std::vector<char*>& positional) {
   Session::FeedList feeds;
   for (size_t i = 1; i < positional.size(); ++i) {
     std::pair<std::string, Tensor> feed;
-    s = ParseFeed(positional[i], graph, &feed);
+    s = ParseFeed(positional[i], graph, &feed, base_dir);
     if (!s.ok()) return Fail(s, "parsing feeds");
     feeds.push_back(std::move(feed));
   }
@@ -176,10 +248,16 @@ int Main(const std::vector<char*>& positional) {
   s = session->Create(graph);
   if (!s.ok()) return Fail(s, "creating the graph");
 
+  const std::string output_dir = resolve(absl::GetFlag(FLAGS_output_dir));
+  if (!output_dir.empty()) {
+    s = MakeDirectory(output_dir);
+    if (!s.ok()) return Fail(s, "--output_dir");
+  }
+
   std::vector<Tensor> outputs;
   const std::vector<std::string> init = absl::GetFlag(FLAGS_init);
   if (!init.empty()) {
-    s = session->Run({}, {}, init, &outputs);
+    s = session->Run(FeedsNeededBy(graph, init, feeds), {}, init, &outputs);
     if (!s.ok()) return Fail(s, "running --init");
   }
   if (fetches.empty() && targets.empty()) {
@@ -223,6 +301,18 @@ int Main(const std::vector<char*>& positional) {
     if (step == steps || (print_every > 0 && step % print_every == 0)) {
       s = report(step);
       if (!s.ok()) return Fail(s, absl::StrCat("fetching after step ", step));
+    }
+  }
+  // The last report left the fetched values in `outputs`.
+  for (size_t i = 0; !output_dir.empty() && i < fetches.size(); ++i) {
+    std::string written;
+    s = WriteFetchFile(output_dir, fetches[i], outputs[i], &written);
+    if (!s.ok()) return Fail(s, "writing --output_dir");
+    if (absl::EndsWith(written, ".pb")) {
+      absl::FPrintF(stderr,
+                    "run_graph: %s is %s, which .npy cannot hold: wrote it "
+                    "as a binary TensorProto to %s\n",
+                    fetches[i], DataTypeString(outputs[i].dtype()), written);
     }
   }
   s = session->Close();

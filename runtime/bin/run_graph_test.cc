@@ -3,13 +3,19 @@
 // input, checking output and exit status.
 #include <sys/wait.h>
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/npy.h"
+#include "runtime/framework/tensor.h"
 #include "testing/tf_testdata.h"
 
 namespace stepflow {
@@ -157,6 +163,148 @@ TEST(RunGraphTest, GarbageGraphFileIsAnError) {
   Result r = RunGraph(absl::StrCat("--graph=", path, " --fetch=x"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("loading the graph"), std::string::npos) << r.output;
+}
+
+std::string TempPath(const std::string& name) {
+  return absl::StrCat(getenv("TEST_TMPDIR"), "/", name);
+}
+
+std::string WriteTemp(const std::string& name, const std::string& bytes) {
+  const std::string path = TempPath(name);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)),
+                     std::istreambuf_iterator<char>());
+}
+
+std::string NpyOf(const Tensor& t) {
+  std::string bytes;
+  EXPECT_TRUE(EncodeNpy(t, &bytes).ok());
+  return bytes;
+}
+
+// A variable whose initial value is fed (as a Saver restore feeds its
+// filename): --init runs with the command-line feeds it depends on; `x`,
+// which only the step needs, is left out of the init run.
+TEST(RunGraphTest, InitRunsWithTheFeedsItNeeds) {
+  const std::string graph = WriteTemp("fed_init.pbtxt", R"pb(
+    node { name: "v" op: "VariableV2"
+           attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "shape" value { shape {} } } }
+    node { name: "v0" op: "Placeholder"
+           attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "v/Assign" op: "Assign" input: "v" input: "v0"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "init" op: "NoOp" input: "^v/Assign" }
+    node { name: "x" op: "Placeholder"
+           attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "y" op: "Mul" input: "v" input: "x"
+           attr { key: "T" value { type: DT_FLOAT } } }
+  )pb");
+  Result r = RunGraph(
+      absl::StrCat("--graph=", graph, " --init=init --fetch=y v0=3 x=2"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "y = 6\n");
+  // With --target the init feeds are the same.
+  r = RunGraph(absl::StrCat("--graph=", graph,
+                            " --init=init --target=y --fetch=y v0=4 x=2"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "y = 8\n");
+}
+
+constexpr char kIdentities[] = R"pb(
+  node { name: "s" op: "Placeholder"
+         attr { key: "dtype" value { type: DT_STRING } } }
+  node { name: "b" op: "Placeholder"
+         attr { key: "dtype" value { type: DT_BOOL } } }
+  node { name: "f" op: "Placeholder"
+         attr { key: "dtype" value { type: DT_FLOAT } } }
+  node { name: "scope/s" op: "Identity" input: "s"
+         attr { key: "T" value { type: DT_STRING } } }
+  node { name: "not_b" op: "LogicalNot" input: "b" }
+  node { name: "f2" op: "Identity" input: "f"
+         attr { key: "T" value { type: DT_FLOAT } } }
+  node { name: "empty" op: "Const"
+         attr { key: "dtype" value { type: DT_FLOAT } }
+         attr { key: "value" value { tensor {
+           dtype: DT_FLOAT
+           tensor_shape { dim { size: 2 } dim { size: 0 } } } } } }
+)pb";
+
+// Feeds from .npy files (string, bool, float) and --output_dir writing each
+// fetch as .npy, read back with the same codec numpy.load agrees with.
+TEST(RunGraphTest, NpyFeedsAndOutputDir) {
+  const std::string graph = WriteTemp("identities.pbtxt", kIdentities);
+  const std::string s_file =
+      WriteTemp("s.npy", NpyOf(Tensor::Vector<std::string>({"ab", "", "xyz"})));
+  const std::string b_file =
+      WriteTemp("b.npy", NpyOf(Tensor::Vector<bool>({true, false})));
+  Tensor f(DT_FLOAT, TensorShape({2, 2}));
+  for (int i = 0; i < 4; ++i) f.flat<float>()(i) = 1.5f * i;
+  const std::string f_file = WriteTemp("f.npy", NpyOf(f));
+  const std::string out_dir = TempPath("fetched");
+  Result r = RunGraph(absl::StrCat(
+      "--graph=", graph, " --fetch=scope/s,not_b:0,f2,empty --output_dir=",
+      out_dir, " s=@", s_file, " b=@", b_file, " f=@", f_file));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output,
+            "scope/s = [ab  xyz]\nnot_b:0 = [0 1]\nf2 = [[0 1.5][3 4.5]]\n"
+            "empty = [] (shape [2,0])\n");
+
+  Tensor t;
+  ASSERT_TRUE(DecodeNpy(ReadAll(out_dir + "/scope+s_0.npy"), &t).ok());
+  ASSERT_EQ(t.dtype(), DT_STRING);
+  ASSERT_EQ(t.NumElements(), 3);
+  EXPECT_EQ(t.flat<std::string>()(0), "ab");
+  EXPECT_EQ(t.flat<std::string>()(1), "");
+  EXPECT_EQ(t.flat<std::string>()(2), "xyz");
+  ASSERT_TRUE(DecodeNpy(ReadAll(out_dir + "/not_b_0.npy"), &t).ok());
+  ASSERT_EQ(t.dtype(), DT_BOOL);
+  ASSERT_EQ(t.NumElements(), 2);
+  EXPECT_FALSE(t.flat<bool>()(0));
+  EXPECT_TRUE(t.flat<bool>()(1));
+  ASSERT_TRUE(DecodeNpy(ReadAll(out_dir + "/f2_0.npy"), &t).ok());
+  ASSERT_EQ(t.shape(), TensorShape({2, 2}));
+  EXPECT_EQ(t.flat<float>()(3), 4.5f);
+  ASSERT_TRUE(DecodeNpy(ReadAll(out_dir + "/empty_0.npy"), &t).ok());
+  EXPECT_EQ(t.shape(), TensorShape({2, 0}));
+}
+
+TEST(RunGraphTest, FileFeedErrorsNameTheFile) {
+  const std::string graph = WriteTemp("identities2.pbtxt", kIdentities);
+  const std::string f8 = WriteTemp(
+      "f8.npy", NpyOf(Tensor::Vector<double>({1.0, 2.0})));
+  Result r = RunGraph(absl::StrCat("--graph=", graph, " --fetch=f2 f=@", f8));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(absl::StrCat("feed 'f': file '", f8,
+                                       "' holds double values")),
+            std::string::npos)
+      << r.output;
+  r = RunGraph(absl::StrCat("--graph=", graph, " --fetch=f2 f=@",
+                            TempPath("missing.npy")));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(TempPath("missing.npy")), std::string::npos)
+      << r.output;
+}
+
+// A SavedModel directory is named as such, with how to freeze it.
+TEST(RunGraphTest, SavedModelDirectoryIsExplained) {
+  const std::string dir = TempPath("saved_model_dir");
+  ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+  WriteTemp("saved_model_dir/saved_model.pb", std::string("\x08\x01", 2));
+  Result r = RunGraph(absl::StrCat("--graph=", dir, " --fetch=y"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("is a SavedModel, not a GraphDef"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("convert_variables_to_constants_v2"),
+            std::string::npos)
+      << r.output;
 }
 
 }  // namespace

@@ -198,8 +198,10 @@ void TF_ImportGraphDefOptionsSetPrefix(TF_ImportGraphDefOptions* opts,
  * may use existing ones as inputs (with a prefix, inputs naming nodes of
  * `graph_def` are prefixed, others name existing nodes). `options` may be
  * NULL. Unparseable bytes
- * and invalid graphs are TF_INVALID_ARGUMENT, unknown ops TF_NOT_FOUND; on
- * error the graph is unchanged. */
+ * and invalid graphs are TF_INVALID_ARGUMENT (as in TensorFlow, this includes
+ * a "_class" entry "loc:@x" where x is not a node of `graph_def`; such
+ * entries are prefixed like inputs), unknown ops TF_NOT_FOUND; on error the
+ * graph is unchanged. */
 void TF_GraphImportGraphDef(TF_Graph* graph, const TF_Buffer* graph_def,
                             const TF_ImportGraphDefOptions* options,
                             TF_Status* status);

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/graph.pb.h"
@@ -27,8 +28,9 @@ std::atomic<int64_t>& LiveGraphCount() {
 
 namespace {
 
-// Renames every node of `gdef` to "<prefix><name>" and rewrites inputs that
-// name nodes of `gdef`; other inputs keep naming nodes already in the graph.
+// Renames every node of `gdef` to "<prefix><name>" and rewrites inputs and
+// "loc:@" colocation entries that name nodes of `gdef`; other inputs keep
+// naming nodes already in the graph.
 void ApplyPrefix(const std::string& prefix, GraphDef* gdef) {
   std::set<std::string> names;
   for (const NodeDef& n : gdef->node()) names.insert(n.name());
@@ -42,6 +44,16 @@ void ApplyPrefix(const std::string& prefix, GraphDef* gdef) {
           colon == absl::string_view::npos ? rest : rest.substr(0, colon);
       if (names.count(std::string(base)) == 0) continue;
       input = absl::StrCat(control ? "^" : "", prefix, rest);
+    }
+    // Colocation with a node of the GraphDef follows its new name.
+    auto cls = n.mutable_attr()->find("_class");
+    if (cls == n.mutable_attr()->end()) continue;
+    for (std::string& entry : *cls->second.mutable_list()->mutable_s()) {
+      absl::string_view other = entry;
+      if (absl::ConsumePrefix(&other, "loc:@") &&
+          names.count(std::string(other)) != 0) {
+        entry = absl::StrCat("loc:@", prefix, other);
+      }
     }
   }
 }
@@ -118,9 +130,11 @@ void TF_GraphImportGraphDef(TF_Graph* graph, const TF_Buffer* graph_def,
     if (!absl::EndsWith(prefix, "/")) prefix += "/";
     stepflow::c_api::ApplyPrefix(prefix, &gdef);
   }
+  // As TensorFlow's import: "loc:@x" must name a node of the GraphDef.
+  stepflow::GraphConstructorOptions gopts;
+  gopts.validate_colocation_constraints = true;
   absl::MutexLock l(&graph->mu);
-  Set(status, stepflow::ImportGraphDef(stepflow::GraphConstructorOptions(),
-                                       gdef, &graph->graph));
+  Set(status, stepflow::ImportGraphDef(gopts, gdef, &graph->graph));
 }
 
 void TF_GraphToGraphDef(TF_Graph* graph, TF_Buffer* output_graph_def,

@@ -160,6 +160,49 @@ TEST(CApiGraphTest, PrefixRenamesNodesAndInternalInputs) {
   TF_DeleteGraph(g);
 }
 
+// TensorFlow's import checks that "loc:@x" names a node of the GraphDef
+// (the placer no longer does: x may be fed and pruned away).
+TEST(CApiGraphTest, ColocationWithANodeOutsideTheGraphDefIsInvalidArgument) {
+  const std::string colocated =
+      ConstFloatNode("a", 1) +
+      "node { name: 'b' op: 'Identity' input: 'a' "
+      "attr { key: 'T' value { type: DT_FLOAT } } "
+      "attr { key: '_class' value { list { s: 'loc:@a' } } } }\n";
+  TF_Graph* g = TF_NewGraph();
+  std::string msg;
+  EXPECT_EQ(ImportText(g,
+                       ConstFloatNode("c", 1) +
+                           "node { name: 'd' op: 'Identity' input: 'c' "
+                           "attr { key: 'T' value { type: DT_FLOAT } } "
+                           "attr { key: '_class' value { list { "
+                           "s: 'loc:@missing' } } } }\n",
+                       "", &msg),
+            TF_INVALID_ARGUMENT);
+  EXPECT_NE(msg.find("expects to be colocated with unknown node 'missing'"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(TF_GraphNumOperations(g), 0);
+  ASSERT_EQ(ImportText(g, colocated), TF_OK);
+  // With a prefix the entry follows the renamed node.
+  ASSERT_EQ(ImportText(g, colocated, "p", &msg), TF_OK) << msg;
+  TF_Buffer* out = TF_NewBuffer();
+  auto status = NewStatus();
+  TF_GraphToGraphDef(g, out, status.get());
+  ASSERT_EQ(TF_GetCode(status.get()), TF_OK);
+  GraphDef gdef;
+  ASSERT_TRUE(gdef.ParseFromArray(out->data, static_cast<int>(out->length)));
+  bool saw = false;
+  for (const NodeDef& n : gdef.node()) {
+    if (n.name() != "p/b") continue;
+    saw = true;
+    ASSERT_EQ(n.attr().at("_class").list().s_size(), 1);
+    EXPECT_EQ(n.attr().at("_class").list().s(0), "loc:@p/a");
+  }
+  EXPECT_TRUE(saw);
+  TF_DeleteBuffer(out);
+  TF_DeleteGraph(g);
+}
+
 TEST(CApiGraphTest, PrefixWithTrailingSlash) {
   TF_Graph* g = TF_NewGraph();
   ASSERT_EQ(ImportText(g, ConstFloatNode("a", 1), "p/"), TF_OK);

@@ -439,6 +439,68 @@ TEST_F(DirectSessionTest, WrongFeedShapeIsACleanKernelError) {
   EXPECT_TRUE(s.ok()) << s;
 }
 
+// A node colocated with a fed node ("_class: loc:@pred" on a tf.cond's
+// Switch, "loc:@x" on an Identity) runs: the feed replaces x's output and x
+// itself is pruned away, and TensorFlow's placer then treats "x" as the name
+// of a colocation group rather than an unknown node.
+TEST_F(DirectSessionTest, NodesColocatedWithAFedNodeRun) {
+  auto session = NewLocalSession(2);
+  const std::string graph =
+      Placeholder("x", "DT_FLOAT") + Placeholder("pred", "DT_BOOL") +
+      "node { name: 'cond/Switch' op: 'Switch' input: 'x' input: 'pred' "
+      "attr { key: 'T' value { type: DT_FLOAT } } "
+      "attr { key: '_class' value { list { s: 'loc:@pred' } } } }\n"
+      "node { name: 'cond/then' op: 'Identity' input: 'cond/Switch:1' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'cond/else' op: 'Neg' input: 'cond/Switch:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'cond/Merge' op: 'Merge' input: 'cond/then' "
+      "input: 'cond/else' attr { key: 'T' value { type: DT_FLOAT } } "
+      "attr { key: 'N' value { i: 2 } } }\n"
+      "node { name: 'y' op: 'Identity' input: 'x' device: '/cpu:1' "
+      "attr { key: 'T' value { type: DT_FLOAT } } "
+      "attr { key: '_class' value { list { s: 'loc:@x' } } } }\n";
+  ASSERT_TRUE(session->Create(Parse(graph)).ok());
+  std::vector<Tensor> out;
+  absl::Status s = session->Run(
+      {{"x", Tensor::Scalar<float>(3)}, {"pred", Tensor::Scalar<bool>(true)}},
+      {"cond/Merge"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].scalar<float>(), 3.0f);
+  s = session->Run(
+      {{"x", Tensor::Scalar<float>(3)}, {"pred", Tensor::Scalar<bool>(false)}},
+      {"cond/Merge"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].scalar<float>(), -3.0f);
+  s = session->Run({{"x", Tensor::Scalar<float>(5)}}, {"y"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].scalar<float>(), 5.0f);
+}
+
+// As in TensorFlow, a feed must name a tensor of the graph but need not be
+// used by what the step runs (run_graph feeds its command-line values to
+// the --init step too).
+TEST_F(DirectSessionTest, FeedsTheStepDoesNotNeedAreAccepted) {
+  auto session = NewLocalSession();
+  ASSERT_TRUE(session
+                  ->Create(Parse(Placeholder("x", "DT_FLOAT") +
+                                 Placeholder("unused", "DT_INT32") +
+                                 ConstF("y", 2) + Binary("AddV2", "z", "x", "y") +
+                                 "node { name: 'init' op: 'NoOp' }\n"))
+                  .ok());
+  std::vector<Tensor> out;
+  absl::Status s = session->Run({{"x", Tensor::Scalar<float>(3)},
+                                 {"unused", Tensor::Scalar<int32_t>(1)}},
+                                {"z"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].scalar<float>(), 5.0f);
+  s = session->Run({{"x", Tensor::Scalar<float>(3)}}, {"y"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].scalar<float>(), 2.0f);
+  s = session->Run({{"x", Tensor::Scalar<float>(3)}}, {}, {"init"}, &out);
+  EXPECT_TRUE(s.ok()) << s;
+}
+
 TEST_F(DirectSessionTest, PruningErrorsAreReportedInOrder) {
   auto session = NewLocalSession();
   ASSERT_TRUE(session->Create(AddGraph()).ok());

@@ -400,6 +400,10 @@ absl::Status ColocationGraph::Colocate(const Node& x, const Node& y,
 }
 
 absl::Status ColocationGraph::ColocateByClassAttr() {
+  // Colocation groups are keyed by name, as in TensorFlow: "loc:@X" where no
+  // op node X is in this graph (X was fed and pruned away, or rewritten)
+  // is the group named X, whose first member (in id order) stands for it.
+  absl::flat_hash_map<std::string, const Node*> absent_names;
   for (const Node* node : graph_.op_nodes()) {
     const AttrValue* attr = FindNodeAttr(node->def(), kColocationAttr);
     if (attr == nullptr) continue;
@@ -415,9 +419,8 @@ absl::Status ColocationGraph::ColocateByClassAttr() {
           absl::string_view(entry).substr(kColocationPrefix.size());
       const Node* other = graph_.FindNodeByName(other_name);
       if (other == nullptr || !other->IsOp()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            FormatNodeName(node->name()),
-            " expects to be colocated with unknown node '", other_name, "'"));
+        other = absent_names.try_emplace(std::string(other_name), node)
+                    .first->second;
       }
       SF_RETURN_IF_ERROR(Colocate(*other, *node, Reason::kClassAttr));
     }

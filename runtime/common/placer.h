@@ -11,8 +11,13 @@
 //    form ("/cpu:1", "/device:CPU:1", "/job:localhost/cpu:1"); a spec that
 //    does not parse is InvalidArgument naming node and spec.
 //  * Colocation groups (union-find over nodes):
-//      - `_class` entries "loc:@other" colocate a node with `other` (a
-//        missing `other` is InvalidArgument);
+//      - `_class` entries "loc:@other" colocate a node with `other`; groups
+//        are keyed by name, as in TensorFlow, so when no op node `other`
+//        is in the graph (it was fed and pruned away: a Saver's ops
+//        colocated with a fed filename, a tf.cond's Switch with a fed
+//        predicate) the nodes naming it form a group of their own (whether
+//        such names exist is for import to check: GraphConstructorOptions::
+//        validate_colocation_constraints);
 //      - a data edge into an input of ref type or DT_RESOURCE colocates the
 //        consumer with the producer (the producer's request wins when the
 //        two requests are incompatible, as in TensorFlow);

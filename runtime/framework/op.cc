@@ -61,22 +61,26 @@ absl::Status OpRegistry::LookUp(absl::string_view op_type,
     *op_def = found;
     return absl::OkStatus();
   }
-  std::string hint;
-  {
-    absl::MutexLock l(&mu_);
-    // Sorted iteration: the first close name is deterministic.
-    for (const auto& [name, def] : ops_) {
-      if (absl::AsciiStrToLower(name) == absl::AsciiStrToLower(op_type) ||
-          (op_type.size() > 3 && EditDistance(name, op_type, 2) <= 2)) {
-        hint = absl::StrCat(" (did you mean '", name, "'?)");
-        break;
-      }
-    }
-  }
+  const std::string similar = SimilarOpName(op_type);
+  const std::string hint =
+      similar.empty() ? std::string()
+                      : absl::StrCat(" (did you mean '", similar, "'?)");
   return absl::NotFoundError(absl::StrCat(
       "Op type not registered '", op_type, "' in this binary", hint,
       ". Make sure the Op and Kernel are registered in the binary running "
       "this process."));
+}
+
+std::string OpRegistry::SimilarOpName(absl::string_view op_type) const {
+  absl::MutexLock l(&mu_);
+  // Sorted iteration: the first close name is deterministic.
+  for (const auto& [name, def] : ops_) {
+    if (absl::AsciiStrToLower(name) == absl::AsciiStrToLower(op_type) ||
+        (op_type.size() > 3 && EditDistance(name, op_type, 2) <= 2)) {
+      return name;
+    }
+  }
+  return "";
 }
 
 std::vector<std::string> OpRegistry::ListOps() const {

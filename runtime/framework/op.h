@@ -69,6 +69,10 @@ class OpRegistry {
   // similarly named op exists).
   absl::Status LookUp(absl::string_view op_type, const OpDef** op_def) const;
   const OpDef* LookUpOrNull(absl::string_view op_type) const;
+  // A registered op whose name is close to `op_type` (same letters in
+  // another case, or within two edits), the first in sorted order; empty
+  // when there is none. LookUp's "did you mean" hint.
+  std::string SimilarOpName(absl::string_view op_type) const;
 
   // Sorted op names.
   std::vector<std::string> ListOps() const;

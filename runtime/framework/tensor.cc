@@ -336,6 +336,12 @@ std::string Summarize(const Tensor& t, int64_t max_entries) {
 }  // namespace
 
 std::string Tensor::SummarizeValue(int64_t max_entries) const {
+  if (dtype_ != DT_INVALID && dims() > 0 && NumElements() == 0) {
+    // NumPy's form: "[]", with the shape when it is not [0] (an empty
+    // [2,0] would otherwise look like an empty [0], or like a truncation).
+    if (dims() == 1) return "[]";
+    return absl::StrCat("[] (shape ", shape_.DebugString(), ")");
+  }
   if (!IsInitialized()) {
     return absl::StrCat("uninitialized Tensor of ", NumElements(),
                         " elements of type ", DataTypeString(dtype_));
@@ -349,9 +355,11 @@ std::string Tensor::SummarizeValue(int64_t max_entries) const {
 }
 
 std::string Tensor::DebugString(int max_entries) const {
+  // The shape is printed already: an empty tensor's values are just "[]".
+  const bool empty = dtype_ != DT_INVALID && dims() > 0 && NumElements() == 0;
   return absl::StrCat("Tensor<type: ", DataTypeString(dtype_),
-                      " shape: ", shape_.DebugString(),
-                      " values: ", SummarizeValue(max_entries), ">");
+                      " shape: ", shape_.DebugString(), " values: ",
+                      empty ? "[]" : SummarizeValue(max_entries), ">");
 }
 
 }  // namespace stepflow

@@ -200,9 +200,13 @@ class Tensor {
     return *base<const T>();
   }
 
-  // "Tensor<type: float shape: [2] values: 1 2>" with up to `max_entries`.
+  // "Tensor<type: float shape: [2] values: [1 2]>" with up to `max_entries`
+  // values (an empty tensor's are "[]": the shape is already there).
   std::string DebugString(int max_entries = 8) const;
-  // Just the values: "[1 2 3]", "[[1 2][3 4]]", "42"; up to `max_entries`.
+  // Just the values: "[1 2 3]", "[[1 2][3 4]]", "42"; up to `max_entries`
+  // (negative: all), "..." where it stopped. A tensor with no elements is
+  // "[]" when its shape is [0] and "[] (shape [2,0])" otherwise, as NumPy
+  // prints them, whatever `max_entries`.
   std::string SummarizeValue(int64_t max_entries) const;
 
  private:

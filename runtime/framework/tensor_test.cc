@@ -102,6 +102,26 @@ TEST(TensorTest, SummarizeValue) {
   EXPECT_EQ(Tensor::Vector<int32_t>({1, 2, 3}).SummarizeValue(-1), "[1 2 3]");
 }
 
+// An empty tensor shows that it is empty and its shape, never a truncation
+// ("[...]") that would suggest hidden values.
+TEST(TensorTest, SummarizeValueOfEmptyTensorsShowsTheShape) {
+  for (int64_t max_entries : {int64_t{-1}, int64_t{0}, int64_t{16}}) {
+    EXPECT_EQ(Tensor(DT_FLOAT, TensorShape({0})).SummarizeValue(max_entries),
+              "[]");
+    EXPECT_EQ(Tensor(DT_FLOAT, TensorShape({2, 0})).SummarizeValue(max_entries),
+              "[] (shape [2,0])");
+    EXPECT_EQ(Tensor(DT_INT32, TensorShape({0, 3})).SummarizeValue(max_entries),
+              "[] (shape [0,3])");
+    EXPECT_EQ(
+        Tensor(DT_STRING, TensorShape({1, 0, 2})).SummarizeValue(max_entries),
+        "[] (shape [1,0,2])");
+  }
+  EXPECT_EQ(Tensor(DT_BOOL, TensorShape({2, 0})).DebugString(),
+            "Tensor<type: bool shape: [2,0] values: []>");
+  // A non-empty tensor with nothing to print is still a truncation.
+  EXPECT_EQ(Tensor::Vector<int32_t>({1, 2}).SummarizeValue(0), "[...]");
+}
+
 TEST(TensorTest, DebugString) {
   EXPECT_EQ(Tensor::Vector<float>({1, 2}).DebugString(),
             "Tensor<type: float shape: [2] values: [1 2]>");

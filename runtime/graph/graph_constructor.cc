@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor_id.h"
@@ -87,6 +88,8 @@ class Importer {
     s = CheckNames();
     if (!s.ok()) return s;
     pending_.resize(gdef_.node_size());
+    s = CheckOpsRegistered();
+    if (!s.ok()) return s;
     for (int i = 0; i < gdef_.node_size(); ++i) {
       s = PrepareNode(i);
       if (!s.ok()) return s;
@@ -146,6 +149,152 @@ class Importer {
     return absl::OkStatus();
   }
 
+  // Names every op type the GraphDef uses that this binary lacks in one
+  // error, rather than the first one only. A node that calls a function
+  // (its op names a function of the library, or an unregistered op such as
+  // StatefulPartitionedCall or StatelessIf takes function attrs) is
+  // Unimplemented: function calls are not supported yet.
+  absl::Status CheckOpsRegistered() {
+    struct Use {
+      std::string key;         // op type, or function name for calls
+      std::string first_node;
+      std::string first_op;    // calls: the op of first_node
+      int nodes = 0;
+    };
+    std::vector<Use> missing, calls;
+    auto note = [](std::vector<Use>* uses, const std::string& key,
+                   const NodeDef& node) {
+      for (Use& u : *uses) {
+        if (u.key == key) {
+          ++u.nodes;
+          return;
+        }
+      }
+      uses->push_back(Use{key, node.name(), node.op(), 1});
+    };
+    const OpRegistry* ops = g_->op_registry();
+    for (int i = 0; i < gdef_.node_size(); ++i) {
+      const NodeDef& node = gdef_.node(i);
+      const std::string& op = node.op();
+      // A disallowed internal op is reported as such by PrepareNode.
+      if (!opts_.allow_internal_ops && !op.empty() && op[0] == '_') continue;
+      pending_[i].op_def = ops->LookUpOrNull(op);
+      if (pending_[i].op_def != nullptr) continue;
+      if (IsLibraryFunction(op)) {
+        note(&calls, op, node);
+        continue;
+      }
+      const std::vector<std::string> called = CalledFunctions(node);
+      if (!called.empty()) {
+        for (const std::string& f : called) note(&calls, f, node);
+        continue;
+      }
+      note(&missing, op, node);
+    }
+    auto used_by = [](const Use& u) {
+      std::string s = absl::StrCat("used by ", FormatNodeName(u.first_node));
+      if (u.nodes > 1) {
+        absl::StrAppend(&s, " and ", u.nodes - 1, " more node",
+                        u.nodes > 2 ? "s" : "");
+      }
+      return s;
+    };
+    std::string missing_text;
+    if (missing.size() == 1) {
+      const Use& u = missing.front();
+      const std::string similar = ops->SimilarOpName(u.key);
+      missing_text = absl::StrCat(
+          "Op type not registered '", u.key, "' in this binary, ", used_by(u),
+          similar.empty() ? "" : absl::StrCat(" (did you mean '", similar,
+                                              "'?)"));
+    } else if (!missing.empty()) {
+      std::vector<std::string> items;
+      for (const Use& u : missing) {
+        const std::string similar = ops->SimilarOpName(u.key);
+        items.push_back(absl::StrCat(
+            "'", u.key, "' (", used_by(u),
+            similar.empty() ? "" : absl::StrCat("; did you mean '", similar,
+                                                "'?"),
+            ")"));
+      }
+      missing_text =
+          absl::StrCat("Op types not registered in this binary: ",
+                       absl::StrJoin(items, ", "));
+    }
+    if (!missing_text.empty()) {
+      absl::StrAppend(&missing_text,
+                      ". Make sure the Op and Kernel are registered in the "
+                      "binary running this process.");
+    }
+    if (calls.empty()) {
+      if (missing.empty()) return absl::OkStatus();
+      return absl::NotFoundError(missing_text);
+    }
+    std::vector<std::string> items;
+    for (const Use& u : calls) {
+      std::string item = absl::StrCat(FormatNodeName(u.first_node));
+      if (u.first_op != u.key) absl::StrAppend(&item, " (", u.first_op, ")");
+      absl::StrAppend(&item, " calls function '", u.key, "'");
+      if (u.nodes > 1) {
+        absl::StrAppend(&item, ", as do ", u.nodes - 1, " more node",
+                        u.nodes > 2 ? "s" : "");
+      }
+      items.push_back(std::move(item));
+    }
+    return absl::UnimplementedError(absl::StrCat(
+        "Function calls are not supported yet: ", absl::StrJoin(items, "; "),
+        ". Inline them before exporting the graph, e.g. with TensorFlow's "
+        "convert_variables_to_constants_v2, which inlines function calls and "
+        "lowers functional control flow (If/While) to Switch/Merge.",
+        missing.empty() ? "" : absl::StrCat(" Also: ", missing_text)));
+  }
+
+  bool IsLibraryFunction(const std::string& op) const {
+    for (const FunctionDefLibrary* lib : {&gdef_.library(), &g_->library()}) {
+      for (const FunctionDef& f : lib->function()) {
+        if (f.signature().name() == op) return true;
+      }
+    }
+    return false;
+  }
+
+  // The functions named by `node`'s function-valued attrs, in attr-name
+  // order (PartitionedCall's "f", If's "then_branch"/"else_branch", ...).
+  static std::vector<std::string> CalledFunctions(const NodeDef& node) {
+    std::vector<std::string> attr_names;
+    for (const auto& [name, value] : node.attr()) attr_names.push_back(name);
+    std::sort(attr_names.begin(), attr_names.end());
+    std::vector<std::string> functions;
+    for (const std::string& name : attr_names) {
+      const AttrValue& value = node.attr().at(name);
+      if (value.has_func() && !value.func().name().empty()) {
+        functions.push_back(value.func().name());
+      }
+      for (const NameAttrList& f : value.list().func()) {
+        if (!f.name().empty()) functions.push_back(f.name());
+      }
+    }
+    return functions;
+  }
+
+  // TensorFlow's import check: "loc:@x" must name a node of the GraphDef.
+  absl::Status CheckColocation(const NodeDef& def) const {
+    auto it = def.attr().find("_class");
+    if (it == def.attr().end()) return absl::OkStatus();
+    for (const std::string& entry : it->second.list().s()) {
+      absl::string_view other = entry;
+      if (!absl::ConsumePrefix(&other, "loc:@")) continue;
+      if (!index_.contains(other)) {
+        return InvalidNode(
+            def.name(),
+            absl::StrCat(FormatNodeName(def.name()),
+                         " expects to be colocated with unknown node '",
+                         other, "'"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status PrepareNode(int i) {
     Pending& p = pending_[i];
     p.def = gdef_.node(i);
@@ -157,7 +306,10 @@ class Importer {
                                             "' is internal to the runtime and "
                                             "may not appear in a user graph"));
     }
-    absl::Status s = g_->op_registry()->LookUp(op, &p.op_def);
+    // CheckOpsRegistered looked the op up already.
+    absl::Status s = p.op_def != nullptr
+                         ? absl::OkStatus()
+                         : g_->op_registry()->LookUp(op, &p.op_def);
     if (!s.ok() || p.op_def == nullptr) {
       std::string msg = s.ok() || !absl::StrContains(s.message(), op)
                             ? absl::StrCat("Op type not registered '", op, "'")
@@ -211,6 +363,7 @@ class Importer {
     s = ValidateNodeDef(p.def, *p.op_def);
     if (!s.ok()) return InvalidNode(name, s.message());
     if (!types.ok()) return InvalidNode(name, types.message());
+    if (opts_.validate_colocation_constraints) return CheckColocation(p.def);
     return absl::OkStatus();
   }
 

@@ -8,7 +8,14 @@
 //   - node names ([A-Za-z0-9.][A-Za-z0-9_./-]*; a leading '_' is accepted
 //     only with allow_internal_ops), duplicate names within the GraphDef or
 //     with nodes already in the graph;
-//   - ops: unknown op is NotFound naming op and node; internal ops (op names
+//   - ops: unknown ops are NotFound, one error naming every unregistered op
+//     type with the first node that uses it and how many do ("Op types not
+//     registered in this binary: 'Conv2D' (used by {{node conv1/Conv2D}} and
+//     2 more nodes), 'MaxPool' (used by {{node pool}})"); a node calling a
+//     function (its op names a function of the library, or an unregistered
+//     op such as StatefulPartitionedCall/StatelessIf has function-valued
+//     attrs) is Unimplemented naming node and function: function calls
+//     are not supported yet; internal ops (op names
 //     starting with '_', e.g. _Send/_Recv/_Arg/_Retval) need
 //     allow_internal_ops; attrs must validate against the OpDef (missing
 //     attrs with defaults are filled when add_default_attributes);
@@ -17,7 +24,9 @@
 //     number of data inputs for the op, incompatible dtype (a ref output may
 //     feed a non-ref input of its base type; a non-ref output cannot feed a
 //     ref input);
-//   - cycles, except those closing through a NextIteration -> Merge edge.
+//   - cycles, except those closing through a NextIteration -> Merge edge;
+//   - with validate_colocation_constraints, a `_class` entry "loc:@x" where
+//     x is not a node of the GraphDef.
 // Inputs may name nodes appearing later in the GraphDef. Nodes are added in
 // GraphDef order (so ids follow it). SOURCE/SINK are not visible by name.
 //
@@ -41,6 +50,10 @@ struct GraphConstructorOptions {
   // Set each node's assigned device from NodeDef.device (for graphs that
   // are already placed, e.g. partitions registered with a worker).
   bool expect_device_spec = false;
+  // Check that every "loc:@x" colocation entry names a node of the GraphDef
+  // (TensorFlow's ImportGraphDef does; its ConvertGraphDefToGraph and the
+  // sessions do not, and the placer treats an absent x as a group name).
+  bool validate_colocation_constraints = false;
 };
 
 // Imports `gdef` into `g`, which must have no op nodes (InvalidArgument

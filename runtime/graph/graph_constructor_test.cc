@@ -267,6 +267,79 @@ TEST_F(GraphConstructorTest, UnknownOpIsNotFound) {
               {"{{node n}}"});
 }
 
+// Every missing op type is named at once, with the first node using it and
+// how many do, instead of one import attempt per missing op.
+TEST_F(GraphConstructorTest, EveryUnregisteredOpTypeIsNamedInOneError) {
+  ExpectError(Def({MakeNodeDef("x", "Placeholder", {}, DT_FLOAT),
+                   MakeNodeDef("conv1/Conv2D", "FooConv", {"x"}),
+                   MakeNodeDef("conv2/Conv2D", "FooConv", {"conv1/Conv2D"}),
+                   MakeNodeDef("pool", "FooPool", {"conv2/Conv2D"}),
+                   MakeNodeDef("conv3/Conv2D", "FooConv", {"pool"}),
+                   MakeNodeDef("ident", "Identitty", {"x"}, DT_FLOAT)}),
+              absl::StatusCode::kNotFound,
+              {"Op types not registered in this binary: "
+               "'FooConv' (used by {{node conv1/Conv2D}} and 2 more nodes), "
+               "'FooPool' (used by {{node pool}}), "
+               "'Identitty' (used by {{node ident}}; did you mean "
+               "'Identity'?)"});
+  // One missing type: TensorFlow's wording, with the node.
+  ExpectError(Def({MakeNodeDef("a", "FooConv"), MakeNodeDef("b", "FooConv")}),
+              absl::StatusCode::kNotFound,
+              {"Op type not registered 'FooConv' in this binary, used by "
+               "{{node a}} and 1 more node."});
+}
+
+// A node whose op is a function of the library, or an unregistered call op
+// such as StatefulPartitionedCall, is a function call: not supported yet,
+// and said so, rather than "op not registered".
+TEST_F(GraphConstructorTest, FunctionCallsAreUnimplementedNamingTheFunction) {
+  GraphDef def = Def({MakeNodeDef("x", "Placeholder", {}, DT_FLOAT),
+                      MakeNodeDef("call", "my_fn", {"x"})});
+  def.mutable_library()->add_function()->mutable_signature()->set_name(
+      "my_fn");
+  ExpectError(def, absl::StatusCode::kUnimplemented,
+              {"Function calls are not supported yet",
+               "{{node call}} calls function 'my_fn'",
+               "convert_variables_to_constants_v2"});
+
+  NodeDef spc = MakeNodeDef("model/StatefulPartitionedCall",
+                            "StatefulPartitionedCall", {"x"});
+  (*spc.mutable_attr())["f"].mutable_func()->set_name("__inference_call_42");
+  NodeDef spc2 = spc;
+  spc2.set_name("model/StatefulPartitionedCall_1");
+  NodeDef branch = MakeNodeDef("cond", "StatelessIfX", {"x"});
+  (*branch.mutable_attr())["then_branch"].mutable_func()->set_name("cond_true");
+  (*branch.mutable_attr())["else_branch"].mutable_func()->set_name("cond_false");
+  ExpectError(
+      Def({MakeNodeDef("x", "Placeholder", {}, DT_FLOAT), spc, spc2, branch,
+           MakeNodeDef("other", "FooPool", {"x"})}),
+      absl::StatusCode::kUnimplemented,
+      {"{{node model/StatefulPartitionedCall}} (StatefulPartitionedCall) "
+       "calls function '__inference_call_42', as do 1 more node",
+       "{{node cond}} (StatelessIfX) calls function 'cond_false'",
+       "{{node cond}} (StatelessIfX) calls function 'cond_true'",
+       "Op type not registered 'FooPool'"});
+}
+
+// TensorFlow's ImportGraphDef refuses "loc:@x" naming no node of the
+// GraphDef; ConvertGraphDefToGraph (and so the sessions) accept it.
+TEST_F(GraphConstructorTest, ColocationNamesAreCheckedOnlyWhenAsked) {
+  NodeDef a = MakeNodeDef("a", "Placeholder", {}, DT_FLOAT);
+  NodeDef b = MakeNodeDef("b", "Identity", {"a"}, DT_FLOAT);
+  (*b.mutable_attr())["_class"].mutable_list()->add_s("loc:@a");
+  NodeDef c = MakeNodeDef("c", "Identity", {"a"}, DT_FLOAT);
+  (*c.mutable_attr())["_class"].mutable_list()->add_s("loc:@missing");
+  opts_.validate_colocation_constraints = true;
+  ExpectError(Def({a, b, c}), absl::StatusCode::kInvalidArgument,
+              {"{{node c}} expects to be colocated with unknown node "
+               "'missing'"});
+  EXPECT_TRUE(Import(Def({a, b})).ok());
+  opts_.validate_colocation_constraints = false;
+  Graph other(TestOpRegistry());
+  absl::Status s = ConvertGraphDefToGraph(opts_, Def({a, b, c}), &other);
+  EXPECT_TRUE(s.ok()) << s;
+}
+
 TEST_F(GraphConstructorTest, RejectsBadAttrs) {
   // Missing required attr (no default): InvalidArgument, not NotFound.
   ExpectError(Def({MakeNodeDef("c", "Const")}),

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <climits>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 
@@ -44,6 +46,87 @@ bool LooksBinary(absl::string_view bytes) {
     }
   }
   return false;
+}
+
+// SavedModel (saved_model.proto) is { int64 saved_model_schema_version = 1;
+// repeated MetaGraphDef meta_graphs = 2; }. A GraphDef's field 1 (node) is
+// length-delimited, so a varint field 1 never comes from a GraphDef: the
+// bytes are a SavedModel when they are a well-formed message of nothing but
+// a varint field 1 (present) and length-delimited fields 2.
+bool LooksLikeBinarySavedModel(absl::string_view bytes) {
+  constexpr uint32_t kVersionTag = (1 << 3) | 0;    // field 1, varint
+  constexpr uint32_t kMetaGraphsTag = (2 << 3) | 2;  // field 2, bytes
+  if (bytes.empty() || bytes.size() > static_cast<size_t>(INT_MAX) ||
+      static_cast<unsigned char>(bytes[0]) != kVersionTag) {
+    return false;
+  }
+  google::protobuf::io::CodedInputStream input(
+      reinterpret_cast<const uint8_t*>(bytes.data()),
+      static_cast<int>(bytes.size()));
+  input.SetTotalBytesLimit(INT_MAX);
+  bool has_version = false;
+  while (true) {
+    const uint32_t tag = input.ReadTag();
+    if (tag == 0) {  // the end, or a malformed tag
+      return has_version &&
+             input.CurrentPosition() == static_cast<int>(bytes.size());
+    }
+    if (tag == kVersionTag) {
+      uint64_t version;
+      if (!input.ReadVarint64(&version)) return false;
+      has_version = true;
+    } else if (tag == kMetaGraphsTag) {
+      uint32_t length;
+      if (!input.ReadVarint32(&length) ||
+          !input.Skip(static_cast<int>(length))) {
+        return false;
+      }
+    } else {
+      return false;
+    }
+  }
+}
+
+// Text format: the first field named is a SavedModel's, which a GraphDef
+// does not have.
+bool LooksLikeTextSavedModel(absl::string_view text) {
+  while (!text.empty()) {
+    const char c = text.front();
+    if (absl::ascii_isspace(static_cast<unsigned char>(c))) {
+      text.remove_prefix(1);
+    } else if (c == '#') {
+      const size_t eol = text.find('\n');
+      text.remove_prefix(eol == absl::string_view::npos ? text.size() : eol);
+    } else {
+      break;
+    }
+  }
+  for (absl::string_view field : {"saved_model_schema_version", "meta_graphs"}) {
+    if (absl::StartsWith(text, field)) {
+      const absl::string_view rest = text.substr(field.size());
+      if (rest.empty() || rest.front() == ':' || rest.front() == '{' ||
+          absl::ascii_isspace(static_cast<unsigned char>(rest.front()))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+absl::Status NotAGraphDefButASavedModel(const std::string& what) {
+  return absl::UnimplementedError(absl::StrCat(
+      what,
+      " is a SavedModel, not a GraphDef: loading SavedModels is not "
+      "supported yet. Freeze it to a GraphDef with TensorFlow and run that, "
+      "e.g. in Python: from tensorflow.python.framework.convert_to_constants "
+      "import convert_variables_to_constants_v2; f = "
+      "convert_variables_to_constants_v2(tf.saved_model.load(DIR)"
+      ".signatures['serving_default']); tf.io.write_graph("
+      "f.graph.as_graph_def(), '.', 'frozen.pb', as_text=False) (a TF1 "
+      "SavedModel: load it with tf.compat.v1.saved_model.loader.load(sess, "
+      "tags, DIR) and write tf.compat.v1.graph_util."
+      "convert_variables_to_constants(sess, sess.graph_def, output_names), or "
+      "the MetaGraphDef's graph_def)"));
 }
 
 absl::Status WithPath(const absl::Status& s, const std::string& path) {
@@ -117,6 +200,13 @@ absl::Status ReadGraphDefFromFile(const std::string& path, GraphDef* out) {
         absl::StrCat("GraphDef file '", path, "' not found"));
   }
   if (S_ISDIR(st.st_mode)) {
+    for (const char* name : {"saved_model.pb", "saved_model.pbtxt"}) {
+      struct stat inner;
+      if (stat(absl::StrCat(path, "/", name).c_str(), &inner) == 0) {
+        return NotAGraphDefButASavedModel(
+            absl::StrCat("Directory '", path, "' (it holds ", name, ")"));
+      }
+    }
     return absl::InvalidArgumentError(
         absl::StrCat("GraphDef path '", path, "' is a directory"));
   }
@@ -130,6 +220,9 @@ absl::Status ReadGraphDefFromFile(const std::string& path, GraphDef* out) {
   if (f.bad()) {
     return absl::InternalError(
         absl::StrCat("Error reading GraphDef file '", path, "'"));
+  }
+  if (LooksLikeBinarySavedModel(bytes) || LooksLikeTextSavedModel(bytes)) {
+    return NotAGraphDefButASavedModel(absl::StrCat("File '", path, "'"));
   }
   const std::string lower = absl::AsciiStrToLower(path);
   if (absl::EndsWith(lower, ".pbtxt") || absl::EndsWith(lower, ".txt")) {

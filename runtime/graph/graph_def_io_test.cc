@@ -1,5 +1,7 @@
 #include "runtime/graph/graph_def_io.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -201,6 +203,72 @@ TEST(GraphDefIoTest, FileErrors) {
   s = WriteTextGraphDef("/nonexistent_dir_xyz/g.pbtxt", GraphDef());
   EXPECT_FALSE(s.ok());
   EXPECT_THAT(s.message(), HasSubstr("/nonexistent_dir_xyz/g.pbtxt"));
+}
+
+// A length-delimited field (wire type 2) of `bytes`.
+std::string Field(int number, const std::string& bytes) {
+  std::string out(1, static_cast<char>((number << 3) | 2));
+  for (size_t n = bytes.size(); ; n >>= 7) {
+    out.push_back(static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0)));
+    if (n < 0x80) break;
+  }
+  return out + bytes;
+}
+
+// What tf.saved_model.save writes as saved_model.pb: schema version 1 and
+// one MetaGraphDef whose graph_def (field 2) is a GraphDef.
+std::string SavedModelBytes() {
+  std::string graph;
+  EXPECT_TRUE(Sample().SerializeToString(&graph));
+  const std::string meta_graph =
+      Field(1, Field(1, "1.0")) +  // meta_info_def { meta_graph_version }
+      Field(2, graph);
+  return std::string("\x08\x01", 2) + Field(2, meta_graph);
+}
+
+void ExpectSavedModelError(const absl::Status& s, const std::string& path) {
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+  EXPECT_THAT(s.message(), HasSubstr(path));
+  EXPECT_THAT(s.message(), HasSubstr("is a SavedModel, not a GraphDef"));
+  EXPECT_THAT(s.message(), HasSubstr("not supported yet"));
+  EXPECT_THAT(s.message(), HasSubstr("convert_variables_to_constants_v2"));
+}
+
+// A SavedModel, given as its directory or its saved_model.pb(txt), is named
+// as such with what to do instead, rather than failing to parse (or parsing
+// into a GraphDef of garbage).
+TEST(GraphDefIoTest, SavedModelsAreRecognisedAndExplained) {
+  GraphDef out;
+  const std::string dir = TempPath("exported_model");
+  ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+  WriteRaw(dir + "/saved_model.pb", SavedModelBytes());
+  ExpectSavedModelError(ReadGraphDefFromFile(dir, &out), dir);
+  ExpectSavedModelError(ReadGraphDefFromFile(dir + "/saved_model.pb", &out),
+                        dir + "/saved_model.pb");
+  EXPECT_EQ(out.node_size(), 0);
+  // Whatever the file is called.
+  WriteRaw(TempPath("model.bin"), SavedModelBytes());
+  ExpectSavedModelError(ReadGraphDefFromFile(TempPath("model.bin"), &out),
+                        TempPath("model.bin"));
+
+  const std::string text_dir = TempPath("exported_text_model");
+  ASSERT_EQ(mkdir(text_dir.c_str(), 0755), 0);
+  WriteRaw(text_dir + "/saved_model.pbtxt",
+           "# written by TensorFlow\nsaved_model_schema_version: 1\n"
+           "meta_graphs {\n  graph_def { node { name: 'x' op: 'NoOp' } }\n}\n");
+  ExpectSavedModelError(ReadGraphDefFromFile(text_dir, &out), text_dir);
+  ExpectSavedModelError(
+      ReadGraphDefFromFile(text_dir + "/saved_model.pbtxt", &out),
+      text_dir + "/saved_model.pbtxt");
+
+  // A GraphDef that merely starts with a varint field 1 is still not taken
+  // for a SavedModel unless the rest matches.
+  std::string graph;
+  ASSERT_TRUE(Sample().SerializeToString(&graph));
+  WriteRaw(TempPath("odd.pb"), std::string("\x08\x01", 2) + graph);
+  absl::Status s = ReadGraphDefFromFile(TempPath("odd.pb"), &out);
+  EXPECT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out.node_size(), 2);
 }
 
 }  // namespace
