@@ -1,5 +1,7 @@
 #include "runtime/framework/op_kernel.h"
 
+#include <algorithm>
+
 #include <atomic>
 #include <set>
 
@@ -301,6 +303,18 @@ KernelRegistry* KernelRegistry::Global() {
 void KernelRegistry::Register(const KernelDef& def, KernelFactory factory) {
   absl::MutexLock l(&mu_);
   kernels_[def.op].push_back(Entry{def, std::move(factory)});
+}
+
+std::vector<KernelDef> KernelRegistry::ListKernels() const {
+  absl::MutexLock l(&mu_);
+  std::vector<std::string> ops;
+  for (const auto& [op, entries] : kernels_) ops.push_back(op);
+  std::sort(ops.begin(), ops.end());
+  std::vector<KernelDef> out;
+  for (const std::string& op : ops) {
+    for (const Entry& e : kernels_.at(op)) out.push_back(e.def);
+  }
+  return out;
 }
 
 namespace {

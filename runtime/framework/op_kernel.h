@@ -355,6 +355,9 @@ class KernelRegistry {
                           KernelFactory* factory) const;
   bool HasKernel(absl::string_view device_type, const NodeDef& def) const;
 
+  // Every registered kernel, sorted by op, in registration order per op.
+  std::vector<KernelDef> ListKernels() const;
+
  private:
   struct Entry {
     KernelDef def;

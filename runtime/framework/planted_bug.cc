@@ -13,7 +13,8 @@ std::atomic<int>& Active() {
 
 constexpr PlantedBug kAll[] = {PlantedBug::kNone, PlantedBug::kDropRecv,
                                PlantedBug::kEarlyGraphFree,
-                               PlantedBug::kSkipCleanupGraph};
+                               PlantedBug::kSkipCleanupGraph,
+                               PlantedBug::kSwappedSub};
 
 }  // namespace
 
@@ -27,6 +28,8 @@ const char* PlantedBugName(PlantedBug bug) {
       return "early_graph_free";
     case PlantedBug::kSkipCleanupGraph:
       return "skip_cleanup_graph";
+    case PlantedBug::kSwappedSub:
+      return "swapped_sub";
   }
   return "unknown";
 }

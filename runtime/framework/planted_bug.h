@@ -15,6 +15,8 @@
 //                    released later exactly as without the bug.
 //   kSkipCleanupGraph The distributed master never sends CleanupGraph
 //                    when a step ends, so workers keep the step's state.
+//   kSwappedSub      The CPU Sub kernel computes y - x instead of x - y:
+//                    a kernel bug for the TensorFlow differential tests.
 //
 // Thread-safety: the switch is a process-wide atomic. Enabling a bug
 // affects every runtime object in the process, so only single-threaded
@@ -29,9 +31,11 @@ enum class PlantedBug : int {
   kDropRecv = 1,
   kEarlyGraphFree = 2,
   kSkipCleanupGraph = 3,
+  kSwappedSub = 4,
 };
 
-// "none", "drop_recv", "early_graph_free", "skip_cleanup_graph".
+// "none", "drop_recv", "early_graph_free", "skip_cleanup_graph",
+// "swapped_sub".
 const char* PlantedBugName(PlantedBug bug);
 // Parses a name above; false for anything else ("" is not a name).
 bool ParsePlantedBug(const char* name, PlantedBug* bug);

@@ -31,6 +31,7 @@
 
 #include "Eigen/Core"
 #include "runtime/framework/op_kernel.h"
+#include "runtime/framework/planted_bug.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/kernels/bcast.h"
 #include "runtime/kernels/kernel_util.h"
@@ -40,12 +41,22 @@ namespace cwise {
 
 // Defaults every functor inherits.
 struct FunctorBase {
-  // Error message for scalar functors that can fail.
+  // Error message for scalar functors that can fail, and its code.
   static constexpr const char* kError = "";
+  static constexpr absl::StatusCode kErrorCode =
+      absl::StatusCode::kInvalidArgument;
   // What Equal-like ops return for incompatible shapes when the node's
   // incompatible_shape_error attr is false.
   static constexpr bool kIncompatibleValue = false;
 };
+
+// The status a failing scalar functor F reports: F::kError with
+// F::kErrorCode, naming the node.
+template <typename F>
+absl::Status FunctorError(OpKernelContext* ctx) {
+  return absl::Status(F::kErrorCode,
+                      WithNode(ctx->op_kernel().name(), F::kError));
+}
 
 // Whether functor F computes with Expr (true unless F::kVectorized says
 // otherwise).
@@ -113,8 +124,12 @@ class BinaryOpKernel : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(0);
-    const Tensor& y = ctx->input(1);
+    // The planted bug "swapped_sub" (framework/planted_bug.h) computes
+    // y - x for Sub, for the differential tests to catch.
+    const bool swap = PlantedBugActive(PlantedBug::kSwappedSub) &&
+                      def().op() == "Sub";
+    const Tensor& x = ctx->input(swap ? 1 : 0);
+    const Tensor& y = ctx->input(swap ? 0 : 1);
     BCast bcast(x.shape(), y.shape());
     if (!bcast.IsValid()) {
       if (!incompatible_shape_error_) {
@@ -164,7 +179,7 @@ class BinaryOpKernel : public OpKernel {
       });
     }
     if constexpr (!F::kVectorized) {
-      OP_REQUIRES(ctx, !bad, NodeInvalidArgument(ctx, F::kError));
+      OP_REQUIRES(ctx, !bad, FunctorError<F>(ctx));
     }
   }
 
@@ -201,7 +216,7 @@ class UnaryOpKernel : public OpKernel {
     } else {
       bool bad = false;
       for (int64_t i = 0; i < n; ++i) op[i] = F::Apply(ip[i], &bad);
-      OP_REQUIRES(ctx, !bad, NodeInvalidArgument(ctx, F::kError));
+      OP_REQUIRES(ctx, !bad, FunctorError<F>(ctx));
     }
   }
 };
