@@ -335,13 +335,33 @@ TEST_F(PlacerTest, ConflictingJobsFailEvenWithSoftPlacement) {
   EXPECT_THAT(s.message(), HasSubstr("{{node b}}"));
 }
 
-TEST_F(PlacerTest, ColocationWithUnknownNode) {
+// "loc:@x" where x is not in the graph (fed and pruned away) is the group
+// named x: its members stay together, and nothing else joins them.
+TEST_F(PlacerTest, ColocationWithANodeNotInTheGraphIsAGroupOfThatName) {
   Node* b = Add("b", "PTConst");
-  Colocate(b, {"nowhere"});
+  Colocate(b, {"fed"});
+  Node* c = Add("c", "PTUnary", {"b"}, "/cpu:2");
+  Colocate(c, {"fed"});
+  Node* d = Add("d", "PTConst");
+  Colocate(d, {"other_fed"});
+  Add("e", "PTConst");
+  ASSERT_TRUE(Place().ok());
+  EXPECT_EQ(DeviceOf("b"), Cpu(2));
+  EXPECT_EQ(DeviceOf("c"), Cpu(2));
+  EXPECT_EQ(DeviceOf("d"), Cpu(0));
+  EXPECT_EQ(DeviceOf("e"), Cpu(0));
+}
+
+TEST_F(PlacerTest, ConflictInAGroupNamedByAnAbsentNodeNamesBothNodes) {
+  Node* b = Add("b", "PTConst", {}, "/cpu:1");
+  Colocate(b, {"fed"});
+  Node* c = Add("c", "PTConst", {}, "/cpu:2");
+  Colocate(c, {"fed"});
   absl::Status s = Place();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("{{node b}}"));
-  EXPECT_THAT(s.message(), HasSubstr("nowhere"));
+  EXPECT_THAT(s.message(), HasSubstr("{{node c}}"));
+  ExpectNothingPlaced();
 }
 
 TEST_F(PlacerTest, NonLocationClassEntriesAreIgnored) {
