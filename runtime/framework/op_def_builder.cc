@@ -136,9 +136,17 @@ absl::Status ParseSingleAttrType(absl::string_view* s, std::string* type,
       name == "quantizedtype") {
     *has_allowed = true;
     AttrValue::ListValue* list = allowed->mutable_list();
+    // TensorFlow's sets: numbertype is the real and complex types plus the
+    // quantized ones, realnumbertype leaves out both.
+    const std::vector<DataType> quantized = {DT_QINT8, DT_QUINT8, DT_QINT32,
+                                             DT_QINT16, DT_QUINT16};
     std::vector<DataType> types;
-    if (name == "numbertype") types = NumberTypes();
+    if (name == "numbertype") {
+      types = NumberTypes();
+      types.insert(types.end(), quantized.begin(), quantized.end());
+    }
     if (name == "realnumbertype") types = RealNumberTypes();
+    if (name == "quantizedtype") types = quantized;
     for (DataType dt : types) list->add_type(dt);
     *type = "type";
     return absl::OkStatus();

@@ -1,8 +1,9 @@
 // ArgMax / ArgMin: the index of the largest / smallest value along the axis
 // given by the scalar `dimension` input (negative counts from the end). The
 // first index wins on ties. Output dtype is the output_type attr (int32 or
-// int64). Errors (InvalidArgument naming the node): non-scalar dimension,
-// axis out of range (including any axis of a scalar), empty reduction axis.
+// int64); T is a real number type or bool (false < true). Errors
+// (InvalidArgument naming the node): non-scalar dimension, axis out of range
+// (including any axis of a scalar), empty reduction axis.
 #include <cstdint>
 #include <vector>
 
@@ -103,6 +104,7 @@ class ArgOp : public OpKernel {
       Name("ArgMin").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       ArgOp<T, false>);
 SF_CALL_REAL_NUMBER_TYPES(SF_REGISTER_ARG)
+SF_REGISTER_ARG(bool)
 #undef SF_REGISTER_ARG
 
 }  // namespace

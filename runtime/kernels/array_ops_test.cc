@@ -165,11 +165,18 @@ TEST(ShapeOpsTest, Reshape) {
   ExpectError(RunOne(def, {x, Make<int32_t>(TensorShape({1, 2}), {2, 3})}, &out),
               absl::StatusCode::kInvalidArgument,
               {"sizes input must be 1-D, not [1,2]"});
-  ExpectError(RunOne(def, {Make<int32_t>(TensorShape({0}), {}),
+  // With a zero size requested, the -1 comes from the input's non-zero
+  // dims (as in TensorFlow).
+  ASSERT_TRUE(RunOne(def, {Make<int32_t>(TensorShape({0}), {}),
                            Vec<int32_t>({0, -1})},
-                     &out),
-              absl::StatusCode::kInvalidArgument,
-              {"cannot infer the missing input size"});
+                     &out)
+                  .ok());
+  EXPECT_EQ(out.shape(), TensorShape({0, 1}));
+  ASSERT_TRUE(RunOne(def, {Make<int32_t>(TensorShape({0, 3}), {}),
+                           Vec<int32_t>({0, -1})},
+                     &out)
+                  .ok());
+  EXPECT_EQ(out.shape(), TensorShape({0, 3}));
 }
 
 TEST(ShapeOpsTest, ExpandDimsAndSqueeze) {
@@ -275,10 +282,15 @@ TEST(RangeOpTest, ValuesAndErrors) {
                      &out),
               absl::StatusCode::kInvalidArgument,
               {"Requires start >= limit when delta < 0: 1/5"});
-  ExpectError(RunOne(def, {Vec<int32_t>({0}), Scalar<int32_t>(5), Scalar<int32_t>(1)},
+  // A one-element vector stands for its element (as in TensorFlow).
+  ASSERT_TRUE(RunOne(def, {Vec<int32_t>({3}), Scalar<int32_t>(5), Scalar<int32_t>(1)},
+                     &out)
+                  .ok());
+  ExpectTensor<int32_t>(out, TensorShape({2}), {3, 4});
+  ExpectError(RunOne(def, {Vec<int32_t>({0, 1}), Scalar<int32_t>(5), Scalar<int32_t>(1)},
                      &out),
               absl::StatusCode::kInvalidArgument,
-              {"start must be a scalar, not shape [1]"});
+              {"start must be a scalar, not shape [2]"});
   ExpectError(RunOne(TestNode("rg", "Range").Inputs(3).Attr("Tidx", DT_DOUBLE),
                      {Scalar<double>(0), Scalar<double>(INFINITY), Scalar<double>(1)},
                      &out),

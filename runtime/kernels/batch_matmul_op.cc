@@ -3,7 +3,8 @@
 // adj_x / adj_y is set. Inputs have rank >= 2; the leading dims are batch
 // dims. BatchMatMul requires equal ranks and identical batch dims;
 // BatchMatMulV2 broadcasts the batch dims like NumPy. Each slice is one
-// Gemm (gemm.h); half/bfloat16 compute in float; int32/int64 wrap.
+// Gemm (gemm.h); half/bfloat16 compute in float; integers wrap.
+// BatchMatMulV2 also takes int16 (as in TensorFlow).
 // Shape errors are InvalidArgument naming the node.
 #include <cstdint>
 #include <type_traits>
@@ -17,11 +18,13 @@
 namespace stepflow {
 namespace {
 
-// The element type GEMM runs in.
+// The element type GEMM runs in: float for the 16-bit floats; uint32 for
+// int16, whose low 16 bits are the wrapped int16 products and sums.
 template <typename T>
-using GemmType = std::conditional_t<std::is_same<T, half>::value ||
-                                        std::is_same<T, bfloat16>::value,
-                                    float, ArithType<T>>;
+using GemmType = std::conditional_t<
+    std::is_same<T, half>::value || std::is_same<T, bfloat16>::value, float,
+    std::conditional_t<std::is_same<T, int16_t>::value, uint32_t,
+                       ArithType<T>>>;
 
 // out (m x n) = op(a) * op(b) for one slice; a's rows hold ca elements,
 // b's rows cb; op(a) is m x k.
@@ -145,6 +148,9 @@ SF_CALL_COMPLEX_TYPES(SF_REGISTER_BATCH_MATMUL)
 SF_REGISTER_BATCH_MATMUL(int32_t)
 SF_REGISTER_BATCH_MATMUL(int64_t)
 #undef SF_REGISTER_BATCH_MATMUL
+REGISTER_KERNEL_BUILDER(
+    Name("BatchMatMulV2").Device(DEVICE_CPU).TypeConstraint<int16_t>("T"),
+    BatchMatMulOp<int16_t, true>);
 
 }  // namespace
 }  // namespace stepflow

@@ -1,7 +1,13 @@
 // Cast: converts between every pair of numeric/bool dtypes; same-type casts
 // (also for strings) forward the input. Conversions are defined for every
-// input value: float -> int saturates at the target's range and maps NaN to
-// 0; complex -> real takes the real part; x -> bool is x != 0. With
+// input value and follow TensorFlow's CPU kernels (x86's conversions):
+// float -> int truncates toward zero and wraps modulo 2^bits into the
+// target, going through int32 for targets of up to 32 bits (int64 for
+// uint32 and the 64-bit targets); NaN and values outside that intermediate
+// type give its minimum ("integer indefinite"), so e.g. -1.7 -> uint8 is
+// 255, 1e10 -> int32 is INT32_MIN and NaN -> uint8 is 0; uint64 also takes
+// [2^63, 2^64) exactly. complex -> real takes the real part; x -> bool is
+// x != 0. With
 // Truncate=true, float/double -> bfloat16 drops mantissa bits instead of
 // rounding. Other pairs (string <-> number) are Unimplemented.
 #include <cmath>
@@ -44,13 +50,26 @@ Dst Convert(const Src& x) {
     return Dst(static_cast<float>(x));
   } else if constexpr (std::is_floating_point<Src>::value &&
                        std::is_integral<Dst>::value) {
-    // Saturating conversion; the plain C++ cast is undefined out of range.
-    if (std::isnan(x)) return Dst(0);
-    constexpr Src lo = static_cast<Src>(std::numeric_limits<Dst>::min());
-    constexpr Src hi = static_cast<Src>(std::numeric_limits<Dst>::max());
-    if (x <= lo) return std::numeric_limits<Dst>::min();
-    if (x >= hi) return std::numeric_limits<Dst>::max();
-    return static_cast<Dst>(x);
+    // The plain C++ cast is undefined out of range: convert to the
+    // intermediate type (its minimum when NaN or out of range), then wrap.
+    const double d = static_cast<double>(x);
+    if constexpr (sizeof(Dst) < 4 || std::is_same<Dst, int32_t>::value) {
+      const bool in_range = d > -2147483649.0 && d < 2147483648.0;
+      const int32_t v = in_range ? static_cast<int32_t>(d)
+                                 : std::numeric_limits<int32_t>::min();
+      return static_cast<Dst>(static_cast<uint32_t>(v));
+    } else {
+      if constexpr (std::is_same<Dst, uint64_t>::value) {
+        if (d >= 9223372036854775808.0 && d < 18446744073709551616.0) {
+          return static_cast<uint64_t>(d);
+        }
+      }
+      const bool in_range =
+          d >= -9223372036854775808.0 && d < 9223372036854775808.0;
+      const int64_t v = in_range ? static_cast<int64_t>(d)
+                                 : std::numeric_limits<int64_t>::min();
+      return static_cast<Dst>(static_cast<uint64_t>(v));
+    }
   } else {
     return static_cast<Dst>(x);
   }

@@ -33,19 +33,28 @@ TEST(CastOpTest, FloatToIntTruncatesTowardZero) {
   ExpectTensor<int32_t>(out, TensorShape({3}), {1, -1, 0});
 }
 
-TEST(CastOpTest, FloatToIntSaturatesAndMapsNanToZero) {
+// TensorFlow's (x86's) results: truncation, then wrapping through int32
+// or int64, whose minimum stands for NaN and out-of-range values.
+TEST(CastOpTest, FloatToIntWrapsLikeTensorFlow) {
   Tensor out;
   const float inf = std::numeric_limits<float>::infinity();
+  const int32_t kMin32 = std::numeric_limits<int32_t>::min();
+  const int64_t kMin64 = std::numeric_limits<int64_t>::min();
   ASSERT_TRUE(Cast(Vec<float>({1e20f, -1e20f, NAN, inf}), DT_INT32, &out).ok());
-  ExpectTensor<int32_t>(out, TensorShape({4}),
-                        {std::numeric_limits<int32_t>::max(),
-                         std::numeric_limits<int32_t>::min(), 0,
-                         std::numeric_limits<int32_t>::max()});
-  ASSERT_TRUE(Cast(Vec<double>({-5, 300}), DT_UINT8, &out).ok());
-  ExpectTensor<uint8_t>(out, TensorShape({2}), {0, 255});
-  ASSERT_TRUE(Cast(Vec<double>({1e30}), DT_INT64, &out).ok());
-  ExpectTensor<int64_t>(out, TensorShape({1}),
-                        {std::numeric_limits<int64_t>::max()});
+  ExpectTensor<int32_t>(out, TensorShape({4}), {kMin32, kMin32, kMin32, kMin32});
+  ASSERT_TRUE(Cast(Vec<double>({-5, 300, -1.7, 70000, 3e9, NAN}), DT_UINT8, &out)
+                  .ok());
+  ExpectTensor<uint8_t>(out, TensorShape({6}), {251, 44, 255, 112, 0, 0});
+  ASSERT_TRUE(Cast(Vec<float>({70000, -70000}), DT_INT16, &out).ok());
+  ExpectTensor<int16_t>(out, TensorShape({2}), {4464, -4464});
+  ASSERT_TRUE(Cast(Vec<double>({1e30, -3}), DT_INT64, &out).ok());
+  ExpectTensor<int64_t>(out, TensorShape({2}), {kMin64, -3});
+  ASSERT_TRUE(Cast(Vec<float>({-2, 3e9f}), DT_UINT32, &out).ok());
+  ExpectTensor<uint32_t>(out, TensorShape({2}), {4294967294u, 3000000000u});
+  ASSERT_TRUE(Cast(Vec<double>({-1, NAN, 1e19}), DT_UINT64, &out).ok());
+  ExpectTensor<uint64_t>(out, TensorShape({3}),
+                         {~uint64_t{0}, uint64_t{1} << 63,
+                          uint64_t{10000000000000000000u}});
 }
 
 TEST(CastOpTest, IntegerConversionsWrap) {

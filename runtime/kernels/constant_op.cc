@@ -99,7 +99,8 @@ class FillOp : public OpKernel {
 REGISTER_KERNEL_BUILDER(
     Name("Fill").Device(DEVICE_CPU).TypeConstraint("T", AllTypes()), FillOp);
 
-// ZerosLike: allocate_output already zero-fills.
+// ZerosLike: allocate_output already zero-fills (empty strings for
+// DT_STRING, as TensorFlow gives).
 class ZerosLikeOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -110,7 +111,7 @@ class ZerosLikeOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(
-    Name("ZerosLike").Device(DEVICE_CPU).TypeConstraint("T", PodTypes()),
+    Name("ZerosLike").Device(DEVICE_CPU).TypeConstraint("T", AllTypes()),
     ZerosLikeOp);
 
 class OnesLikeOp : public OpKernel {

@@ -14,8 +14,9 @@
 // Enter, Exit and NextIteration (and their Ref variants) forward their
 // input (a reference stays a reference); the executor moves the value to
 // the child frame, the parent frame or the next iteration. LoopCond
-// forwards its scalar bool predicate, failing with Cancelled once the
-// step is cancelled so a runaway loop stops. ControlTrigger does nothing:
+// forwards its bool predicate unchecked, as TensorFlow's kernel does (the
+// loop's Switch nodes reject a non-scalar one), failing with Cancelled once
+// the step is cancelled so a runaway loop stops. ControlTrigger does nothing:
 // the executor runs it even when its inputs are dead.
 //
 // None of these is expensive: they run inline.
@@ -106,12 +107,7 @@ class LoopCondOp : public OpKernel {
     OP_REQUIRES(ctx, cm == nullptr || !cm->IsCancelled(),
                 absl::CancelledError(WithNode(
                     name(), "Loop execution was cancelled.")));
-    const Tensor& pred = ctx->input(0);
-    OP_REQUIRES(ctx, pred.dims() == 0,
-                NodeInvalidArgument(ctx, "The loop condition must be a "
-                                         "scalar, but it has shape ",
-                                    pred.shape().DebugString()));
-    ctx->set_output(0, pred);
+    ctx->set_output(0, ctx->input(0));
   }
   bool IsExpensive() const override { return false; }
 };

@@ -4,9 +4,12 @@
 // Integers: FloorDiv rounds toward -inf, TruncateDiv toward zero; FloorMod
 // takes the sign of the divisor, Mod (C's %) the sign of the dividend.
 // A zero divisor is InvalidArgument ("Integer division by zero") naming the
-// node; MIN / -1 wraps to MIN and MIN mod -1 is 0, never a trap.
-// Floating point: FloorDiv = floor(x / y); Mod = fmod(x, y); FloorMod =
-// fmod adjusted to the divisor's sign (IEEE results for zero divisors).
+// node, except for TruncateDiv, where TensorFlow reports it as Internal;
+// MIN / -1 wraps to MIN and MIN mod -1 is 0, never a trap.
+// Floating point: FloorDiv = floor(x / y); TruncateDiv = trunc(x / y);
+// Mod = fmod(x, y); FloorMod = fmod adjusted to the divisor's sign (IEEE
+// results for zero divisors). Type sets are TensorFlow 2.21's CPU kernels':
+// Mod has no half/bfloat16 kernel; FloorMod takes every integer type.
 // SquaredDifference = (x - y) * conj(x - y); int32/int64 wrap.
 #include <cmath>
 #include <type_traits>
@@ -37,6 +40,9 @@ struct IntDivBase : FunctorBase {
 
 template <typename T>
 struct TruncateDivFn : IntDivBase<T> {
+  // TensorFlow's BinaryOp reports a failing TruncateDiv as Internal
+  // ("Unexpected error in binary operator").
+  static constexpr absl::StatusCode kErrorCode = absl::StatusCode::kInternal;
   static T Apply(T x, T y, bool* bad) {
     if (y == T(0)) {
       *bad = true;
@@ -118,6 +124,17 @@ struct FloorDivFloatFn : FloatBinaryBase<T> {
   }
 };
 
+// trunc of the quotient rounded to T (so half/bfloat16 round first, as
+// TensorFlow's kernels do).
+template <typename T>
+struct TruncateDivFloatFn : FloatBinaryBase<T> {
+  using C = typename FloatBinaryBase<T>::C;
+  static constexpr bool kVectorized = false;
+  static T Apply(T x, T y, bool*) {
+    return static_cast<T>(std::trunc(static_cast<C>(static_cast<T>(x / y))));
+  }
+};
+
 template <typename T>
 struct FmodFloatFn : FloatBinaryBase<T> {
   using C = typename FloatBinaryBase<T>::C;
@@ -156,8 +173,9 @@ struct SquaredDifferenceFn : FunctorBase {
                           BinaryOpKernel<T, FN>);
 
 // The integer types of TensorFlow's BINARY_MORE set.
-#define SF_DIV_INT_TYPES(m) \
-  m(uint8_t) m(int8_t) m(uint16_t) m(int16_t) m(int32_t) m(int64_t)
+#define SF_DIV_INT_TYPES(m)                                                 \
+  m(uint8_t) m(int8_t) m(uint16_t) m(int16_t) m(int32_t) m(int64_t) \
+      m(uint32_t) m(uint64_t)
 
 #define SF_FLOOR_DIV_INT(T) SF_REGISTER_BINARY("FloorDiv", FloorDivFn, T)
 #define SF_FLOOR_DIV_FLOAT(T) SF_REGISTER_BINARY("FloorDiv", FloorDivFloatFn, T)
@@ -167,20 +185,23 @@ SF_CALL_FLOAT_TYPES(SF_FLOOR_DIV_FLOAT)
 #undef SF_FLOOR_DIV_FLOAT
 
 #define SF_TRUNCATE_DIV(T) SF_REGISTER_BINARY("TruncateDiv", TruncateDivFn, T)
+#define SF_TRUNCATE_DIV_FLOAT(T) \
+  SF_REGISTER_BINARY("TruncateDiv", TruncateDivFloatFn, T)
 SF_DIV_INT_TYPES(SF_TRUNCATE_DIV)
+SF_CALL_FLOAT_TYPES(SF_TRUNCATE_DIV_FLOAT)
 #undef SF_TRUNCATE_DIV
+#undef SF_TRUNCATE_DIV_FLOAT
 
-#define SF_MOD_FLOAT(T)                              \
-  SF_REGISTER_BINARY("FloorMod", FloorModFloatFn, T) \
-  SF_REGISTER_BINARY("Mod", FmodFloatFn, T)
-SF_CALL_FLOAT_TYPES(SF_MOD_FLOAT)
-#undef SF_MOD_FLOAT
-#define SF_MOD_INT(T)                           \
-  SF_REGISTER_BINARY("FloorMod", FloorModFn, T) \
-  SF_REGISTER_BINARY("Mod", TruncateModFn, T)
-SF_MOD_INT(int32_t)
-SF_MOD_INT(int64_t)
-#undef SF_MOD_INT
+#define SF_FLOOR_MOD_FLOAT(T) SF_REGISTER_BINARY("FloorMod", FloorModFloatFn, T)
+#define SF_FLOOR_MOD_INT(T) SF_REGISTER_BINARY("FloorMod", FloorModFn, T)
+SF_CALL_FLOAT_TYPES(SF_FLOOR_MOD_FLOAT)
+SF_DIV_INT_TYPES(SF_FLOOR_MOD_INT)
+#undef SF_FLOOR_MOD_FLOAT
+#undef SF_FLOOR_MOD_INT
+SF_REGISTER_BINARY("Mod", FmodFloatFn, float)
+SF_REGISTER_BINARY("Mod", FmodFloatFn, double)
+SF_REGISTER_BINARY("Mod", TruncateModFn, int32_t)
+SF_REGISTER_BINARY("Mod", TruncateModFn, int64_t)
 
 #define SF_SQUARED_DIFFERENCE(T) \
   SF_REGISTER_BINARY("SquaredDifference", SquaredDifferenceFn, T)

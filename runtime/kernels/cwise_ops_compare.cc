@@ -25,9 +25,15 @@ namespace {
     }                                                  \
   }
 
-SF_VECTORIZED_BINARY_FN(MaximumFn, T, x.max(y));
+// A NaN operand gives NaN, as TensorFlow's kernels do (Eigen's default
+// max/min would return the other operand).
+SF_VECTORIZED_BINARY_FN(
+    MaximumFn, T,
+    x.binaryExpr(y, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>()));
 
-SF_VECTORIZED_BINARY_FN(MinimumFn, T, x.min(y));
+SF_VECTORIZED_BINARY_FN(
+    MinimumFn, T,
+    x.binaryExpr(y, Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>()));
 
 SF_VECTORIZED_BINARY_FN(LessFn, bool, x < y);
 

@@ -189,6 +189,22 @@ TEST(CwiseOpsTest, Pow) {
   ExpectTensor<int16_t>(out, TensorShape({}), {static_cast<int16_t>(177147 % 65536 - 65536)});
 }
 
+// TensorFlow's Maximum and Minimum propagate NaN from either operand
+// (found by the random-graph differential against TensorFlow).
+TEST(CwiseOpsTest, MaximumMinimumPropagateNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const char* op : {"Maximum", "Minimum"}) {
+    Tensor out;
+    ASSERT_TRUE(Binary(op, Vec<float>({nan, 1, 2}), Vec<float>({1, nan, 3}), &out).ok());
+    EXPECT_TRUE(std::isnan(out.flat<float>()(0))) << op;
+    EXPECT_TRUE(std::isnan(out.flat<float>()(1))) << op;
+    EXPECT_FALSE(std::isnan(out.flat<float>()(2))) << op;
+    ASSERT_TRUE(Binary(op, Scalar<double>(nan), Vec<double>({1, 2}), &out).ok());
+    EXPECT_TRUE(std::isnan(out.flat<double>()(0))) << op;
+    EXPECT_TRUE(std::isnan(out.flat<double>()(1))) << op;
+  }
+}
+
 TEST(CwiseOpsTest, MaximumMinimum) {
   Tensor out;
   ASSERT_TRUE(Binary("Maximum", Vec<float>({1, 5, -2}), Scalar<float>(0), &out)

@@ -1,4 +1,4 @@
-// Neg and Square (int32/int64 wrap on overflow).
+// Neg and Square (integers wrap on overflow).
 #include "runtime/kernels/cwise_ops_common.h"
 
 namespace stepflow {
@@ -41,8 +41,13 @@ struct SquareFn {
 SF_UNARY_TYPES(SF_REGISTER_NEG)
 #undef SF_REGISTER_NEG
 
+// Square also takes the unsigned types (wrapping), as in TensorFlow.
 #define SF_REGISTER_SQUARE(T) SF_REGISTER_UNARY("Square", SquareFn, T)
 SF_UNARY_TYPES(SF_REGISTER_SQUARE)
+SF_REGISTER_SQUARE(uint8_t)
+SF_REGISTER_SQUARE(uint16_t)
+SF_REGISTER_SQUARE(uint32_t)
+SF_REGISTER_SQUARE(uint64_t)
 #undef SF_REGISTER_SQUARE
 
 }  // namespace

@@ -1,12 +1,17 @@
 // Element-wise unary math: Abs, Sign, Floor, Ceil, Round (half to even),
 // Sqrt, Rsqrt, Exp, Log, Log1p, Tanh, Sigmoid, Reciprocal/Inv, and the
 // gradient helpers SqrtGrad, RsqrtGrad, TanhGrad, SigmoidGrad,
-// ReciprocalGrad/InvGrad (inputs y = f(x) and dy; complex gradients use
-// conj(y) as TensorFlow does).
+// ReciprocalGrad/InvGrad (inputs y = f(x) and dy). As in TensorFlow's
+// kernels, SqrtGrad, RsqrtGrad and ReciprocalGrad use conj(y) for complex
+// types and give 0 wherever dy is 0 (even where y is 0 or infinite);
+// TanhGrad and SigmoidGrad use y as given (TensorFlow's gradient functions
+// pass conj(y) for complex inputs).
 //
-// Integer Abs of the most negative value wraps (stays negative), as in
-// TensorFlow. Integer Reciprocal truncates (1/x is 0 unless |x| == 1) and
-// fails with InvalidArgument on a zero element instead of trapping.
+// Sqrt and Rsqrt are computed element by element with the correctly
+// rounded sqrt: Eigen's fast vectorised sqrt is less exact and gives NaN
+// for +inf. Integer Abs of the most negative value wraps (stays negative),
+// as in TensorFlow. Reciprocal/Inv have no integer kernels (as in
+// TensorFlow).
 #include <type_traits>
 
 #include "runtime/kernels/cwise_ops_common.h"
@@ -55,23 +60,18 @@ SF_SAME_TYPE_UNARY_FN(FloorFn, x.floor());
 
 SF_SAME_TYPE_UNARY_FN(CeilFn, x.ceil());
 
-// Banker's rounding (rint rounds half to even in the default mode);
-// integers are unchanged.
-template <typename T>
-struct RoundFn : SameTypeFn<T> {
-  template <class X>
-  static auto Expr(const X& x) {
-    if constexpr (std::is_integral<T>::value) {
-      return x;
-    } else {
-      return x.rint();
-    }
-  }
-};
+// Banker's rounding (rint rounds half to even in the default mode). There
+// are no integer kernels: TensorFlow 2.21's CPU Round returns 0 for every
+// int32/int64 element (tf.round never emits Round for integers), and
+// stepflow refuses rather than reproduce that.
+SF_SAME_TYPE_UNARY_FN(RoundFn, x.rint());
 
-SF_SAME_TYPE_UNARY_FN(SqrtFn, x.sqrt());
+SF_SAME_TYPE_UNARY_FN(SqrtFn,
+                      x.unaryExpr([](T v) { return Eigen::numext::sqrt(v); }));
 
-SF_SAME_TYPE_UNARY_FN(RsqrtFn, x.sqrt().inverse());
+SF_SAME_TYPE_UNARY_FN(RsqrtFn, x.unaryExpr([](T v) {
+  return T(1) / Eigen::numext::sqrt(v);
+}));
 
 SF_SAME_TYPE_UNARY_FN(ExpFn, x.exp());
 
@@ -84,26 +84,7 @@ SF_SAME_TYPE_UNARY_FN(TanhFn, x.tanh());
 // 1 / (1 + exp(-x)): exp overflow gives 1/inf = 0, the right limit.
 SF_SAME_TYPE_UNARY_FN(SigmoidFn, (T(1) + (-x).exp()).inverse());
 
-template <typename T>
-struct ReciprocalFn : SameTypeFn<T> {
-  static constexpr bool kVectorized = !std::is_integral<T>::value;
-  static constexpr const char* kError = "Integer division by zero";
-  template <class X>
-  static auto Expr(const X& x) {
-    return x.inverse();
-  }
-  static T Apply(T x, bool* bad) {
-    if (x == T(0)) {
-      *bad = true;
-      return T(0);
-    }
-    if (x == T(1)) return T(1);
-    if constexpr (std::is_signed<T>::value) {
-      if (x == T(-1)) return T(-1);
-    }
-    return T(0);
-  }
-};
+SF_SAME_TYPE_UNARY_FN(ReciprocalFn, x.inverse());
 
 // Gradient helpers: Expr(y, dy) with y = f(x). conjugate() is the identity
 // for real types.
@@ -111,7 +92,10 @@ template <typename T>
 struct SqrtGradFn : SameTypeFn<T> {
   template <class Y, class D>
   static auto Expr(const Y& y, const D& dy) {
-    return dy * (T(0.5) / y.conjugate());
+    return y.binaryExpr(dy, [](T out, T grad) {
+      if (grad == T(0)) return T(0);
+      return T(0.5) * grad / Eigen::numext::conj(out);
+    });
   }
 };
 
@@ -119,7 +103,11 @@ template <typename T>
 struct RsqrtGradFn : SameTypeFn<T> {
   template <class Y, class D>
   static auto Expr(const Y& y, const D& dy) {
-    return (dy * T(-0.5)) * (y.conjugate() * y.conjugate() * y.conjugate());
+    return y.binaryExpr(dy, [](T out, T grad) {
+      if (grad == T(0)) return T(0);
+      const T c = Eigen::numext::conj(out);
+      return T(-0.5) * (grad * c) * (c * c);
+    });
   }
 };
 
@@ -127,7 +115,7 @@ template <typename T>
 struct TanhGradFn : SameTypeFn<T> {
   template <class Y, class D>
   static auto Expr(const Y& y, const D& dy) {
-    return dy * (T(1) - y * y).conjugate();
+    return dy * (T(1) - y * y);
   }
 };
 
@@ -135,7 +123,7 @@ template <typename T>
 struct SigmoidGradFn : SameTypeFn<T> {
   template <class Y, class D>
   static auto Expr(const Y& y, const D& dy) {
-    return dy * (y * (T(1) - y)).conjugate();
+    return dy * y * (T(1) - y);
   }
 };
 
@@ -143,7 +131,11 @@ template <typename T>
 struct ReciprocalGradFn : SameTypeFn<T> {
   template <class Y, class D>
   static auto Expr(const Y& y, const D& dy) {
-    return -dy * (y * y).conjugate();
+    return y.binaryExpr(dy, [](T out, T grad) {
+      if (grad == T(0)) return T(0);
+      const T c = Eigen::numext::conj(out);
+      return -c * c * grad;
+    });
   }
 };
 
@@ -168,6 +160,8 @@ SF_ABS(int64_t)
 
 #define SF_SIGN(T) SF_REGISTER_UNARY("Sign", SignFn, T)
 SF_FLOAT_COMPLEX(SF_SIGN)
+SF_SIGN(int8_t)
+SF_SIGN(int16_t)
 SF_SIGN(int32_t)
 SF_SIGN(int64_t)
 #undef SF_SIGN
@@ -182,8 +176,6 @@ SF_CALL_FLOAT_TYPES(SF_CEIL)
 
 #define SF_ROUND(T) SF_REGISTER_UNARY("Round", RoundFn, T)
 SF_CALL_FLOAT_TYPES(SF_ROUND)
-SF_ROUND(int32_t)
-SF_ROUND(int64_t)
 #undef SF_ROUND
 
 #define SF_SQRT(T) SF_REGISTER_UNARY("Sqrt", SqrtFn, T)
@@ -218,8 +210,6 @@ SF_FLOAT_COMPLEX(SF_SIGMOID)
   SF_REGISTER_UNARY("Reciprocal", ReciprocalFn, T) \
   SF_REGISTER_UNARY("Inv", ReciprocalFn, T)
 SF_FLOAT_COMPLEX(SF_RECIPROCAL)
-SF_RECIPROCAL(int32_t)
-SF_RECIPROCAL(int64_t)
 #undef SF_RECIPROCAL
 
 #define SF_GRADS(T)                                       \

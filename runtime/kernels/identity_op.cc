@@ -2,8 +2,10 @@
 // forward input 0 to output 0 (sharing the buffer). IdentityN forwards
 // every input to the matching output. Snapshot returns a copy with its own
 // buffer (so later writes to a variable read through it are not seen).
-// Any dtype; cheap, so the executor may run them inline.
+// Any dtype, except Snapshot: numbers and bool only, as in TensorFlow.
+// Cheap, so the executor may run them inline.
 #include "runtime/framework/op_kernel.h"
+#include "runtime/kernels/kernel_util.h"
 
 namespace stepflow {
 namespace {
@@ -40,7 +42,9 @@ REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU),
                         IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_CPU), IdentityNOp);
-REGISTER_KERNEL_BUILDER(Name("Snapshot").Device(DEVICE_CPU), SnapshotOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Snapshot").Device(DEVICE_CPU).TypeConstraint("T", PodTypes()),
+    SnapshotOp);
 REGISTER_KERNEL_BUILDER(Name("StopGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PlaceholderWithDefault").Device(DEVICE_CPU),
                         IdentityOp);

@@ -98,12 +98,17 @@ TEST(DivModTest, OverflowCasesWrapInsteadOfTrapping) {
 
 TEST(DivModTest, IntegerZeroDivisorNamesNode) {
   Tensor out;
-  for (const char* op : {"FloorDiv", "TruncateDiv", "FloorMod", "Mod"}) {
+  for (const char* op : {"FloorDiv", "FloorMod", "Mod"}) {
     ExpectError(
         Binary(op, Vec<int64_t>({1, 2}), Vec<int64_t>({1, 0}), &out, "divider"),
         absl::StatusCode::kInvalidArgument,
         {"Integer division by zero", "{{node divider}}"});
   }
+  // TensorFlow reports a zero divisor in TruncateDiv as Internal.
+  ExpectError(Binary("TruncateDiv", Vec<uint32_t>({1, 2}), Vec<uint32_t>({1, 0}),
+                     &out, "divider"),
+              absl::StatusCode::kInternal,
+              {"Integer division by zero", "{{node divider}}"});
 }
 
 TEST(DivModTest, FloatingPoint) {
@@ -122,10 +127,15 @@ TEST(DivModTest, FloatingPoint) {
       Binary("FloorMod", Vec<half>({half(5.f)}), Vec<half>({half(-3.f)}), &out)
           .ok());
   ExpectTensorNear<half>(out, TensorShape({1}), {-1}, 0);
-  ASSERT_TRUE(Binary("Mod", Vec<bfloat16>({bfloat16(5.f)}),
-                     Vec<bfloat16>({bfloat16(3.f)}), &out)
+  // Mod has no 16-bit float kernels (as in TensorFlow).
+  EXPECT_FALSE(Binary("Mod", Vec<bfloat16>({bfloat16(5.f)}),
+                      Vec<bfloat16>({bfloat16(3.f)}), &out)
+                   .ok());
+  ASSERT_TRUE(Binary("TruncateDiv", x, y, &out).ok());
+  ExpectTensor<double>(out, TensorShape({4}), {3, -3, -3, 3});
+  ASSERT_TRUE(Binary("FloorMod", Vec<int8_t>({-7, 7}), Vec<int8_t>({3, -3}), &out)
                   .ok());
-  ExpectTensorNear<bfloat16>(out, TensorShape({1}), {2}, 0);
+  ExpectTensor<int8_t>(out, TensorShape({2}), {2, -2});
 }
 
 TEST(DivModTest, BroadcastsAndReportsIncompatibleShapes) {

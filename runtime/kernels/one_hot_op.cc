@@ -62,6 +62,9 @@ class OneHotOp : public OpKernel {
     if (indices.dtype() == DT_UINT8) {
       for (size_t i = 0; i < idx.size(); ++i)
         idx[i] = indices.base<uint8_t>()[i];
+    } else if (indices.dtype() == DT_INT8) {
+      for (size_t i = 0; i < idx.size(); ++i)
+        idx[i] = indices.base<int8_t>()[i];
     } else {
       OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, indices, &idx));
     }

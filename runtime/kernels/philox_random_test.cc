@@ -92,9 +92,22 @@ TEST(RandomDistributionsTest, UniformBounds) {
   EXPECT_EQ(UniformFloat(0), 0.0f);
   EXPECT_LT(UniformFloat(0xffffffffu), 1.0f);
   EXPECT_GT(UniformFloat(0xffffffffu), 0.9999f);
-  EXPECT_EQ(UniformDouble(0), 0.0);
-  EXPECT_LT(UniformDouble(~0ULL), 1.0);
-  EXPECT_GT(UniformDouble(~0ULL), 0.9999999);
+  EXPECT_EQ(UniformDouble(0, 0), 0.0);
+  EXPECT_LT(UniformDouble(~0u, ~0u), 1.0);
+  EXPECT_GT(UniformDouble(~0u, ~0u), 0.9999999);
+  EXPECT_EQ(static_cast<float>(UniformHalf(0)), 0.0f);
+  EXPECT_EQ(static_cast<float>(UniformHalf(0x3ff)), 1023.0f / 1024);
+  EXPECT_EQ(static_cast<float>(UniformBfloat16(0x7f)), 127.0f / 128);
+}
+
+// TensorFlow's conversions use the low mantissa bits of each word (the high
+// bits of the first word for double are dropped).
+TEST(RandomDistributionsTest, UniformUsesTheLowBits) {
+  EXPECT_EQ(UniformFloat(0xff800000u), 0.0f);
+  EXPECT_EQ(UniformFloat(0x00400000u), 0.5f);
+  EXPECT_EQ(UniformDouble(0xfff80000u, 0), 0.5);
+  EXPECT_EQ(UniformDouble(0, 1), 1.0 / 4503599627370496.0);
+  EXPECT_EQ(static_cast<float>(UniformHalf(0xfc00u | 0x200u)), 0.5f);
 }
 
 TEST(RandomDistributionsTest, WordStreamReadsBlocksInOrder) {
@@ -104,30 +117,70 @@ TEST(RandomDistributionsTest, WordStreamReadsBlocksInOrder) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(s.Next32(), b0[i]);
   PhiloxRandom second(3, 4);
   second.Skip(1);
-  const Block b1 = second();
-  EXPECT_EQ(s.Next64(), static_cast<uint64_t>(b1[0]) << 32 | b1[1]);
+  EXPECT_EQ(s.Next32(), second()[0]);
+}
+
+TEST(RandomDistributionsTest, GroupsTakeTheirValuesFromOneBlock) {
+  const Block b = PhiloxRandom(5, 6)();
+  float f[4];
+  UniformGroup<float>(b, f);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(f[i], UniformFloat(b[i]));
+  double d[2];
+  UniformGroup<double>(b, d);
+  EXPECT_EQ(d[1], UniformDouble(b[2], b[3]));
+  NormalGroup<double>(b, d);
+  double d0, d1;
+  BoxMullerDouble(b[0], b[1], b[2], b[3], &d0, &d1);
+  EXPECT_EQ(d[0], d0);
+  EXPECT_EQ(d[1], d1);
 }
 
 TEST(RandomDistributionsTest, UniformIntCoversRangeWithoutOverflow) {
-  RandomWordStream s(PhiloxRandom(11, 12));
+  PhiloxRandom gen(11, 12);
   std::set<int32_t> seen;
-  for (int i = 0; i < 1000; ++i) {
-    const int32_t v = UniformInt<int32_t>(&s, -3, 4);
-    ASSERT_GE(v, -3);
-    ASSERT_LT(v, 4);
-    seen.insert(v);
+  for (int i = 0; i < 250; ++i) {
+    int32_t v[4];
+    UniformIntGroup<int32_t>(gen(), -3, 4, v);
+    for (int32_t x : v) {
+      ASSERT_GE(x, -3);
+      ASSERT_LT(x, 4);
+      seen.insert(x);
+    }
   }
   EXPECT_EQ(seen.size(), 7u);
   const int64_t lo = std::numeric_limits<int64_t>::min();
   const int64_t hi = std::numeric_limits<int64_t>::max();
   bool negative = false, positive = false;
-  for (int i = 0; i < 100; ++i) {
-    const int64_t v = UniformInt<int64_t>(&s, lo, hi);
-    ASSERT_LT(v, hi);
-    negative |= v < 0;
-    positive |= v > 0;
+  for (int i = 0; i < 50; ++i) {
+    int64_t v[2];
+    UniformIntGroup<int64_t>(gen(), lo, hi, v);
+    for (int64_t x : v) {
+      ASSERT_LT(x, hi);
+      negative |= x < 0;
+      positive |= x > 0;
+    }
   }
   EXPECT_TRUE(negative && positive);
+}
+
+// Values TensorFlow 2.21's CPU kernels draw for seed=7, seed2=11 (first
+// elements of RandomUniform float and RandomUniformInt int32 in [-5, 17)),
+// recorded by the op differential (testing/tf_goldens/ops).
+TEST(RandomDistributionsTest, TensorFlowStreamLayout) {
+  PhiloxRandom gen(7, 11);
+  const Block b = gen();
+  float f[4];
+  UniformGroup<float>(b, f);
+  int32_t v[4];
+  UniformIntGroup<int32_t>(b, -5, 17, v);
+  EXPECT_EQ(f[0], 0x1.7be28p-6f);
+  EXPECT_EQ(f[1], 0x1.97804p-4f);
+  EXPECT_EQ(f[2], 0x1.23648cp-1f);
+  EXPECT_EQ(f[3], 0x1.2b1ff4p-1f);
+  EXPECT_EQ(v[0], -2);
+  EXPECT_EQ(v[1], 13);
+  EXPECT_EQ(v[2], 16);
+  EXPECT_EQ(v[3], 0);
 }
 
 }  // namespace

@@ -1,13 +1,23 @@
-// Turning Philox output into samples: a word stream over a generator, and
-// uniform / standard-normal / truncated-normal / bounded-integer samplers.
+// Turning Philox output into samples exactly as TensorFlow's CPU kernels do,
+// so a seeded random op draws TensorFlow's values bit for bit (up to the
+// platform's libm for the transcendental functions of Box-Muller).
 //
-// Uniform floats are exact multiples of 2^-p in [0, 1) with p = the type's
-// mantissa bits (float 23, double 52, half 10, bfloat16 7), so conversion
-// to the output type never rounds up to 1. Normals use the Box-Muller
-// transform (computed in float, or double for double); truncated normals
-// reject |z| >= 2. Bounded integers take the draw modulo the range (as
-// TensorFlow does; the bias is below 2^-32 for 32-bit ranges drawn from 64
-// bits).
+// Conversions (one 32-bit Philox word, or two for double):
+//   float:    the low 23 bits as the mantissa of a float in [1, 2), minus 1;
+//   double:   the low 20 bits of the first word and all 32 of the second as
+//             the mantissa of a double in [1, 2), minus 1;
+//   half:     the low 10 bits, likewise; bfloat16: the low 7 bits.
+// Normals use the Box-Muller transform on pairs of uniforms (the first
+// clamped below at 1e-7), computed in float (half, bfloat16, float) or
+// double. Bounded integers take a 32-bit word (int32) or two words, low word
+// first (int64), modulo the range.
+//
+// Output layout (TensorFlow's FillPhiloxRandom): a kernel's output is split
+// into groups of kGroupSize values; group g of a fixed-size distribution is
+// computed from block g of the reserved range; group g of the truncated
+// normal (a variable number of words per value) reads words one at a time
+// from block g * kTruncatedSkip onwards. Every run reserves 256 blocks per
+// output value (kBlocksReservedPerValue), so runs never share blocks.
 //
 // Not thread-safe: one sampler per kernel invocation.
 #ifndef STEPFLOW_RUNTIME_KERNELS_RANDOM_DISTRIBUTIONS_H_
@@ -15,12 +25,20 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "runtime/framework/types.h"
 #include "runtime/kernels/philox_random.h"
 
 namespace stepflow {
 
+// Blocks a kernel run reserves per output value (TensorFlow reserves 256
+// samples of 128 bits per output).
+constexpr uint64_t kBlocksReservedPerValue = 256;
+
+// The words of a generator one at a time, in block order (TensorFlow's
+// SingleSampleAdapter).
 class RandomWordStream {
  public:
   explicit RandomWordStream(PhiloxRandom gen) : gen_(gen) {}
@@ -32,10 +50,6 @@ class RandomWordStream {
     }
     return block_[pos_++];
   }
-  uint64_t Next64() {
-    const uint64_t hi = Next32();
-    return hi << 32 | Next32();
-  }
 
  private:
   PhiloxRandom gen_;
@@ -43,98 +57,138 @@ class RandomWordStream {
   int pos_ = 4;
 };
 
-// [0, 1) from the top 23 / 52 bits.
+// [0, 1) from the low 23 bits of x.
 inline float UniformFloat(uint32_t x) {
-  return static_cast<float>(x >> 9) * (1.0f / 8388608.0f);
-}
-inline double UniformDouble(uint64_t x) {
-  return static_cast<double>(x >> 12) * (1.0 / 4503599627370496.0);
+  const uint32_t bits = (uint32_t{127} << 23) | (x & 0x7fffffu);
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f - 1.0f;
 }
 
-// One uniform [0, 1) sample of T.
+// [0, 1) from the low 20 bits of hi and the 32 bits of lo.
+inline double UniformDouble(uint32_t hi, uint32_t lo) {
+  const uint64_t man = (static_cast<uint64_t>(hi & 0xfffffu) << 32) | lo;
+  const uint64_t bits = (uint64_t{1023} << 52) | man;
+  double d;
+  std::memcpy(&d, &bits, sizeof(d));
+  return d - 1.0;
+}
+
+// [0, 1) from the low 10 (half) or 7 (bfloat16) bits of x.
+inline half UniformHalf(uint32_t x) {
+  const uint16_t bits = static_cast<uint16_t>((15u << 10) | (x & 0x3ffu));
+  return Eigen::numext::bit_cast<half>(bits) - half(1.0f);
+}
+inline bfloat16 UniformBfloat16(uint32_t x) {
+  const uint16_t bits = static_cast<uint16_t>((127u << 7) | (x & 0x7fu));
+  return Eigen::numext::bit_cast<bfloat16>(bits) - bfloat16(1.0f);
+}
+
+// Two standard normals from two words (float) or four words (double).
+inline void BoxMullerFloat(uint32_t x0, uint32_t x1, float* f0, float* f1) {
+  float u1 = UniformFloat(x0);
+  if (u1 < 1.0e-7f) u1 = 1.0e-7f;
+  // 2 * pi is a double: the product is rounded to float once.
+  const float v1 = static_cast<float>(2.0f * M_PI * UniformFloat(x1));
+  const float u2 = std::sqrt(-2.0f * std::log(u1));
+  *f0 = std::sin(v1) * u2;
+  *f1 = std::cos(v1) * u2;
+}
+inline void BoxMullerDouble(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3,
+                            double* d0, double* d1) {
+  double u1 = UniformDouble(x0, x1);
+  if (u1 < 1.0e-7) u1 = 1.0e-7;
+  const double v1 = 2 * M_PI * UniformDouble(x2, x3);
+  const double u2 = std::sqrt(-2.0 * std::log(u1));
+  *d0 = std::sin(v1) * u2;
+  *d1 = std::cos(v1) * u2;
+}
+
+// Values per output group: four from a block, two for 64-bit types.
 template <typename T>
-struct UniformSampler;
-template <>
-struct UniformSampler<float> {
-  static float Sample(RandomWordStream* s) { return UniformFloat(s->Next32()); }
-};
-template <>
-struct UniformSampler<double> {
-  static double Sample(RandomWordStream* s) {
-    return UniformDouble(s->Next64());
-  }
-};
-template <>
-struct UniformSampler<half> {
-  static half Sample(RandomWordStream* s) {
-    return static_cast<half>(static_cast<float>(s->Next32() >> 22) *
-                             (1.0f / 1024.0f));
-  }
-};
-template <>
-struct UniformSampler<bfloat16> {
-  static bfloat16 Sample(RandomWordStream* s) {
-    return static_cast<bfloat16>(static_cast<float>(s->Next32() >> 25) *
-                                 (1.0f / 128.0f));
-  }
-};
+constexpr int kGroupSize = sizeof(T) == 8 ? 2 : 4;
 
-// Standard normals, two at a time (Box-Muller), in float or double.
-template <typename Compute>
-class NormalSampler {
- public:
-  explicit NormalSampler(RandomWordStream* s) : s_(s) {}
-
-  Compute Next() {
-    if (has_spare_) {
-      has_spare_ = false;
-      return spare_;
-    }
-    // u1 in (0, 1] keeps log finite.
-    const Compute u1 = Compute(1) - Uniform();
-    const Compute u2 = Uniform();
-    const Compute r = std::sqrt(Compute(-2) * std::log(u1));
-    const Compute theta = Compute(2 * M_PI) * u2;
-    spare_ = r * std::sin(theta);
-    has_spare_ = true;
-    return r * std::cos(theta);
-  }
-
-  // A standard normal conditioned on |z| < 2.
-  Compute NextTruncated() {
-    for (;;) {
-      const Compute z = Next();
-      if (std::abs(z) < Compute(2)) return z;
-    }
-  }
-
- private:
-  Compute Uniform() {
-    if constexpr (sizeof(Compute) == sizeof(double)) {
-      return UniformDouble(s_->Next64());
+// Uniform [0, 1) values of T from one block.
+template <typename T>
+void UniformGroup(const PhiloxRandom::Block& b, T out[kGroupSize<T>]) {
+  for (int i = 0; i < kGroupSize<T>; ++i) {
+    if constexpr (std::is_same<T, double>::value) {
+      out[i] = UniformDouble(b[2 * i], b[2 * i + 1]);
+    } else if constexpr (std::is_same<T, float>::value) {
+      out[i] = UniformFloat(b[i]);
+    } else if constexpr (std::is_same<T, half>::value) {
+      out[i] = UniformHalf(b[i]);
     } else {
-      return UniformFloat(s_->Next32());
+      out[i] = UniformBfloat16(b[i]);
     }
   }
+}
 
-  RandomWordStream* s_;
-  Compute spare_ = 0;
-  bool has_spare_ = false;
-};
-
-// The type normals of T are computed in.
+// Standard normals of T from one block.
 template <typename T>
-using NormalComputeType =
-    typename std::conditional<std::is_same<T, double>::value, double,
-                              float>::type;
+void NormalGroup(const PhiloxRandom::Block& b, T out[kGroupSize<T>]) {
+  if constexpr (std::is_same<T, double>::value) {
+    BoxMullerDouble(b[0], b[1], b[2], b[3], &out[0], &out[1]);
+  } else {
+    for (int i = 0; i < 4; i += 2) {
+      float f0, f1;
+      BoxMullerFloat(b[i], b[i + 1], &f0, &f1);
+      out[i] = static_cast<T>(f0);
+      out[i + 1] = static_cast<T>(f1);
+    }
+  }
+}
 
-// Uniform integers in [lo, hi); requires lo < hi.
+// Blocks between the starts of consecutive truncated-normal groups.
 template <typename T>
-T UniformInt(RandomWordStream* s, T lo, T hi) {
+constexpr uint64_t kTruncatedSkip = kGroupSize<T> * kBlocksReservedPerValue / 4;
+
+// Standard normals of T conditioned on |z| < 2 (tested before conversion to
+// T), drawn by rejection from `s`.
+template <typename T>
+void TruncatedNormalGroup(RandomWordStream* s, T out[kGroupSize<T>]) {
+  int index = 0;
+  for (;;) {
+    if constexpr (std::is_same<T, double>::value) {
+      const uint32_t x0 = s->Next32(), x1 = s->Next32();
+      const uint32_t x2 = s->Next32(), x3 = s->Next32();
+      double d[2];
+      BoxMullerDouble(x0, x1, x2, x3, &d[0], &d[1]);
+      for (double v : d) {
+        if (std::abs(v) < 2.0) {
+          out[index++] = v;
+          if (index == kGroupSize<T>) return;
+        }
+      }
+    } else {
+      const uint32_t x0 = s->Next32(), x1 = s->Next32();
+      float f[2];
+      BoxMullerFloat(x0, x1, &f[0], &f[1]);
+      for (float v : f) {
+        if (std::abs(v) < 2.0f) {
+          out[index++] = static_cast<T>(v);
+          if (index == kGroupSize<T>) return;
+        }
+      }
+    }
+  }
+}
+
+// Uniform integers in [lo, hi) from one block; requires lo < hi.
+template <typename T>
+void UniformIntGroup(const PhiloxRandom::Block& b, T lo, T hi,
+                     T out[kGroupSize<T>]) {
   using U = typename std::make_unsigned<T>::type;
-  const uint64_t range = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
-  const uint64_t draw = s->Next64() % range;
-  return static_cast<T>(static_cast<U>(static_cast<U>(lo) + static_cast<U>(draw)));
+  const U range = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
+  for (int i = 0; i < kGroupSize<T>; ++i) {
+    U bits;
+    if constexpr (sizeof(T) == 8) {
+      bits = static_cast<U>(b[2 * i]) | static_cast<U>(b[2 * i + 1]) << 32;
+    } else {
+      bits = static_cast<U>(b[i]);
+    }
+    out[i] = static_cast<T>(static_cast<U>(static_cast<U>(lo) + bits % range));
+  }
 }
 
 }  // namespace stepflow

@@ -3,13 +3,16 @@
 //
 // Each kernel owns a GuardedPhiloxRandom keyed at construction by (seed,
 // seed2), or by the device Env's random source when both are 0. Every
-// Compute reserves a fresh range of the stream sized for its output, so
-// successive runs of one kernel draw different numbers, and the same
-// (seed, seed2) on a fresh kernel repeats them.
+// Compute reserves a fresh range of the stream sized for its output (256
+// blocks per value, as TensorFlow does), so successive runs of one kernel
+// draw different numbers, and the same (seed, seed2) on a fresh kernel
+// repeats them. Values are TensorFlow's for the same seeds
+// (random_distributions.h).
 //
 // Errors (InvalidArgument naming the node): a shape that is not a 1-D
 // int32/int64 vector of non-negative sizes; for RandomUniformInt, non-scalar
 // bounds or minval >= maxval with a non-empty output.
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -55,8 +58,6 @@ absl::Status ShapeFromInput(const OpKernel& op, const Tensor& t,
       absl::StrCat(s.message(), " [[", FormatNodeName(op.name()), "]]"));
 }
 
-uint64_t BlocksForWords(uint64_t words) { return (words + 3) / 4; }
-
 // Shared by all random kernels: attrs, the stream, the output.
 class RandomOpBase : public OpKernel {
  public:
@@ -93,33 +94,25 @@ class RandomFloatOp : public RandomOpBase {
     OP_REQUIRES_OK(ctx, AllocateOutput(ctx, &out));
     const uint64_t n = static_cast<uint64_t>(out->NumElements());
     if (n == 0) return;
-    // 32-bit words per uniform draw.
-    const uint64_t w = std::is_same<T, double>::value ? 2 : 1;
-    uint64_t words = n * w;
-    if (kDist != Distribution::kUniform) words = (n + 1) * w;  // Pairs.
-    // Rejection needs about 1.05x; reserve plenty so runs never overlap.
-    if (kDist == Distribution::kTruncatedNormal) words = words * 4 + 64;
-    RandomWordStream stream(generator_.ReserveBlocks(BlocksForWords(words)));
+    const PhiloxRandom base =
+        generator_.ReserveBlocks(n * kBlocksReservedPerValue);
+    constexpr int kGroup = kGroupSize<T>;
     T* data = out->base<T>();
-    if (kDist == Distribution::kUniform) {
-      for (uint64_t i = 0; i < n; ++i) {
-        data[i] = UniformSampler<T>::Sample(&stream);
-      }
-      return;
-    }
-    NormalSampler<NormalComputeType<T>> normal(&stream);
-    for (uint64_t i = 0; i < n; ++i) {
-      if (kDist == Distribution::kNormal) {
-        data[i] = static_cast<T>(normal.Next());
+    T group[kGroup];
+    PhiloxRandom blocks = base;
+    for (uint64_t start = 0, g = 0; start < n; start += kGroup, ++g) {
+      if (kDist == Distribution::kUniform) {
+        UniformGroup<T>(blocks(), group);
+      } else if (kDist == Distribution::kNormal) {
+        NormalGroup<T>(blocks(), group);
       } else {
-        // Reject after conversion too: rounding must not reach 2.
-        T v;
-        do {
-          v = static_cast<T>(normal.NextTruncated());
-        } while (!(static_cast<double>(v) < 2.0 &&
-                   static_cast<double>(v) > -2.0));
-        data[i] = v;
+        PhiloxRandom gen = base;
+        gen.Skip(g * kTruncatedSkip<T>);
+        RandomWordStream words(gen);
+        TruncatedNormalGroup<T>(&words, group);
       }
+      const uint64_t count = std::min<uint64_t>(kGroup, n - start);
+      std::copy(group, group + count, data + start);
     }
   }
 };
@@ -166,9 +159,16 @@ class RandomUniformIntOp : public RandomOpBase {
                 absl::InvalidArgumentError(absl::StrCat(
                     "Need minval < maxval: ", lo, " >= ", hi, " [[",
                     FormatNodeName(name()), "]]")));
-    RandomWordStream stream(generator_.ReserveBlocks(BlocksForWords(n * 2)));
+    PhiloxRandom blocks =
+        generator_.ReserveBlocks(n * kBlocksReservedPerValue);
+    constexpr int kGroup = kGroupSize<T>;
     T* data = out->base<T>();
-    for (uint64_t i = 0; i < n; ++i) data[i] = UniformInt<T>(&stream, lo, hi);
+    T group[kGroup];
+    for (uint64_t start = 0; start < n; start += kGroup) {
+      UniformIntGroup<T>(blocks(), lo, hi, group);
+      std::copy(group, group + std::min<uint64_t>(kGroup, n - start),
+                data + start);
+    }
   }
 };
 

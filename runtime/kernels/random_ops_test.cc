@@ -119,8 +119,15 @@ TEST(RandomOpsTest, TruncatedNormalStaysWithinTwoStddev) {
       case DT_HALF: xs = Sample<half>("TruncatedNormal", dtype); break;
       default: xs = Sample<bfloat16>("TruncatedNormal", dtype); break;
     }
+    // |z| < 2 is tested in float before narrowing, as TensorFlow does, so
+    // half and bfloat16 values may round to 2.
+    const bool narrow = dtype == DT_HALF || dtype == DT_BFLOAT16;
     for (double x : xs) {
-      ASSERT_LT(std::abs(x), 2.0) << DataTypeString(dtype);
+      if (narrow) {
+        ASSERT_LE(std::abs(x), 2.0) << DataTypeString(dtype);
+      } else {
+        ASSERT_LT(std::abs(x), 2.0) << DataTypeString(dtype);
+      }
     }
     double mean, var;
     Moments(xs, &mean, &var);

@@ -1,5 +1,7 @@
 // Range(start, limit, delta): [start, start+delta, ...) up to (excluding)
-// limit. Errors (InvalidArgument naming the node): non-scalar inputs,
+// limit. Each input is a scalar or a one-element vector (as TensorFlow
+// accepts); types are TensorFlow's CPU set (half, bfloat16, float, double,
+// int32, int64). Errors (InvalidArgument naming the node): other shapes,
 // delta == 0, delta pointing away from limit, non-finite float bounds; huge
 // outputs are ResourceExhausted.
 #include <cmath>
@@ -20,14 +22,17 @@ class RangeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     static const char* const kNames[] = {"start", "limit", "delta"};
     for (int i = 0; i < 3; ++i) {
-      OP_REQUIRES(ctx, ctx->input(i).dims() == 0,
+      const TensorShape& shape = ctx->input(i).shape();
+      const bool scalar_like =
+          shape.dims() == 0 || (shape.dims() == 1 && shape.dim_size(0) == 1);
+      OP_REQUIRES(ctx, scalar_like,
                   NodeInvalidArgument(ctx, kNames[i],
                                       " must be a scalar, not shape ",
-                                      ctx->input(i).shape().DebugString()));
+                                      shape.DebugString()));
     }
-    const T start = ctx->input(0).scalar<T>();
-    const T limit = ctx->input(1).scalar<T>();
-    const T delta = ctx->input(2).scalar<T>();
+    const T start = ctx->input(0).base<T>()[0];
+    const T limit = ctx->input(1).base<T>()[0];
+    const T delta = ctx->input(2).base<T>()[0];
     OP_REQUIRES(ctx, delta != T(0),
                 NodeInvalidArgument(ctx, "Requires delta != 0: ", Str(delta)));
     if (delta > T(0)) {
@@ -105,12 +110,8 @@ class RangeOp : public OpKernel {
       Name("Range").Device(DEVICE_CPU).TypeConstraint<T>("Tidx"),   \
       RangeOp<T>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_RANGE)
-SF_REGISTER_RANGE(int8_t)
-SF_REGISTER_RANGE(int16_t)
 SF_REGISTER_RANGE(int32_t)
 SF_REGISTER_RANGE(int64_t)
-SF_REGISTER_RANGE(uint16_t)
-SF_REGISTER_RANGE(uint32_t)
 #undef SF_REGISTER_RANGE
 
 }  // namespace

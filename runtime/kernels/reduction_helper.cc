@@ -16,6 +16,12 @@ absl::Status ReductionPlan::Init(const OpKernel& kernel,
       return NodeInvalidArgument(kernel, "Invalid reduction dimension (", axis,
                                  " for input with ", rank, " dimension(s)");
     }
+    if (reduced[a]) {
+      return NodeInvalidArgument(
+          kernel,
+          "Invalid reduction arguments: Axes contains duplicate dimension: ",
+          a);
+    }
     reduced[a] = true;
   }
   input_elements_ = input.num_elements();

@@ -9,7 +9,8 @@
 // expressions.
 //
 // Errors from Init (InvalidArgument naming the node): an axis outside
-// [-rank, rank). Duplicate axes are allowed (as in TensorFlow).
+// [-rank, rank), or the same dimension named twice (also as d and d - rank),
+// as in TensorFlow.
 // Value type; thread-compatible.
 #ifndef STEPFLOW_RUNTIME_KERNELS_REDUCTION_HELPER_H_
 #define STEPFLOW_RUNTIME_KERNELS_REDUCTION_HELPER_H_

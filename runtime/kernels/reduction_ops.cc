@@ -1,6 +1,7 @@
 // Sum, Mean, Prod, Max, Min (numbers) and All, Any (bool) over the axes
-// given by `reduction_indices` (scalar or vector of int32/int64; negative
-// axes count from the end; keep_dims keeps reduced dims as 1).
+// given by `reduction_indices` (int32/int64 of any rank, read in order;
+// negative axes count from the end; a dimension named twice is
+// InvalidArgument; keep_dims keeps reduced dims as 1).
 // Accumulation: float for half/bfloat16; integers wrap like TensorFlow's
 // (sum/product modulo 2^bits), except Mean, which divides the exact
 // (64-bit) sum and truncates toward zero. Mean of an empty reduction is NaN
@@ -22,6 +23,21 @@ namespace stepflow {
 namespace {
 
 enum class Reducer { kSum, kMean, kProd, kMax, kMin };
+
+// Max and Min give NaN when any reduced element is NaN, as TensorFlow's
+// reducers do.
+template <typename A>
+A NanMax(A a, A b) {
+  if (a != a) return a;  // NOLINT: NaN test that also compiles for ints.
+  if (b != b) return b;
+  return a < b ? b : a;
+}
+template <typename A>
+A NanMin(A a, A b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  return b < a ? b : a;
+}
 
 // Accumulator element type for T under reducer R.
 template <typename T, Reducer R, typename = void>
@@ -54,10 +70,7 @@ class ReductionOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& axes_t = ctx->input(1);
-    OP_REQUIRES(ctx, axes_t.dims() <= 1,
-                NodeInvalidArgument(ctx, "reduction_indices must be a scalar "
-                                         "or vector, got shape ",
-                                    axes_t.shape().DebugString()));
+    // Any rank: the axes are its elements in order (as in TensorFlow).
     std::vector<int64_t> axes;
     OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, axes_t, &axes));
     ReductionPlan plan;
@@ -76,11 +89,13 @@ class ReductionOp : public OpKernel {
         if constexpr (R == Reducer::kProd) {
           acc[out_off] *= chunk.template cast<A>().prod();
         } else if constexpr (R == Reducer::kMax) {
-          acc[out_off] =
-              std::max(acc[out_off], chunk.template cast<A>().maxCoeff());
+          acc[out_off] = NanMax(
+              acc[out_off],
+              chunk.template cast<A>().template maxCoeff<Eigen::PropagateNaN>());
         } else if constexpr (R == Reducer::kMin) {
-          acc[out_off] =
-              std::min(acc[out_off], chunk.template cast<A>().minCoeff());
+          acc[out_off] = NanMin(
+              acc[out_off],
+              chunk.template cast<A>().template minCoeff<Eigen::PropagateNaN>());
         } else {
           acc[out_off] += chunk.template cast<A>().sum();
         }
@@ -89,9 +104,13 @@ class ReductionOp : public OpKernel {
         if constexpr (R == Reducer::kProd) {
           seg *= chunk.template cast<A>();
         } else if constexpr (R == Reducer::kMax) {
-          seg = seg.max(chunk.template cast<A>());
+          seg = seg.binaryExpr(
+              chunk.template cast<A>(),
+              Eigen::internal::scalar_max_op<A, A, Eigen::PropagateNaN>());
         } else if constexpr (R == Reducer::kMin) {
-          seg = seg.min(chunk.template cast<A>());
+          seg = seg.binaryExpr(
+              chunk.template cast<A>(),
+              Eigen::internal::scalar_min_op<A, A, Eigen::PropagateNaN>());
         } else {
           seg += chunk.template cast<A>();
         }
@@ -155,10 +174,7 @@ class BoolReductionOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& axes_t = ctx->input(1);
-    OP_REQUIRES(ctx, axes_t.dims() <= 1,
-                NodeInvalidArgument(ctx, "reduction_indices must be a scalar "
-                                         "or vector, got shape ",
-                                    axes_t.shape().DebugString()));
+    // Any rank: the axes are its elements in order (as in TensorFlow).
     std::vector<int64_t> axes;
     OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, axes_t, &axes));
     ReductionPlan plan;

@@ -7,8 +7,11 @@
 // snapshot still shares it (PrepareToUpdateVariable), and AssignVariableOp
 // always installs a private copy of the value.
 //
-// Errors: reading/updating a variable that does not exist or has no value
-// is FailedPrecondition naming it; dtype/shape mismatches InvalidArgument.
+// Errors: reading a variable that does not exist or has no value, or
+// updating one that has no value, is FailedPrecondition naming it; an
+// AssignAdd/AssignSubVariableOp on a variable that does not exist is
+// NotFound (TensorFlow's resource lookup error there); dtype/shape
+// mismatches InvalidArgument.
 #include <string>
 #include <vector>
 
@@ -145,7 +148,9 @@ class AssignUpdateVariableOp : public OpKernel {
     OP_REQUIRES_OK(ctx, HandleFromInput(ctx, 0, &handle));
     const Tensor& value = ctx->input(1);
     Var* var = nullptr;
-    OP_REQUIRES_OK(ctx, LookupVar(ctx, *handle, &var));
+    absl::Status s = LookupVar(ctx, *handle, &var);
+    if (absl::IsFailedPrecondition(s)) s = absl::NotFoundError(s.message());
+    OP_REQUIRES_OK(ctx, s);
     ScopedUnref unref(var);
     OP_REQUIRES(ctx, var->dtype() == value.dtype(),
                 absl::InvalidArgumentError(absl::StrCat(

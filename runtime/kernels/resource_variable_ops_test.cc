@@ -146,8 +146,9 @@ TEST_F(ResourceVariableOpsTest, AssignAddSubAndSnapshots) {
 
 TEST_F(ResourceVariableOpsTest, AssignUpdateErrors) {
   Tensor h = VarHandle(&device_, "v", DT_FLOAT);
+  // A variable that does not exist: NotFound, as in TensorFlow.
   ExpectError(Update("AssignAddVariableOp", h, Scalar<float>(1)),
-              absl::StatusCode::kFailedPrecondition, {"v", "{{node update}}"});
+              absl::StatusCode::kNotFound, {"v", "{{node update}}"});
   ASSERT_TRUE(AssignVar(h, Vec<float>({1, 2})).ok());
   ExpectError(Update("AssignSubVariableOp", h, Vec<float>({1})),
               absl::StatusCode::kInvalidArgument,

@@ -1,8 +1,12 @@
 // Checkpoint kernels: SaveV2, RestoreV2, MergeV2Checkpoints (the
 // checkpoint_format.h file format), ShardedFilename and ShardedFilespec.
 //
-// Only whole tensors are saved and restored: a non-empty shape_and_slices
-// entry is Unimplemented naming the node. Input validation follows
+// SaveV2 saves whole tensors only: a non-empty shape_and_slices entry is
+// Unimplemented naming the node. RestoreV2 restores a whole tensor, or a
+// slice of one given as TensorFlow spells it ("<full dims> <slice>:...",
+// each slice "start,length" or "-" for the whole dim; InvalidArgument when
+// malformed, outside the full shape, or when the full shape differs from
+// the stored one). Input validation follows
 // TensorFlow's kernels (InvalidArgument for a non-scalar prefix, name and
 // slice lists of different lengths, too few tensors or dtypes). RestoreV2:
 // missing checkpoint or tensor -> NotFound, stored dtype other than the
@@ -17,8 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/types/span.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/checkpoint_format.h"
 #include "runtime/kernels/kernel_util.h"
@@ -76,6 +83,69 @@ absl::Status ValidateInputs(OpKernelContext* ctx, int64_t num_tensors,
   return absl::OkStatus();
 }
 
+// A parsed shape-and-slice spec: the full shape and, per dim, the slice's
+// start and length.
+struct SliceSpec {
+  std::vector<int64_t> full;
+  std::vector<int64_t> start;
+  std::vector<int64_t> length;
+};
+
+absl::Status ParseSliceSpec(OpKernelContext* ctx, const std::string& spec,
+                            SliceSpec* out) {
+  const std::vector<std::string> parts =
+      absl::StrSplit(spec, ' ', absl::SkipEmpty());
+  auto bad = [&](absl::string_view why) {
+    return NodeInvalidArgument(ctx, "Invalid shape_and_slice '", spec, "': ",
+                               why);
+  };
+  if (parts.size() < 2) return bad("expected dims and a slice");
+  const size_t rank = parts.size() - 1;
+  const std::vector<std::string> slices = absl::StrSplit(parts.back(), ':');
+  if (slices.size() != rank) return bad("the slice's rank differs");
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t dim = 0;
+    if (!absl::SimpleAtoi(parts[d], &dim) || dim < 0) {
+      return bad("bad dimension");
+    }
+    int64_t start = 0, length = dim;
+    if (slices[d] != "-") {
+      const std::vector<std::string> sl = absl::StrSplit(slices[d], ',');
+      if (sl.size() != 2 || !absl::SimpleAtoi(sl[0], &start) ||
+          !absl::SimpleAtoi(sl[1], &length) || start < 0 || length < 0 ||
+          start > dim || length > dim - start) {
+        return bad("bad slice extent");
+      }
+    }
+    out->full.push_back(dim);
+    out->start.push_back(start);
+    out->length.push_back(length);
+  }
+  return absl::OkStatus();
+}
+
+// Copies the slice `spec` of `whole` (whose shape is spec.full) into a new
+// tensor.
+template <typename U>
+void CopySlice(const Tensor& whole, const SliceSpec& spec, Tensor* out) {
+  const int rank = static_cast<int>(spec.full.size());
+  const U* in = whole.base<U>();
+  U* o = out->base<U>();
+  const int64_t n = out->NumElements();
+  std::vector<int64_t> idx(rank, 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t offset = 0;
+    for (int d = 0; d < rank; ++d) {
+      offset = offset * spec.full[d] + spec.start[d] + idx[d];
+    }
+    o[k] = in[offset];
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++idx[d] < spec.length[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
 absl::Status RequireFullTensors(OpKernelContext* ctx) {
   const Tensor& names = ctx->input(1);
   const Tensor& slices = ctx->input(2);
@@ -129,9 +199,9 @@ class RestoreV2Op : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const int64_t num_tensors = static_cast<int64_t>(dtypes_.size());
     OP_REQUIRES_OK(ctx, ValidateInputs(ctx, num_tensors, "expected dtypes"));
-    OP_REQUIRES_OK(ctx, RequireFullTensors(ctx));
     const std::string& prefix = ctx->input(0).flat<std::string>()(0);
     const Tensor& names = ctx->input(1);
+    const Tensor& slices = ctx->input(2);
     std::unique_ptr<checkpoint::CheckpointReader> reader;
     OP_REQUIRES_OK(ctx, AttachNode(name(), checkpoint::CheckpointReader::Open(
                                                prefix, &reader)));
@@ -148,10 +218,27 @@ class RestoreV2Op : public OpKernel {
                                       DataTypeString(info->dtype)));
     }
     for (int64_t i = 0; i < num_tensors; ++i) {
+      const std::string& key = names.flat<std::string>()(i);
       Tensor t;
-      OP_REQUIRES_OK(ctx, AttachNode(name(), reader->Read(
-                                                 names.flat<std::string>()(i),
-                                                 &t)));
+      OP_REQUIRES_OK(ctx, AttachNode(name(), reader->Read(key, &t)));
+      const std::string& spec_text = slices.flat<std::string>()(i);
+      if (!spec_text.empty()) {
+        SliceSpec spec;
+        OP_REQUIRES_OK(ctx, ParseSliceSpec(ctx, spec_text, &spec));
+        const TensorShape full(absl::MakeConstSpan(spec.full));
+        OP_REQUIRES(ctx, full == t.shape(),
+                    NodeInvalidArgument(ctx, "tensor_name = ", key,
+                                        "; shape in shape_and_slice spec ",
+                                        spec_text,
+                                        " does not match the shape stored in "
+                                        "checkpoint: ",
+                                        t.shape().DebugString()));
+        Tensor part(t.dtype(), TensorShape(absl::MakeConstSpan(spec.length)));
+        DispatchByElementSize(t.dtype(), [&](auto tag) {
+          CopySlice<decltype(tag)>(t, spec, &part);
+        });
+        t = std::move(part);
+      }
       ctx->set_output(static_cast<int>(i), t);
     }
   }
@@ -187,11 +274,18 @@ class MergeV2CheckpointsOp : public OpKernel {
     for (int64_t i = 0; i < sources.NumElements(); ++i) {
       prefixes.push_back(sources.flat<std::string>()(i));
     }
-    OP_REQUIRES_OK(
-        ctx, AttachNode(name(), checkpoint::MergeCheckpoints(
-                                    prefixes, destination.scalar<std::string>(),
-                                    delete_old_dirs_, allow_missing_files_,
-                                    temp_ids_.Next(ctx))));
+    absl::Status s = checkpoint::MergeCheckpoints(
+        prefixes, destination.scalar<std::string>(), delete_old_dirs_,
+        allow_missing_files_, temp_ids_.Next(ctx));
+    // A missing source is InvalidArgument in TensorFlow (the
+    // allow_missing_files contract), not NotFound.
+    if (absl::IsNotFound(s) && !allow_missing_files_) {
+      s = absl::InvalidArgumentError(absl::StrCat(
+          "allow_missing_files was set to false and a source checkpoint did "
+          "not exist: ",
+          s.message()));
+    }
+    OP_REQUIRES_OK(ctx, AttachNode(name(), s));
   }
 
  private:
@@ -203,13 +297,10 @@ class MergeV2CheckpointsOp : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("MergeV2Checkpoints").Device(DEVICE_CPU),
                         MergeV2CheckpointsOp);
 
-// TensorFlow accepts a scalar or a one-element vector here.
-absl::Status RequireLegacyScalar(OpKernelContext* ctx, int index,
-                                 const char* what) {
+// TensorFlow 2.21 requires true scalars here (no one-element vectors).
+absl::Status RequireScalar(OpKernelContext* ctx, int index, const char* what) {
   const Tensor& t = ctx->input(index);
-  if (t.dims() == 0 || (t.dims() == 1 && t.dim_size(0) == 1)) {
-    return absl::OkStatus();
-  }
+  if (t.dims() == 0) return absl::OkStatus();
   return NodeInvalidArgument(ctx, what, " must be a scalar, got shape ",
                              t.shape().DebugString());
 }
@@ -218,9 +309,9 @@ class ShardedFilenameOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   void Compute(OpKernelContext* ctx) override {
-    OP_REQUIRES_OK(ctx, RequireLegacyScalar(ctx, 0, "basename"));
-    OP_REQUIRES_OK(ctx, RequireLegacyScalar(ctx, 1, "shard"));
-    OP_REQUIRES_OK(ctx, RequireLegacyScalar(ctx, 2, "num_shards"));
+    OP_REQUIRES_OK(ctx, RequireScalar(ctx, 0, "basename"));
+    OP_REQUIRES_OK(ctx, RequireScalar(ctx, 1, "shard"));
+    OP_REQUIRES_OK(ctx, RequireScalar(ctx, 2, "num_shards"));
     const std::string& basename = ctx->input(0).flat<std::string>()(0);
     const int32_t shard = ctx->input(1).flat<int32_t>()(0);
     const int32_t num_shards = ctx->input(2).flat<int32_t>()(0);
@@ -237,8 +328,8 @@ class ShardedFilespecOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   void Compute(OpKernelContext* ctx) override {
-    OP_REQUIRES_OK(ctx, RequireLegacyScalar(ctx, 0, "basename"));
-    OP_REQUIRES_OK(ctx, RequireLegacyScalar(ctx, 1, "num_shards"));
+    OP_REQUIRES_OK(ctx, RequireScalar(ctx, 0, "basename"));
+    OP_REQUIRES_OK(ctx, RequireScalar(ctx, 1, "num_shards"));
     const std::string& basename = ctx->input(0).flat<std::string>()(0);
     const int32_t num_shards = ctx->input(1).flat<int32_t>()(0);
     ctx->set_output(0, Tensor::Scalar<std::string>(absl::StrFormat(

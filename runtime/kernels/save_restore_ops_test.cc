@@ -87,7 +87,7 @@ TEST_F(SaveRestoreOpsTest, PrefixAsOneElementVectorIsAccepted) {
   ExpectTensor<int32_t>(out[0], TensorShape({}), {3});
 }
 
-TEST_F(SaveRestoreOpsTest, SlicesAreUnimplementedNamingTheNode) {
+TEST_F(SaveRestoreOpsTest, SavingSlicesIsUnimplementedNamingTheNode) {
   std::vector<Tensor> out;
   ExpectError(RunKernel(SaveNode({DT_FLOAT}),
                         {Str(prefix_), Strings({"w"}), Strings({"4 0,2"}),
@@ -96,12 +96,29 @@ TEST_F(SaveRestoreOpsTest, SlicesAreUnimplementedNamingTheNode) {
               absl::StatusCode::kUnimplemented,
               {"{{node save/SaveV2}}", "'w'", "4 0,2"});
   EXPECT_TRUE(ListDir(Dirname(prefix_)).empty());  // Nothing written.
+}
+
+// RestoreV2 reads a slice of a whole saved tensor, as TensorFlow does.
+TEST_F(SaveRestoreOpsTest, RestoresSlices) {
   ASSERT_TRUE(SaveThree().ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(RunKernel(RestoreNode({DT_FLOAT, DT_FLOAT}),
+                        {Str(prefix_), Strings({"w", "w"}),
+                         Strings({"2 2 0,1:-", "2 2 -:1,1"})},
+                        &out)
+                  .ok());
+  ExpectTensor<float>(out[0], TensorShape({1, 2}), {1.5f, -2});
+  ExpectTensor<float>(out[1], TensorShape({2, 1}), {-2, 3});
   ExpectError(RunKernel(RestoreNode({DT_FLOAT}),
-                        {Str(prefix_), Strings({"w"}), Strings({"2 2 0,1:-"})},
+                        {Str(prefix_), Strings({"w"}), Strings({"3 2 0,1:-"})},
                         &out),
-              absl::StatusCode::kUnimplemented,
-              {"{{node save/RestoreV2}}", "'w'"});
+              absl::StatusCode::kInvalidArgument,
+              {"{{node save/RestoreV2}}", "does not match the shape stored"});
+  ExpectError(RunKernel(RestoreNode({DT_FLOAT}),
+                        {Str(prefix_), Strings({"w"}), Strings({"2 2 1,2:-"})},
+                        &out),
+              absl::StatusCode::kInvalidArgument,
+              {"{{node save/RestoreV2}}", "Invalid shape_and_slice"});
 }
 
 TEST_F(SaveRestoreOpsTest, SaveInputValidation) {
@@ -232,11 +249,12 @@ TEST_F(SaveRestoreOpsTest, MergeV2Checkpoints) {
   ExpectTensor<int32_t>(out[0], TensorShape({}), {10});
   ExpectTensor<int32_t>(out[1], TensorShape({}), {11});
 
-  // Missing sources: NotFound by default, skipped with allow_missing_files.
+  // Missing sources: InvalidArgument by default (as in TensorFlow), skipped
+  // with allow_missing_files.
   ExpectError(RunKernel(merge, {Strings({prefix_, prefix_ + "_gone"}),
                                 Str(prefix_ + "_merged")},
                         &out),
-              absl::StatusCode::kNotFound,
+              absl::StatusCode::kInvalidArgument,
               {"_gone", "{{node save/MergeV2Checkpoints}}"});
   NodeDef lenient = merge;
   AddNodeAttr("allow_missing_files", true, &lenient);
@@ -285,7 +303,7 @@ TEST(ShardedFilenameTest, Formats) {
   ExpectTensor<std::string>(out[0], TensorShape({}),
                             {"m-123456-of-123457"});
   ExpectError(RunKernel(def,
-                        {Str("m"), Vec<int32_t>({0, 1}), Scalar<int32_t>(2)},
+                        {Str("m"), Vec<int32_t>({0}), Scalar<int32_t>(2)},
                         &out),
               absl::StatusCode::kInvalidArgument,
               {"shard must be a scalar", "{{node sf}}"});

@@ -105,8 +105,12 @@ class ReshapeOp : public OpKernel {
                                     sizes.shape().DebugString()));
     std::vector<int64_t> dims;
     OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, sizes, &dims));
+    // As TensorFlow: zero sizes are left out of `product`, so with an empty
+    // input the -1 is inferred from the input's non-zero dims ([0, 3] to
+    // [0, -1] is [0, 3]; [0] to [0, -1] is [0, 1]).
     int unknown = -1;
     int64_t product = 1;
+    bool sizes_have_zero = false;
     for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
       const int64_t d = dims[i];
       if (d == -1) {
@@ -120,31 +124,43 @@ class ReshapeOp : public OpKernel {
       OP_REQUIRES(ctx, d >= 0,
                   NodeInvalidArgument(ctx, "Size ", i,
                                       " must be non-negative, not ", d));
-      OP_REQUIRES(ctx,
-                  d == 0 || product <= std::numeric_limits<int64_t>::max() / d,
+      if (d == 0) {
+        sizes_have_zero = true;
+        continue;
+      }
+      OP_REQUIRES(ctx, product <= std::numeric_limits<int64_t>::max() / d,
                   NodeInvalidArgument(ctx, "Requested shape has too many "
                                            "elements (overflow)"));
       product *= d;
     }
     const int64_t n = input.NumElements();
     if (unknown >= 0) {
-      OP_REQUIRES(ctx, product > 0,
-                  NodeInvalidArgument(
-                      ctx, "Reshape cannot infer the missing input size for an "
-                           "empty tensor unless all specified input sizes are "
-                           "non-zero"));
-      OP_REQUIRES(ctx, n % product == 0,
+      // The input's element count, leaving out its zero dims when the
+      // requested sizes have one.
+      int64_t known = 1;
+      bool input_has_zero = false;
+      for (int i = 0; i < input.dims(); ++i) {
+        if (input.dim_size(i) > 0 || !sizes_have_zero) {
+          known *= input.dim_size(i);
+        } else {
+          input_has_zero = true;
+        }
+      }
+      const int64_t missing = known / product;
+      OP_REQUIRES(ctx, input_has_zero || product * missing == known,
                   NodeInvalidArgument(ctx, "Input to reshape is a tensor with ",
-                                      n, " values, but the requested shape "
-                                         "requires a multiple of ",
+                                      known, " values, but the requested shape "
+                                             "requires a multiple of ",
                                       product));
-      dims[unknown] = n / product;
-    } else {
-      OP_REQUIRES(ctx, n == product,
-                  NodeInvalidArgument(ctx, "Input to reshape is a tensor with ",
-                                      n, " values, but the requested shape has ",
-                                      product));
+      dims[unknown] = missing;
     }
+    const int64_t requested = sizes_have_zero ? 0 : product * (unknown >= 0
+                                                         ? dims[unknown]
+                                                         : 1);
+    OP_REQUIRES(ctx, n == requested,
+                NodeInvalidArgument(ctx, "Input to reshape is a tensor with ",
+                                    n, " values, but the requested shape has ",
+                                    requested));
     ForwardReshaped(ctx, input, TensorShape(absl::MakeConstSpan(dims)));
   }
   bool IsExpensive() const override { return false; }

@@ -1,6 +1,8 @@
 // Tile(input, multiples): repeats the input multiples[i] times along dim i.
 // Errors (InvalidArgument naming the node): multiples not a vector of length
-// rank, negative multiples; oversize outputs are ResourceExhausted.
+// rank, negative multiples; oversize outputs are ResourceExhausted; a uint16
+// input that needs copying is Unimplemented (TensorFlow's CPU kernel has no
+// uint16 case).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -70,6 +72,12 @@ class TileOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     if (shape.num_elements() == 0) return;
     if (rank == 0) return;  // Unreachable: a scalar's shape never changes.
+    OP_REQUIRES(ctx, input.dtype() != DT_UINT16,
+                absl::UnimplementedError(WithNode(
+                    name(), absl::StrCat("TileOp : The input data type is not "
+                                         "supported, DataType : uint16, "
+                                         "Dimension : ",
+                                         rank))));
     std::vector<int64_t> in_strides(rank, 1), out_strides(rank, 1);
     for (int i = rank - 2; i >= 0; --i) {
       in_strides[i] = in_strides[i + 1] * in_dims[i + 1];

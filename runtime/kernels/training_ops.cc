@@ -1,5 +1,6 @@
 // Optimizer update kernels: ApplyGradientDescent, ApplyMomentum, ApplyAdam
-// and their ResourceApply* forms, for half, bfloat16, float and double.
+// and their ResourceApply* forms, for half, bfloat16, float, double,
+// complex64 and complex128 (as in TensorFlow).
 //
 // The variables an op updates (var, accum, m, v) arrive as refs or as
 // resource handles; UpdateVariables finds and locks them all for the
@@ -8,9 +9,11 @@
 // not offered here). Resource variables are copied first if a read still
 // shares their buffer.
 //
-// Errors: an uninitialized or missing variable is FailedPrecondition naming
-// it; a hyper-parameter that is not a scalar or a gradient whose shape
-// differs from the variable's is InvalidArgument naming the node.
+// Errors: an uninitialized variable is FailedPrecondition naming it; a
+// resource variable that does not exist is Internal ("Invalid variable
+// reference", as TensorFlow reports it); a hyper-parameter that is not a
+// scalar or a gradient whose shape differs from the variable's is
+// InvalidArgument naming the node.
 #include <algorithm>
 #include <initializer_list>
 #include <string>
@@ -49,7 +52,13 @@ class UpdateVariables {
       } else if (ctx->input_dtype(index) == DT_RESOURCE) {
         const ResourceHandleProto* handle = nullptr;
         absl::Status s = HandleFromInput(ctx, index, &handle);
-        if (s.ok()) s = LookupVar(ctx, *handle, &vars[k]);
+        if (s.ok()) {
+          s = LookupVar(ctx, *handle, &vars[k]);
+          if (absl::IsFailedPrecondition(s)) {
+            return absl::InternalError(absl::StrCat(
+                "Invalid variable reference: ", s.message()));
+          }
+        }
         if (!s.ok()) return s;
         held_.push_back(vars[k]);  // Unreffed by Release.
         names[k] = handle->name();
@@ -290,6 +299,7 @@ class ApplyAdamOp : public OpKernel {
       Name("ResourceApplyAdam").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
       ApplyAdamOp<T>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_TRAINING)
+SF_CALL_COMPLEX_TYPES(SF_REGISTER_TRAINING)
 #undef SF_REGISTER_TRAINING
 
 }  // namespace

@@ -35,7 +35,7 @@ REGISTER_OP("GatherV2")
     .Attr("batch_dims: int = 0")
     .Output("output: Tparams")
     .Attr("Tparams: type")
-    .Attr("Tindices: {int32,int64}")
+    .Attr("Tindices: {int16, int32, int64}")
     .Attr("Taxis: {int32,int64}");
 
 REGISTER_OP("OneHot")
@@ -46,7 +46,7 @@ REGISTER_OP("OneHot")
     .Attr("axis: int = -1")
     .Output("output: T")
     .Attr("T: type")
-    .Attr("TI: {uint8, int32, int64} = DT_INT64");
+    .Attr("TI: {uint8, int8, int32, int64} = DT_INT64");
 
 REGISTER_OP("Unpack")
     .Input("value: T")
@@ -69,7 +69,7 @@ REGISTER_OP("SplitV")
     .Output("output: num_split * T")
     .Attr("num_split: int >= 1")
     .Attr("T: type")
-    .Attr("Tlen: {int32, int64} = DT_INT64");
+    .Attr("Tlen: {int8, int32, int64} = DT_INT64");
 
 REGISTER_OP("DynamicStitch")
     .Input("indices: N * int32")

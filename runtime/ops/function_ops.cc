@@ -8,11 +8,13 @@ namespace stepflow {
 REGISTER_OP("_Arg")
     .Output("output: T")
     .Attr("T: type")
-    .Attr("index: int >= 0");
+    .Attr("index: int >= 0")
+    .SetIsStateful();
 
 REGISTER_OP("_Retval")
     .Input("input: T")
     .Attr("T: type")
-    .Attr("index: int >= 0");
+    .Attr("index: int >= 0")
+    .SetIsStateful();
 
 }  // namespace stepflow

@@ -183,7 +183,8 @@ TEST(GradientOpsTest, Signatures) {
             "value:T,size_splits:Tlen,split_dim:int32");
   EXPECT_EQ(Args(Op("SplitV").output_arg()), "output:num_split*T");
   EXPECT_EQ(Args(Op("Select").input_arg()), "condition:bool,t:T,e:T");
-  EXPECT_EQ(Attrs(Op("BatchMatMulV2")), "T:type,adj_x:bool,adj_y:bool");
+  EXPECT_EQ(Attrs(Op("BatchMatMulV2")),
+            "T:type,adj_x:bool,adj_y:bool,grad_x:bool,grad_y:bool");
   EXPECT_EQ(Args(Op("ArgMax").input_arg()), "input:T,dimension:Tidx");
   EXPECT_EQ(Args(Op("ArgMax").output_arg()), "output:output_type");
   EXPECT_EQ(Attrs(Op("Cumsum")),
@@ -232,13 +233,15 @@ TEST(GradientOpsTest, AllowedTypes) {
   EXPECT_FALSE(Allows("SqrtGrad", "T", DT_INT32));
   EXPECT_FALSE(Allows("Floor", "T", DT_INT32));
   EXPECT_TRUE(Allows("FloorMod", "T", DT_INT32));
-  EXPECT_FALSE(Allows("FloorMod", "T", DT_UINT8));
+  EXPECT_TRUE(Allows("FloorMod", "T", DT_UINT8));
+  EXPECT_FALSE(Allows("FloorMod", "T", DT_COMPLEX64));
   EXPECT_TRUE(Allows("FloorDiv", "T", DT_UINT8));
   EXPECT_FALSE(Allows("SquaredDifference", "T", DT_UINT8));
   EXPECT_FALSE(Allows("LessEqual", "T", DT_COMPLEX64));
   EXPECT_TRUE(Allows("NotEqual", "T", DT_STRING));
-  EXPECT_TRUE(Allows("Max", "T", DT_COMPLEX64));  // numbertype, as in TF.
-  EXPECT_FALSE(Allows("ArgMax", "T", DT_BOOL));
+  // TensorFlow 2.21: ordered types only (no complex), ArgMax also bool.
+  EXPECT_FALSE(Allows("Max", "T", DT_COMPLEX64));
+  EXPECT_TRUE(Allows("ArgMax", "T", DT_BOOL));
   EXPECT_FALSE(Allows("Elu", "T", DT_INT32));
   EXPECT_TRUE(Allows("Relu6", "T", DT_INT32));
   EXPECT_TRUE(Allows("BiasAddGrad", "T", DT_COMPLEX128));

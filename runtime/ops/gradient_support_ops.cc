@@ -36,7 +36,7 @@ REGISTER_OP("PreventGradient")
 REGISTER_OP("IdentityN")
     .Input("input: T")
     .Output("output: T")
-    .Attr("T: list(type)");
+    .Attr("T: list(type) >= 1");
 
 REGISTER_OP("Snapshot").Input("input: T").Output("output: T").Attr("T: type");
 

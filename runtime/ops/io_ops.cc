@@ -13,7 +13,7 @@ REGISTER_OP("SaveV2")
     .Input("tensor_names: string")
     .Input("shape_and_slices: string")
     .Input("tensors: dtypes")
-    .Attr("dtypes: list(type)")
+    .Attr("dtypes: list(type) >= 1")
     .SetIsStateful();
 
 REGISTER_OP("RestoreV2")
@@ -21,7 +21,7 @@ REGISTER_OP("RestoreV2")
     .Input("tensor_names: string")
     .Input("shape_and_slices: string")
     .Output("tensors: dtypes")
-    .Attr("dtypes: list(type)")
+    .Attr("dtypes: list(type) >= 1")
     .SetIsStateful();
 
 REGISTER_OP("MergeV2Checkpoints")

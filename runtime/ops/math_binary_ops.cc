@@ -10,10 +10,13 @@ namespace {
 // TensorFlow's BINARY_MORE() and BINARY_FEWER() type sets.
 constexpr char kBinaryMoreTypes[] =
     "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, "
-    "int64, complex64, complex128}";
+    "uint32, uint64, int64, complex64, complex128}";
 constexpr char kBinaryFewerTypes[] =
     "T: {bfloat16, half, float, double, int32, int64, complex64, complex128}";
 constexpr char kModTypes[] = "T: {int32, int64, bfloat16, half, float, double}";
+constexpr char kFloorModTypes[] =
+    "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, "
+    "half, float, double}";
 constexpr char kBatchMatMulTypes[] =
     "T: {bfloat16, half, float, double, int32, int64, complex64, complex128}";
 
@@ -35,7 +38,7 @@ REGISTER_OP("FloorMod")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr(kModTypes);
+    .Attr(kFloorModTypes);
 
 REGISTER_OP("Mod").Input("x: T").Input("y: T").Output("z: T").Attr(kModTypes);
 
@@ -94,20 +97,28 @@ REGISTER_OP("SelectV2")
     .Output("output: T")
     .Attr("T: type");
 
+// grad_x/grad_y only mark products that compute gradients (TensorFlow's
+// autodiff sets them); they do not change the result.
 REGISTER_OP("BatchMatMul")
     .Input("x: T")
     .Input("y: T")
     .Output("output: T")
     .Attr(kBatchMatMulTypes)
     .Attr("adj_x: bool = false")
-    .Attr("adj_y: bool = false");
+    .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false");
 
 REGISTER_OP("BatchMatMulV2")
     .Input("x: T")
     .Input("y: T")
     .Output("output: T")
-    .Attr(kBatchMatMulTypes)
+    .Attr(
+        "T: {bfloat16, half, float, double, int16, int32, int64, uint8, "
+        "uint16, uint32, uint64, complex64, complex128}")
     .Attr("adj_x: bool = false")
-    .Attr("adj_y: bool = false");
+    .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false");
 
 }  // namespace stepflow

@@ -16,6 +16,11 @@ constexpr char kUnaryTypes[] =
     "T: {bfloat16, half, float, double, int8, int16, int32, int64, "
     "complex64, complex128}";
 
+// Neg's set plus the unsigned types: Square.
+constexpr char kSquareTypes[] =
+    "T: {bfloat16, half, float, double, int8, int16, int32, int64, uint8, "
+    "uint16, uint32, uint64, complex64, complex128}";
+
 constexpr char kMinMaxTypes[] =
     "T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, "
     "uint32, int64, uint64}";
@@ -56,19 +61,18 @@ REGISTER_OP("Div").Input("x: T").Input("y: T").Output("z: T").Attr(
 REGISTER_OP("RealDiv").Input("x: T").Input("y: T").Output("z: T").Attr(
     kBinaryMoreTypes);
 
+// Not commutative in TensorFlow's OpDefs (a NaN operand decides).
 REGISTER_OP("Maximum")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr(kMinMaxTypes)
-    .SetIsCommutative();
+    .Attr(kMinMaxTypes);
 
 REGISTER_OP("Minimum")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr(kMinMaxTypes)
-    .SetIsCommutative();
+    .Attr(kMinMaxTypes);
 
 REGISTER_OP("Pow").Input("x: T").Input("y: T").Output("z: T").Attr(
     "T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, "
@@ -76,7 +80,7 @@ REGISTER_OP("Pow").Input("x: T").Input("y: T").Output("z: T").Attr(
 
 REGISTER_OP("Neg").Input("x: T").Output("y: T").Attr(kUnaryTypes);
 
-REGISTER_OP("Square").Input("x: T").Output("y: T").Attr(kUnaryTypes);
+REGISTER_OP("Square").Input("x: T").Output("y: T").Attr(kSquareTypes);
 
 REGISTER_OP("Less")
     .Input("x: T")
@@ -105,6 +109,8 @@ REGISTER_OP("Cast")
     .Attr("DstT: type")
     .Attr("Truncate: bool = false");
 
+// grad_a/grad_b only mark products that compute gradients (TensorFlow's
+// autodiff sets them); they do not change the result.
 REGISTER_OP("MatMul")
     .Input("a: T")
     .Input("b: T")
@@ -112,8 +118,10 @@ REGISTER_OP("MatMul")
     .Attr("transpose_a: bool = false")
     .Attr("transpose_b: bool = false")
     .Attr(
-        "T: {bfloat16, half, float, double, int32, int64, complex64, "
-        "complex128}");
+        "T: {bfloat16, half, float, double, int32, int64, uint8, uint16, "
+        "uint32, uint64, complex64, complex128}")
+    .Attr("grad_a: bool = false")
+    .Attr("grad_b: bool = false");
 
 REGISTER_OP("Sum")
     .Input("input: T")
@@ -146,13 +154,16 @@ REGISTER_OP("Range")
     .Output("output: Tidx")
     .Attr(
         "Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, "
-        "uint16, uint32} = DT_INT32");
+        "uint16, uint32, uint64} = DT_INT32");
 
 REGISTER_OP("AddN")
     .Input("inputs: N * T")
     .Output("sum: T")
     .Attr("N: int >= 1")
-    .Attr("T: numbertype")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, "
+        "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, "
+        "complex128, half, uint32, uint64, variant}")
     .SetIsCommutative()
     .SetIsAggregate();
 

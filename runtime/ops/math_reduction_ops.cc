@@ -5,13 +5,26 @@
 #include "runtime/framework/op.h"
 
 namespace stepflow {
+namespace {
+
+// Real and quantized types (TensorFlow's realnumbertype plus
+// quantizedtype): the types with an order.
+constexpr char kOrderedTypes[] =
+    "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, "
+    "half, uint32, uint64, qint8, quint8, qint32, qint16, quint16}";
+// ArgMax/ArgMin: the ordered types and bool.
+constexpr char kArgTypes[] =
+    "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, "
+    "half, uint32, uint64, qint8, quint8, qint32, qint16, quint16, bool}";
+
+}  // namespace
 
 REGISTER_OP("Max")
     .Input("input: T")
     .Input("reduction_indices: Tidx")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
-    .Attr("T: numbertype")
+    .Attr(kOrderedTypes)
     .Attr("Tidx: {int32, int64} = DT_INT32");
 
 REGISTER_OP("Min")
@@ -19,7 +32,7 @@ REGISTER_OP("Min")
     .Input("reduction_indices: Tidx")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
-    .Attr("T: numbertype")
+    .Attr(kOrderedTypes)
     .Attr("Tidx: {int32, int64} = DT_INT32");
 
 REGISTER_OP("All")
@@ -40,15 +53,15 @@ REGISTER_OP("ArgMax")
     .Input("input: T")
     .Input("dimension: Tidx")
     .Output("output: output_type")
-    .Attr("T: numbertype")
-    .Attr("Tidx: {int32, int64} = DT_INT32")
-    .Attr("output_type: {int32, int64} = DT_INT64");
+    .Attr(kArgTypes)
+    .Attr("Tidx: {int16, int32, int64} = DT_INT32")
+    .Attr("output_type: {int16, uint16, int32, int64} = DT_INT64");
 
 REGISTER_OP("ArgMin")
     .Input("input: T")
     .Input("dimension: Tidx")
     .Output("output: output_type")
-    .Attr("T: numbertype")
+    .Attr(kArgTypes)
     .Attr("Tidx: {int32, int64} = DT_INT32")
     .Attr("output_type: {int32, int64} = DT_INT64");
 

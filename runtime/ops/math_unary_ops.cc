@@ -8,9 +8,10 @@
 namespace stepflow {
 namespace {
 
-// TensorFlow's UNARY(): real and complex, signed 32/64-bit integers.
+// TensorFlow's UNARY(): real and complex, signed integers.
 constexpr char kUnaryTypes[] =
-    "T: {bfloat16, half, float, double, int32, int64, complex64, complex128}";
+    "T: {bfloat16, half, float, double, int8, int16, int32, int64, "
+    "complex64, complex128}";
 // UNARY_COMPLEX(): floating and complex only.
 constexpr char kUnaryComplexTypes[] =
     "T: {bfloat16, half, float, double, complex64, complex128}";

@@ -14,7 +14,9 @@ REGISTER_OP("BiasAdd")
 REGISTER_OP("Relu")
     .Input("features: T")
     .Output("activations: T")
-    .Attr("T: realnumbertype");
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
+        "uint16, half, uint32, uint64, qint8}");
 
 REGISTER_OP("Softmax")
     .Input("logits: T")

@@ -76,7 +76,8 @@ TEST(OpsTest, Signatures) {
   EXPECT_EQ(Args(Op("Cast").input_arg()), "x:SrcT");
   EXPECT_EQ(Args(Op("MatMul").input_arg()), "a:T,b:T");
   EXPECT_EQ(Args(Op("MatMul").output_arg()), "product:T");
-  EXPECT_EQ(Attrs(Op("MatMul")), "transpose_a:bool,transpose_b:bool,T:type");
+  EXPECT_EQ(Attrs(Op("MatMul")),
+            "transpose_a:bool,transpose_b:bool,T:type,grad_a:bool,grad_b:bool");
   EXPECT_EQ(Args(Op("BiasAdd").input_arg()), "value:T,bias:T");
   EXPECT_EQ(Args(Op("Relu").output_arg()), "activations:T");
   EXPECT_EQ(Args(Op("Softmax").input_arg()), "logits:T");
@@ -174,11 +175,11 @@ TEST(OpsTest, AllowedTypes) {
 }
 
 TEST(OpsTest, Flags) {
-  for (const char* op : {"_Send", "_Recv", "_HostSend", "_HostRecv"}) {
+  for (const char* op :
+       {"_Send", "_Recv", "_HostSend", "_HostRecv", "_Arg", "_Retval"}) {
     EXPECT_TRUE(Op(op).is_stateful()) << op;
   }
-  for (const char* op : {"Const", "Identity", "AddV2", "MatMul", "_Arg",
-                         "_Retval", "Switch", "Merge"}) {
+  for (const char* op : {"Const", "Identity", "AddV2", "MatMul", "Switch", "Merge"}) {
     EXPECT_FALSE(Op(op).is_stateful()) << op;
   }
   EXPECT_TRUE(Op("AddV2").is_commutative());

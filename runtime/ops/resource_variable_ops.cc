@@ -2,8 +2,8 @@
 // (VarHandleOp) rather than a ref. Signatures match TensorFlow's OpDefs
 // (TF 2.x, which TF1 graphs also import: attrs added later have defaults).
 //
-// Only VarHandleOp and DestroyResourceOp are stateful; reads and writes
-// are ordinary ops ordered by their data/control edges.
+// Every op here is stateful, as in TensorFlow: a read or a write must run
+// whenever its step asks for it, never be merged or folded.
 #include "runtime/framework/op.h"
 
 namespace stepflow {
@@ -21,27 +21,32 @@ REGISTER_OP("VarHandleOp")
 REGISTER_OP("ReadVariableOp")
     .Input("resource: resource")
     .Output("value: dtype")
-    .Attr("dtype: type");
+    .Attr("dtype: type")
+    .SetIsStateful();
 
 REGISTER_OP("AssignVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
     .Attr("dtype: type")
-    .Attr("validate_shape: bool = false");
+    .Attr("validate_shape: bool = false")
+    .SetIsStateful();
 
 REGISTER_OP("AssignAddVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
-    .Attr("dtype: type");
+    .Attr("dtype: type")
+    .SetIsStateful();
 
 REGISTER_OP("AssignSubVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
-    .Attr("dtype: type");
+    .Attr("dtype: type")
+    .SetIsStateful();
 
 REGISTER_OP("VarIsInitializedOp")
     .Input("resource: resource")
-    .Output("is_initialized: bool");
+    .Output("is_initialized: bool")
+    .SetIsStateful();
 
 REGISTER_OP("DestroyResourceOp")
     .Input("resource: resource")

@@ -18,7 +18,8 @@ REGISTER_OP("ResourceApplyGradientDescent")
     .Input("alpha: T")
     .Input("delta: T")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetIsStateful();
 
 REGISTER_OP("ApplyMomentum")
     .Input("var: Ref(T)")
@@ -39,7 +40,8 @@ REGISTER_OP("ResourceApplyMomentum")
     .Input("momentum: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false");
+    .Attr("use_nesterov: bool = false")
+    .SetIsStateful();
 
 REGISTER_OP("ApplyAdam")
     .Input("var: Ref(T)")
@@ -70,6 +72,7 @@ REGISTER_OP("ResourceApplyAdam")
     .Input("grad: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false");
+    .Attr("use_nesterov: bool = false")
+    .SetIsStateful();
 
 }  // namespace stepflow

@@ -1,0 +1,13 @@
+
+-
+x0Placeholder*
+dtype0*
+shape:
+-
+x1Placeholder*
+dtype0*
+shape:
+&
+AddNAddNx0x1*
+N*
+T0"ª

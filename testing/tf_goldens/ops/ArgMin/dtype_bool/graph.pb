@@ -1,0 +1,17 @@
+
+,
+xPlaceholder*
+dtype0
+*
+shape:
+/
+axisPlaceholder*
+dtype0*
+shape:
+A
+ArgMinArgMinxaxis*
+
+Tidx0*
+T0
+*
+output_type0	"ª

@@ -1,0 +1,10 @@
+
+.
+in0Placeholder*
+dtype0
+*
+shape:
+
+
+LogicalNot
+LogicalNotin0"ª

@@ -1,0 +1,8 @@
+
+,
+pPlaceholder*
+dtype0
+*
+shape:
+
+LoopCondLoopCondp"ª

@@ -1,0 +1,8 @@
+
+,
+xPlaceholder*
+dtype0*
+shape:
+
+RsqrtRsqrtx*
+T0"ª

@@ -1,0 +1,8 @@
+
+,
+xPlaceholder*
+dtype0*
+shape:
+ 
+SnapshotSnapshotx*
+T0"ª

@@ -1,0 +1,1 @@
+Bxyz-long wordBxyz-stepBxyz-tf

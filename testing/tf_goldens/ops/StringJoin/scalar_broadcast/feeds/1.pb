@@ -1,0 +1,1 @@
+B	long wordBstepBtf
