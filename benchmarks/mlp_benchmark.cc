@@ -51,6 +51,8 @@
 #include <benchmark/benchmark.h>
 
 #include "absl/strings/str_cat.h"
+#include "benchmarks/mlp_fixture.h"
+#include "benchmarks/state_util.h"
 #include "proto/graph.pb.h"
 #include "proto/tensor.pb.h"
 #include "runtime/common/session.h"
@@ -79,97 +81,17 @@ void openblas_set_num_threads(int num_threads);
 namespace stepflow::bench {
 namespace {
 
-void SetPerStep(benchmark::State& state) {
-  state.counters["per_step"] = benchmark::Counter(
-      1.0, benchmark::Counter::kIsIterationInvariantRate |
-               benchmark::Counter::kInvert);
-}
-
 void SetGflops(benchmark::State& state, int64_t n) {
   state.counters["gflops"] = benchmark::Counter(
       2.0 * n * n * n * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-MlpOptions MlpOptionsFor(int batch) {
-  MlpOptions o;
-  o.batch = batch;
-  o.layer_sizes = {784, 256, 256, 10};
-  o.dtype = DT_FLOAT;
-  return o;
-}
-
-constexpr uint64_t kBatchSeed = 1;
-
-// A DirectSession over its own RealEnv holding the MLP graph, initialised.
-struct MlpFixture {
-  MlpFixture(int batch, int threads) : env(RealEnv::Create(threads)) {
-    const MlpOptions o = MlpOptionsFor(batch);
-    status = BuildMlpGraph(o, &graph);
-    if (!status.ok()) return;
-    data = MakeMlpBatch(o, kBatchSeed);
-    feeds = {{graph.input, data.x}, {graph.labels, data.labels}};
-    SessionOptions options;
-    options.env = env->env();
-    status = NewSession(options, &session);
-    if (status.ok()) status = session->Create(graph.graph);
-    std::vector<Tensor> out;
-    if (status.ok()) status = session->Run({}, {}, {graph.init}, &out);
-  }
-  ~MlpFixture() {
-    if (session != nullptr) session->Close().IgnoreError();
-    session.reset();
-    env.reset();
-  }
-  // One training step; *loss: the loss before the update.
-  absl::Status Step(float* loss) {
-    std::vector<Tensor> out;
-    absl::Status s = session->Run(feeds, {graph.loss}, {graph.train}, &out);
-    if (s.ok()) *loss = out[0].scalar<float>();
-    return s;
-  }
-
-  std::unique_ptr<RealEnv> env;
-  MlpGraph graph;
-  MlpBatch data;
-  Session::FeedList feeds;
-  std::unique_ptr<Session> session;
-  absl::Status status;
-};
-
-bool SaneLoss(float loss) { return std::isfinite(loss) && loss > 0; }
-
 void BM_StepflowMlpStep(benchmark::State& state) {
   openblas_set_num_threads(1);  // As the kernels do; a peer may change it.
-  MlpFixture f(static_cast<int>(state.range(0)),
-               static_cast<int>(state.range(1)));
-  if (!f.status.ok()) {
-    state.SkipWithError(f.status.ToString().c_str());
-    return;
-  }
-  float first = 0, loss = 0;
-  absl::Status s = f.Step(&first);  // Warm-up.
-  for (auto _ : state) {
-    if (!s.ok()) break;
-    s = f.Step(&loss);
-  }
-  if (!s.ok()) {
-    state.SkipWithError(s.ToString().c_str());
-    return;
-  }
-  if (!SaneLoss(first) || !SaneLoss(loss) || !(loss < first)) {
-    state.SkipWithError(
-        absl::StrCat("loss not finite or not decreasing: ", first, " -> ",
-                     loss).c_str());
-    return;
-  }
-  state.counters["loss"] = loss;
-  SetPerStep(state);
+  TimeStepflowMlpStep(state);
 }
 
-BENCHMARK(BM_StepflowMlpStep)
-    ->ArgNames({"batch", "threads"})
-    ->ArgsProduct({{64, 512}, {1, 2}})
-    ->UseRealTime();
+BENCHMARK(BM_StepflowMlpStep)->Apply(MlpStepArgs);
 
 #ifdef STEPFLOW_BENCH_WITH_TORCH
 // libtorch's matrix products go to the BLAS behind Debian's libblas.so.3
@@ -282,13 +204,10 @@ void BM_TorchMlpStep(benchmark::State& state) {
     return;
   }
   state.counters["loss"] = last;
-  SetPerStep(state);
+  SetSecondsPerIteration(state, "per_step");
 }
 
-BENCHMARK(BM_TorchMlpStep)
-    ->ArgNames({"batch", "threads"})
-    ->ArgsProduct({{64, 512}, {1, 2}})
-    ->UseRealTime();
+BENCHMARK(BM_TorchMlpStep)->Apply(MlpStepArgs);
 #endif  // STEPFLOW_BENCH_WITH_TORCH
 
 // Deterministic operands in [-0.5, 0.5).

@@ -2,11 +2,12 @@
 """Turns the JSON of the runtime benchmarks into one comparison table.
 
 Usage: report.py --executor E.json --session S.json --pipeline P.json
-                 --rpc R.json --sim M.json --mlp L.json
+                 --rpc R.json --sim M.json --mlp L.json --tf_peer T.json
 
 Each file is google-benchmark's --benchmark_out (JSON) of
 executor_benchmark, session_benchmark, pipeline_benchmark, rpc_benchmark,
-sim_benchmark and mlp_benchmark; any may be missing (its section then says so). With
+sim_benchmark, mlp_benchmark and tf_peer_benchmark; any may be missing (its
+section then says so). With
 repetitions, the smallest value of each time counter (the largest of each
 throughput) is used: the run least disturbed by other load. Ratios are
 ours / peer: for times below 1 means stepflow is faster, for throughputs
@@ -19,6 +20,7 @@ unreadable input.
 
 import argparse
 import json
+import re
 import sys
 
 SHAPES = [
@@ -30,16 +32,20 @@ SHAPES = [
 PIPELINE_SIZES = [10000, 100000, 1000000]
 
 
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        print("report: cannot read %s: %s" % (path, e), file=sys.stderr)
+        sys.exit(2)
+
+
 def load(path):
     """{run_name: [benchmark entries]} of the non-aggregate runs."""
     if not path:
         return None
-    try:
-        with open(path) as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        print("report: cannot read %s: %s" % (path, e), file=sys.stderr)
-        sys.exit(2)
+    data = read_json(path)
     runs = {}
     for b in data.get("benchmarks", []):
         if b.get("run_type", "iteration") != "iteration":
@@ -316,6 +322,82 @@ def mlp_section(runs):
             (targets[1], None if r_mm is None else r_mm >= 0.85)]
 
 
+TF_PEER_CONTEXT = ["tensorflow", "tf_onednn", "tf_threads", "tf_grappler"]
+INFERENCE_RUN = re.compile(
+    r"^BM_(Tf|Stepflow)Inference/(.+)/batch:(\d+)/threads:(\d+)/real_time$")
+CANNOT_RUN = re.compile(r"^BM_StepflowInference/(.+)/iterations:\d+$")
+
+
+def threads_label(threads):
+    return "%d thread%s" % (threads, "" if threads == 1 else "s")
+
+
+def tf_peer_section(path):
+    print("== TensorFlow peer: the same GraphDef in TensorFlow (best over "
+          "repetitions) ==")
+    runs = load(path)
+    if runs is None:
+        print("(tf_peer_benchmark not run)\n")
+        return []
+    context = read_json(path).get("context", {})
+    for key in TF_PEER_CONTEXT:
+        if key in context:
+            print("%s: %s" % (key, context[key]))
+    rows, missing_tf = [], False
+
+    def add(label, ours_name, tf_name, counter, scale, digits):
+        ours = best(runs, ours_name, counter)
+        tf = best(runs, tf_name, counter)
+        nonlocal missing_tf
+        missing_tf |= ours is not None and tf is None
+        rows.append([label, fmt(ours, scale, digits), fmt(tf, scale, digits),
+                     fmt(ratio(ours, tf), digits=2)])
+
+    for threads in (1, 2):
+        tf_run = "BM_TfSessionRun/threads:%d/real_time" % threads
+        add("1-op Run, C API, %s, us" % threads_label(threads),
+            "BM_StepflowCApiSessionRun/threads:%d/real_time" % threads, tf_run,
+            "per_run", 1e6, 2)
+        add("1-op Run, C++ Session::Run, %s, us" % threads_label(threads),
+            "BM_StepflowSessionRun/threads:%d/real_time" % threads, tf_run,
+            "per_run", 1e6, 2)
+    for batch, threads in MLP_CASES:
+        args = "batch:%d/threads:%d/real_time" % (batch, threads)
+        add("MLP step, batch %d, %s, ms" % (batch, threads_label(threads)),
+            "BM_StepflowMlpStep/" + args, "BM_TfMlpStep/" + args, "per_step",
+            1e3, 2)
+    inference = set()
+    cannot_run = []
+    for name, entries in sorted(runs.items()):
+        m = INFERENCE_RUN.match(name)
+        if m:
+            inference.add((m.group(2), int(m.group(3)), int(m.group(4))))
+            continue
+        m = CANNOT_RUN.match(name)
+        if m and entries and entries[0].get("error_occurred"):
+            cannot_run.append((m.group(1), entries[0].get("error_message", "")))
+    for case, batch, threads in sorted(inference):
+        args = "%s/batch:%d/threads:%d/real_time" % (case, batch, threads)
+        add("%s, batch %d, %s, ms" % (case, batch, threads_label(threads)),
+            "BM_StepflowInference/" + args, "BM_TfInference/" + args,
+            "per_run", 1e3, 3)
+    print(table(["measure", "ours", "TensorFlow", "ours/TF"], rows))
+    print("(wall time per Run or step, lower is better; TensorFlow through its "
+          "C API, grappler\n at its defaults, intra = inter-op threads = the "
+          "row's; ours/TF below 1: stepflow\n is faster)")
+    if not inference and not cannot_run:
+        print("(no inference models: run_all.sh generates them with "
+              "testing/tf_models/generate_zoo.py\n when STEPFLOW_TF_PYTHON is "
+              "set; or pass --cases=DIR to tf_peer_benchmark)")
+    for case, message in cannot_run:
+        print("%s: not run: %s" % (case, message[:160]))
+    if missing_tf:
+        print("(TensorFlow rows missing: set STEPFLOW_TF_PYTHON, see "
+              "tools/install_tf.sh and BENCHMARKS.md)")
+    print()
+    return []
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--executor")
@@ -324,6 +406,7 @@ def main():
     parser.add_argument("--rpc")
     parser.add_argument("--sim")
     parser.add_argument("--mlp")
+    parser.add_argument("--tf_peer")
     args = parser.parse_args()
     checks = []
     checks += executor_section(load(args.executor))
@@ -332,6 +415,7 @@ def main():
     checks += rpc_section(load(args.rpc))
     checks += sim_section(load(args.sim))
     checks += mlp_section(load(args.mlp))
+    checks += tf_peer_section(args.tf_peer)
     print("== Targets ==")
     for what, ok in checks:
         print("%-62s %s" % (what, verdict(ok)))

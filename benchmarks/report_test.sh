@@ -8,7 +8,8 @@ report=benchmarks/report.py
 data=benchmarks/testdata
 out="$(python3 "$report" --executor "$data/executor.json" \
   --session "$data/session.json" --pipeline "$data/pipeline.json" \
-  --rpc "$data/rpc.json" --sim "$data/sim.json" --mlp "$data/mlp.json")"
+  --rpc "$data/rpc.json" --sim "$data/sim.json" --mlp "$data/mlp.json" \
+  --tf_peer "$data/tf_peer.json")"
 
 fail=0
 expect() {  # expect REGEX: some line of the full report matches
@@ -60,6 +61,20 @@ expect '^MatMul 1024\^3, GFLOP/s +30\.0 +50\.0 +0\.60 +OpenBLAS sgemm$'
 expect 'MLP step \(batch 64, 512; 1 and 2 threads\) <= libtorch +MISSED$'
 expect 'MatMul 1024\^3 >= 0\.85x OpenBLAS sgemm +MISSED$'
 
+# TensorFlow peer: the context lines; the smaller of the two TensorFlow
+# repetitions (10 us, not 15); the failed TensorFlow MLP repetition and
+# the mean aggregate ignored; inference rows by case, batch and threads;
+# the case stepflow cannot run listed with its reason.
+expect '^tf_onednn: on \(TF_ENABLE_ONEDNN_OPTS=unset'
+expect '^1-op Run, C API, 1 thread, us +2\.00 +10\.00 +0\.20$'
+expect '^1-op Run, C\+\+ Session::Run, 2 threads, us +2\.00 +20\.00 +0\.10$'
+expect '^MLP step, batch 64, 1 thread, ms +1\.50 +2\.00 +0\.75$'
+expect '^MLP step, batch 512, 1 thread, ms +8\.00 +16\.00 +0\.50$'
+expect '^MLP step, batch 512, 2 threads, ms +6\.00 +5\.00 +1\.20$'
+expect '^zoo/mobilenet_v2, batch 1, 1 thread, ms +2\.000 +4\.000 +0\.50$'
+expect '^zoo/mobilenet_v2, batch 32, 2 threads, ms +30\.000 +20\.000 +1\.50$'
+expect "^zoo/resnet50: not run: stepflow cannot run this case: NOT_FOUND: Op type not registered 'Conv2D'"
+
 # Without the libtorch rows the MLP target is not measured; MatMul at
 # 0.86x of sgemm is met.
 mlp_no_torch="${TEST_TMPDIR:-/tmp}/mlp_no_torch.json"
@@ -90,6 +105,7 @@ expect 'RecvTensor 4 MiB: gRPC >= 0\.5x raw TCP throughput +not measured$'
 expect '\(sim_benchmark not run\)'
 expect 'simulation: local workload >= 2000 steps/s +not measured$'
 expect '\(mlp_benchmark not run\)'
+expect '\(tf_peer_benchmark not run\)'
 expect 'MatMul 1024\^3 >= 0\.85x OpenBLAS sgemm +not measured$'
 
 # Unreadable input is exit status 2.

@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Runs the runtime benchmarks (executor, session, graph pipeline, gRPC
-# transport and distributed step, simulator, MLP training step and MatMul)
-# and prints one table with the peers and the ratios ours / peer
-# (BENCHMARKS.md).
+# transport and distributed step, simulator, MLP training step and MatMul,
+# TensorFlow as a peer) and prints one table with the peers and the ratios
+# ours / peer (BENCHMARKS.md).
 #
 #   benchmarks/run_all.sh [--quick] [--min_time=S] [--repetitions=N]
 #                         [--out_dir=DIR]
 #   bazel run [--define=with_torch=1]
 #       //benchmarks:all -- [same flags]
 #
-# Run from a checkout it builds the six binaries first (-c opt, adding
+# Run from a checkout it builds the seven binaries first (-c opt, adding
 # the libtorch peer when Debian's libtorch-dev is installed); under `bazel run` it uses the
 # binaries Bazel built. --quick: short runs, one
 # repetition, no 1M-node pipeline (a smoke test, not numbers to quote).
 # Binaries run one at a time. The JSON of each run stays in --out_dir
 # (default: a fresh temporary directory, printed at the end).
+# TensorFlow (tf_peer_benchmark) comes from $STEPFLOW_TF_PYTHON
+# (tools/install_tf.sh); with it, the zoo's inference models are generated
+# into --out_dir/zoo (testing/tf_models/generate_zoo.py) and benchmarked
+# too. Without it the TensorFlow rows are skipped.
 set -euo pipefail
 
 min_time=0.2
@@ -27,7 +31,7 @@ for arg in "$@"; do
     --min_time=*) min_time="${arg#*=}" ;;
     --repetitions=*) repetitions="${arg#*=}" ;;
     --out_dir=*) out_dir="${arg#*=}" ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -40,6 +44,7 @@ if [ -n "${BUILD_WORKSPACE_DIRECTORY:-}" ] && [ -x benchmarks/executor_benchmark
   # `bazel run //benchmarks:all`: the runfiles tree is the working directory.
   bin_dir="$PWD/benchmarks"
   report="$PWD/benchmarks/report.py"
+  repo="$BUILD_WORKSPACE_DIRECTORY"
 else
   repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   cd "$repo"
@@ -48,7 +53,7 @@ else
   bazel build -c opt "${defines[@]}" //benchmarks:executor_benchmark \
     //benchmarks:session_benchmark //benchmarks:pipeline_benchmark \
     //benchmarks:rpc_benchmark //benchmarks:sim_benchmark \
-    //benchmarks:mlp_benchmark >&2
+    //benchmarks:mlp_benchmark //benchmarks:tf_peer_benchmark >&2
   # The configuration's own output directory, not the bazel-bin symlink
   # (which another build with other flags may re-point meanwhile).
   bin_dir="$(bazel info -c opt "${defines[@]}" bazel-bin 2>/dev/null)/benchmarks"
@@ -59,7 +64,7 @@ if [ -z "$out_dir" ]; then out_dir="$(mktemp -d -t stepflow_bench.XXXXXX)"; fi
 mkdir -p "$out_dir/bin"
 # Run private copies, so that a rebuild during the run cannot swap them.
 for name in executor_benchmark session_benchmark pipeline_benchmark \
-  rpc_benchmark sim_benchmark mlp_benchmark; do
+  rpc_benchmark sim_benchmark mlp_benchmark tf_peer_benchmark; do
   cp -f "$bin_dir/$name" "$out_dir/bin/$name"
 done
 bin_dir="$out_dir/bin"
@@ -100,12 +105,35 @@ else
     --benchmark_enable_random_interleaving=true
 fi
 
+# TensorFlow as a peer: the zoo's frozen inference models (the other zoo
+# models train or load SavedModels), generated with TensorFlow itself.
+# Rows interleaved as above; --quick runs batch 1 and 64 only.
+zoo_models="mobilenet_v2,resnet50,transformer_encoder,keras_lstm"
+zoo_script="$repo/testing/tf_models/generate_zoo.py"
+tf_peer_flags=()
+if [ -n "${STEPFLOW_TF_PYTHON:-}" ] && [ -f "$zoo_script" ]; then
+  echo "run_all.sh: generating the zoo's inference models ($zoo_models)" >&2
+  if "$STEPFLOW_TF_PYTHON" "$zoo_script" "$out_dir/zoo" --only="$zoo_models" >&2; then
+    tf_peer_flags+=(--cases="$out_dir/zoo")
+  else
+    echo "run_all.sh: generate_zoo.py failed; no inference models" >&2
+  fi
+fi
+if [ "$quick" = 1 ]; then
+  run tf_peer_benchmark "${tf_peer_flags[@]}" \
+    --benchmark_filter='SessionRun|batch:(1|64)/|iterations:'
+else
+  run tf_peer_benchmark "${tf_peer_flags[@]}" \
+    --benchmark_enable_random_interleaving=true
+fi
+
 echo
 python3 "$report" --executor "$out_dir/executor_benchmark.json" \
   --session "$out_dir/session_benchmark.json" \
   --pipeline "$out_dir/pipeline_benchmark.json" \
   --rpc "$out_dir/rpc_benchmark.json" \
   --sim "$out_dir/sim_benchmark.json" \
-  --mlp "$out_dir/mlp_benchmark.json"
+  --mlp "$out_dir/mlp_benchmark.json" \
+  --tf_peer "$out_dir/tf_peer_benchmark.json"
 echo
 echo "(raw JSON in $out_dir)"

@@ -24,12 +24,13 @@
 
 #include <benchmark/benchmark.h>
 
+#include "benchmarks/add_one_step.h"
+#include "benchmarks/state_util.h"
+#include "benchmarks/stepflow_session.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
-#include "proto/tensor.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/common/session.h"
-#include "runtime/env/real/real_env.h"
 #include "runtime/framework/tensor.h"
 
 #ifdef STEPFLOW_BENCH_WITH_TORCH
@@ -39,121 +40,49 @@
 namespace stepflow::bench {
 namespace {
 
-GraphDef AddOneGraph() {
-  GraphDef g;
-  AttrValue float_type;
-  float_type.set_type(DT_FLOAT);
-  NodeDef* x = g.add_node();
-  x->set_name("x");
-  x->set_op("Placeholder");
-  (*x->mutable_attr())["dtype"] = float_type;
-  (*x->mutable_attr())["shape"].mutable_shape();  // Scalar.
-  NodeDef* one = g.add_node();
-  one->set_name("one");
-  one->set_op("Const");
-  (*one->mutable_attr())["dtype"] = float_type;
-  TensorProto* value = (*one->mutable_attr())["value"].mutable_tensor();
-  value->set_dtype(DT_FLOAT);
-  value->mutable_tensor_shape();
-  value->add_float_val(1.0f);
-  NodeDef* z = g.add_node();
-  z->set_name("z");
-  z->set_op("Add");
-  z->add_input("x");
-  z->add_input("one");
-  (*z->mutable_attr())["T"] = float_type;
-  return g;
-}
+// The op of z = x + 1 (TensorFlow 1's `+`).
+constexpr char kAddOp[] = "Add";
 
-void SetPerRun(benchmark::State& state) {
-  state.counters["per_run"] = benchmark::Counter(
-      1.0, benchmark::Counter::kIsIterationInvariantRate |
-               benchmark::Counter::kInvert);
-}
-
-// A DirectSession over its own RealEnv (the session goes first).
-struct SessionFixture {
-  explicit SessionFixture(int threads) : env(RealEnv::Create(threads)) {
-    SessionOptions options;
-    options.env = env->env();
-    status = NewSession(options, &session);
-    if (status.ok()) status = session->Create(AddOneGraph());
-  }
-  ~SessionFixture() {
-    if (session != nullptr) session->Close().IgnoreError();
-    session.reset();
-    env.reset();
-  }
-  std::unique_ptr<RealEnv> env;
-  std::unique_ptr<Session> session;
-  absl::Status status;
-};
-
-bool CheckResult(benchmark::State& state, const absl::Status& s,
-                 const std::vector<Tensor>& out, float expected) {
-  if (!s.ok()) {
-    state.SkipWithError(s.ToString().c_str());
-    return false;
-  }
-  if (out.size() != 1 || out[0].NumElements() != 1 ||
-      out[0].flat<float>()(0) != expected) {
-    state.SkipWithError("wrong value fetched");
-    return false;
-  }
-  return true;
+// Skips the row unless `s` is OK and `out` is z = 3.
+bool CheckResult(benchmark::State& state, absl::Status s,
+                 const std::vector<Tensor>& out) {
+  if (s.ok()) s = CheckAddOne(out);
+  if (!s.ok()) SkipWithStatus(state, s);
+  return s.ok();
 }
 
 void BM_SessionRun(benchmark::State& state) {
-  SessionFixture f(static_cast<int>(state.range(0)));
-  if (!f.status.ok()) {
-    state.SkipWithError(f.status.ToString().c_str());
-    return;
-  }
-  const Session::FeedList feeds = {{"x", Tensor::Scalar<float>(2.0f)}};
-  const std::vector<std::string> fetches = {"z"};
-  std::vector<Tensor> out;
-  absl::Status s = f.session->Run(feeds, fetches, {}, &out);  // Warm-up.
-  if (!CheckResult(state, s, out, 3.0f)) return;
-  for (auto _ : state) {
-    s = f.session->Run(feeds, fetches, {}, &out);
-    if (!s.ok()) break;
-  }
-  if (!CheckResult(state, s, out, 3.0f)) return;
-  SetPerRun(state);
+  TimeAddOneSessionRun(state, kAddOp);
 }
 
 void BM_SessionRunCallable(benchmark::State& state) {
-  SessionFixture f(static_cast<int>(state.range(0)));
-  if (!f.status.ok()) {
-    state.SkipWithError(f.status.ToString().c_str());
-    return;
-  }
+  StepflowSession f;
+  absl::Status s =
+      f.Create(AddOneGraph(kAddOp), static_cast<int>(state.range(0)));
+  if (!s.ok()) return SkipWithStatus(state, s);
   CallableOptions opts;
   opts.add_feed("x");
   opts.add_fetch("z");
   Session::CallableHandle handle = 0;
-  absl::Status s = f.session->MakeCallable(opts, &handle);
-  if (!s.ok()) {
-    state.SkipWithError(s.ToString().c_str());
-    return;
-  }
+  s = f.session->MakeCallable(opts, &handle);
+  if (!s.ok()) return SkipWithStatus(state, s);
   const std::vector<Tensor> feeds = {Tensor::Scalar<float>(2.0f)};
   std::vector<Tensor> out;
   s = f.session->RunCallable(handle, feeds, &out, nullptr);  // Warm-up.
-  if (!CheckResult(state, s, out, 3.0f)) return;
+  if (!CheckResult(state, s, out)) return;
   for (auto _ : state) {
     s = f.session->RunCallable(handle, feeds, &out, nullptr);
     if (!s.ok()) break;
   }
-  if (!CheckResult(state, s, out, 3.0f)) return;
+  if (!CheckResult(state, s, out)) return;
   f.session->ReleaseCallable(handle).IgnoreError();
-  SetPerRun(state);
+  SetSecondsPerIteration(state, "per_run");
 }
 
 void BM_CApiSessionRun(benchmark::State& state) {
   TF_Status* status = TF_NewStatus();
   TF_Graph* graph = TF_NewGraph();
-  const std::string bytes = AddOneGraph().SerializeAsString();
+  const std::string bytes = AddOneGraph(kAddOp).SerializeAsString();
   TF_Buffer* buf = TF_NewBufferFromString(bytes.data(), bytes.size());
   TF_GraphImportGraphDef(graph, buf, nullptr, status);
   TF_DeleteBuffer(buf);
@@ -190,7 +119,7 @@ void BM_CApiSessionRun(benchmark::State& state) {
   }
   TF_DeleteGraph(graph);
   TF_DeleteStatus(status);
-  SetPerRun(state);
+  SetSecondsPerIteration(state, "per_run");
 }
 
 BENCHMARK(BM_SessionRun)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime();
@@ -211,7 +140,7 @@ void BM_TorchEagerAdd(benchmark::State& state) {
     benchmark::DoNotOptimize(c.data_ptr());
   }
   if (c.item<float>() != 3.0f) state.SkipWithError("wrong sum");
-  SetPerRun(state);
+  SetSecondsPerIteration(state, "per_run");
 }
 BENCHMARK(BM_TorchEagerAdd)->UseRealTime();
 #endif
