@@ -256,7 +256,7 @@ def sim_section(runs):
         return not_run("sim_benchmark", targets)
     workloads = [
         ("local (24 steps/seed, hashed trace)", "BM_LocalWorkload/1"),
-        ("mixed (C API clients, hashed trace)", "BM_MixedWorkload/0"),
+        ("multi_client (C API clients, hashed trace)", "BM_MultiClientWorkload/0"),
         ("distributed (2-8 workers, faults)", "BM_DistributedWorkload"),
     ]
     rows, got = [], {}

@@ -43,9 +43,9 @@ expect '^2-task grpc:// step, CPU us/Run +2000\.0 +60\.0 +33\.33 +DirectSession,
 expect 'RecvTensor 4 MiB: gRPC >= 0\.5x raw TCP throughput +met$'
 expect 'RecvTensor 4 MiB: gRPC >= 0\.7x raw TCP throughput +MISSED$'
 # Simulator: the larger repetition (220 seeds/s, 5280 steps/s); the mean
-# aggregate (99999) ignored; the mixed workload counts no steps.
+# aggregate (99999) ignored; the multi-client workload counts no steps.
 expect '^local \(24 steps/seed, hashed trace\) +220\.0 +5280 +8\.5 +420\.0$'
-expect '^mixed \(C API clients, hashed trace\) +64\.0 +- +- +59\.0$'
+expect '^multi_client \(C API clients, hashed trace\) +64\.0 +- +- +59\.0$'
 expect '^distributed \(2-8 workers, faults\) +65\.0 +780 +350\.0 +139\.0$'
 expect 'simulation: local workload >= 2000 steps/s +met$'
 expect 'simulation: local workload >= 100x time compression +MISSED$'

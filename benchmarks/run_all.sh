@@ -91,7 +91,7 @@ fi
 # ours and the peer to the same background load.
 run rpc_benchmark --benchmark_enable_random_interleaving=true
 run sim_benchmark \
-  --benchmark_filter='BM_LocalWorkload/1$|BM_MixedWorkload/0$|BM_DistributedWorkload'
+  --benchmark_filter='BM_LocalWorkload/1$|BM_MultiClientWorkload/0$|BM_DistributedWorkload'
 # Ours and the peers interleaved, as for rpc_benchmark; --quick runs the
 # batch-64 steps and one MatMul call each. libtorch's OpenMP workers sleep
 # when idle (OMP_WAIT_POLICY=PASSIVE): spinning, the default, they take the

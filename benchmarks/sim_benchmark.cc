@@ -1,5 +1,5 @@
 // Simulator throughput: seeds per second and trace events per second on
-// the local, mixed and distributed workloads, what trace hashing and
+// the local, multi-client and distributed workloads, what trace hashing and
 // recording cost compared with running without a recorder, and for the
 // local and distributed workloads simulated steps per real second and
 // simulated seconds per real second (time compression).
@@ -17,10 +17,10 @@
 #include <benchmark/benchmark.h>
 
 #include "absl/strings/str_cat.h"
-#include "sim/distributed_workload.h"
-#include "sim/local_workload.h"
-#include "sim/mixed_workload.h"
-#include "sim/workload_runner.h"
+#include "sim/workloads/distributed_workload.h"
+#include "sim/workloads/local_workload.h"
+#include "sim/workloads/multi_client_workload.h"
+#include "sim/workloads/workload_runner.h"
 
 namespace stepflow {
 namespace {
@@ -81,23 +81,23 @@ void BM_LocalWorkload(benchmark::State& state) {
 BENCHMARK(BM_LocalWorkload)->Arg(0)->Arg(1)->Arg(2)->Arg(3)
     ->Unit(benchmark::kMillisecond);
 
-// Mixed workload, default generator options. Arg: 0 = RunMixedPlan with
+// Multi-client workload, default generator options. Arg: 0 = RunMultiClientPlan with
 // its own hashing recorder only, 1 = through RunSimulation (events kept and
 // re-recorded behind the replay header), 2 = RunSimulation + trace file.
-void BM_MixedWorkload(benchmark::State& state) {
+void BM_MultiClientWorkload(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
   const char* tmp = std::getenv("TMPDIR");
   const std::string path =
-      absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/sim_benchmark_mixed.trace");
+      absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/sim_benchmark_multi_client.trace");
   uint64_t seed = 0, loop_events = 0, trace_events = 0;
   for (auto _ : state) {
     ++seed;
     if (mode == 0) {
       SimWorkloadPlan plan;
-      MixedWorkloadResult r;
-      if (!GenerateMixedPlan(seed, MixedWorkloadOptions(), &plan).ok() ||
-          !RunMixedPlan(plan, MixedRunOptions(), &r).ok()) {
-        state.SkipWithError("mixed workload set-up failed");
+      MultiClientWorkloadResult r;
+      if (!GenerateMultiClientPlan(seed, MultiClientWorkloadOptions(), &plan).ok() ||
+          !RunMultiClientPlan(plan, MultiClientRunOptions(), &r).ok()) {
+        state.SkipWithError("multi-client workload set-up failed");
         break;
       }
       loop_events += r.events_run;
@@ -106,13 +106,13 @@ void BM_MixedWorkload(benchmark::State& state) {
       continue;
     }
     SimRunSpec spec;
-    spec.workload = kMixedWorkload;
+    spec.workload = kMultiClientWorkload;
     spec.seed = seed;
     SimRunConfig config;
     if (mode == 2) config.trace_path = path;
     SimRunResult r;
     if (!RunSimulation(spec, config, &r).ok()) {
-      state.SkipWithError("mixed workload set-up failed");
+      state.SkipWithError("multi-client workload set-up failed");
       break;
     }
     loop_events += r.events_run;
@@ -120,11 +120,11 @@ void BM_MixedWorkload(benchmark::State& state) {
     benchmark::DoNotOptimize(r.trace_hash);
   }
   SetCounters(state, loop_events, trace_events);
-  static const char* const kLabels[] = {"RunMixedPlan", "RunSimulation",
+  static const char* const kLabels[] = {"RunMultiClientPlan", "RunSimulation",
                                         "RunSimulation+file"};
   state.SetLabel(kLabels[mode]);
 }
-BENCHMARK(BM_MixedWorkload)->Arg(0)->Arg(1)->Arg(2)
+BENCHMARK(BM_MultiClientWorkload)->Arg(0)->Arg(1)->Arg(2)
     ->Unit(benchmark::kMillisecond);
 
 // Distributed workload (sim/distributed_workload.h), default options: a

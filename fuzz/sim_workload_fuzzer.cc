@@ -1,15 +1,15 @@
 // Fuzzes the simulator's workloads: the bytes choose the workload, the seed
-// and the workload's options (and, for the mixed workload, which of the
+// and the workload's options (and, for the multi-client workload, which of the
 // generated plan's ops to keep), then the simulation runs with every
 // invariant checked (sim/workload_runner.h). Any invariant failure is a
 // crash: the description is printed and the process aborts. Options the
 // workload rejects (InvalidArgument) are not interesting and return.
 //
 // Layout (FuzzInput, front to back): workload byte (even: local, odd:
-// mixed), 8 seed bytes (little-endian), then per workload:
+// multi_client), 8 seed bytes (little-endian), then per workload:
 //   local: steps 0..8, fifo, trace_kernels, latency (x 10 ns), jitter
 //          (x 10 ns);
-//   mixed: max_graphs 1..3, max_clients 2..4, max_ops_per_client 1..8,
+//   multi_client: max_graphs 1..3, max_clients 2..4, max_ops_per_client 1..8,
 //          max_dag_nodes 2..16, slow/fail/timeout percent 0..100 each,
 //          max think time (x 10 us), fifo, jitter (x 10 ns), then one bit
 //          per generated op (1 = drop it if Droppable; missing bits keep),
@@ -25,8 +25,8 @@
 #include "fuzz/fuzz_input.h"
 #include "proto/sim_workload.pb.h"
 #include "runtime/framework/planted_bug.h"
-#include "sim/shrink.h"
-#include "sim/workload_runner.h"
+#include "sim/check/shrink.h"
+#include "sim/workloads/workload_runner.h"
 
 namespace {
 
@@ -67,7 +67,7 @@ bool Droppable(stepflow::SimOp::Kind kind) {
 }
 
 // False if the options are rejected.
-bool DecodeMixed(FuzzInput* in, SimRunSpec* spec) {
+bool DecodeMultiClient(FuzzInput* in, SimRunSpec* spec) {
   TraceFields& o = spec->options;
   Opt(&o, "max_graphs", in->Choice(1, 3));
   Opt(&o, "max_clients", in->Choice(2, 4));
@@ -107,13 +107,13 @@ bool DecodeMixed(FuzzInput* in, SimRunSpec* spec) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzInput in(data, size);
   SimRunSpec spec;
-  const bool mixed = (in.Byte() & 1) != 0;
-  spec.workload = mixed ? stepflow::kMixedWorkload : stepflow::kLocalWorkload;
+  const bool multi_client = (in.Byte() & 1) != 0;
+  spec.workload = multi_client ? stepflow::kMultiClientWorkload : stepflow::kLocalWorkload;
   uint64_t seed = 0;
   for (int i = 0; i < 8; ++i) seed |= static_cast<uint64_t>(in.Byte()) << (8 * i);
   spec.seed = seed;
-  if (mixed) {
-    if (!DecodeMixed(&in, &spec)) return 0;
+  if (multi_client) {
+    if (!DecodeMultiClient(&in, &spec)) return 0;
   } else {
     DecodeLocal(&in, &spec);
   }

@@ -19,8 +19,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "runtime/framework/planted_bug.h"
-#include "sim/local_workload.h"
-#include "sim/workload_runner.h"
+#include "sim/workloads/local_workload.h"
+#include "sim/workloads/workload_runner.h"
 
 namespace stepflow {
 namespace {
@@ -103,14 +103,14 @@ TEST(CrossProcessDeterminismTest, WithLatencyJitterAndPlainDevices) {
             RunHere(o));
 }
 
-TEST(CrossProcessDeterminismTest, MixedWorkloadAndPlantedBug) {
+TEST(CrossProcessDeterminismTest, MultiClientWorkloadAndPlantedBug) {
   ASSERT_FALSE(g_simulate.empty());
-  // The mixed workload through the runner the simulate binary uses. With a
+  // The multi-client workload through the runner the simulate binary uses. With a
   // planted bug seeds fail (exit status 1), and still hash the same.
   for (const char* bug : {"none", "drop_recv"}) {
     SCOPED_TRACE(bug);
     SimRunSpec spec;
-    spec.workload = kMixedWorkload;
+    spec.workload = kMultiClientWorkload;
     ASSERT_TRUE(ParsePlantedBug(bug, &spec.planted_bug));
     std::map<uint64_t, uint64_t> here;
     bool any_failed = false;
@@ -123,11 +123,11 @@ TEST(CrossProcessDeterminismTest, MixedWorkloadAndPlantedBug) {
     }
     EXPECT_EQ(any_failed, std::string(bug) != "none");
     const std::string flags = absl::StrCat(
-        "--workload=mixed --shrink=false --progress=false --planted_bug=", bug,
+        "--workload=multi_client --shrink=false --progress=false --planted_bug=", bug,
         " --trace_dir=", std::getenv("TEST_TMPDIR") != nullptr
                              ? std::getenv("TEST_TMPDIR")
                              : "/tmp");
-    EXPECT_EQ(RunChild(flags, absl::StrCat("child_mixed_", bug), any_failed ? 1 : 0),
+    EXPECT_EQ(RunChild(flags, absl::StrCat("child_multi_client_", bug), any_failed ? 1 : 0),
               here);
   }
 }

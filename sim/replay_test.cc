@@ -4,7 +4,7 @@
 // spec/plan files round-trip.
 //
 // Usage (from Bazel): replay_test <path to the replay binary>.
-#include "sim/replay.h"
+#include "sim/trace/replay.h"
 
 #include <sys/wait.h>
 
@@ -19,9 +19,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/planted_bug.h"
-#include "sim/local_workload.h"
-#include "sim/trace.h"
-#include "sim/workload_runner.h"
+#include "sim/workloads/local_workload.h"
+#include "sim/trace/trace.h"
+#include "sim/workloads/workload_runner.h"
 
 namespace stepflow {
 namespace {

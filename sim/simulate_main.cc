@@ -3,9 +3,9 @@
 // summary table.
 //
 //   bazel run //sim:simulate -- --seeds=20                  # local, seeds 1..20
-//   bazel run //sim:simulate -- --workload=mixed --seeds=200
-//   bazel run //sim:simulate -- --workload=mixed --faults=none --seeds=50
-//   bazel run //sim:simulate -- --workload=mixed --planted_bug=drop_recv
+//   bazel run //sim:simulate -- --workload=multi_client --seeds=200
+//   bazel run //sim:simulate -- --workload=multi_client --faults=none --seeds=50
+//   bazel run //sim:simulate -- --workload=multi_client --planted_bug=drop_recv
 //   bazel run //sim:simulate -- --workload=distributed --seeds=500
 //   bazel run //sim:simulate -- --workload=distributed \
 //       --planted_bug=skip_cleanup_graph --seeds=5
@@ -14,7 +14,7 @@
 // With --verbose every seed prints one line ending in hash=<16 hex digits>,
 // its trace hash; the same seed always prints the same hash. A failing seed
 // is re-run with its trace written to --trace_dir (default
-// $TEST_UNDECLARED_OUTPUTS_DIR, else /tmp); a mixed-workload failure is
+// $TEST_UNDECLARED_OUTPUTS_DIR, else /tmp); a multi-client failure is
 // then shrunk (sim/shrink.h) and the reduced plan printed and saved, and a
 // distributed-workload failure has its options shrunk (sim/
 // distributed_shrink.h) and the reduced run's trace saved; the commands
@@ -41,20 +41,20 @@
 #include "absl/strings/str_join.h"
 #include "proto/sim_workload.pb.h"
 #include "runtime/framework/planted_bug.h"
-#include "sim/distributed_shrink.h"
-#include "sim/mixed_workload.h"
-#include "sim/replay.h"
-#include "sim/shrink.h"
-#include "sim/workload_runner.h"
+#include "sim/check/distributed_shrink.h"
+#include "sim/workloads/multi_client_workload.h"
+#include "sim/trace/replay.h"
+#include "sim/check/shrink.h"
+#include "sim/workloads/workload_runner.h"
 
 ABSL_FLAG(std::string, workload, "local",
-          "Workload: local, mixed or distributed.");
+          "Workload: local, multi_client (also: mixed) or distributed.");
 ABSL_FLAG(uint64_t, seed, 1, "First seed to simulate.");
 ABSL_FLAG(int, seeds, 20, "Number of consecutive seeds to simulate.");
 ABSL_FLAG(std::string, options, "",
           "Workload options, key=value,... (see sim/workload_runner.cc).");
 ABSL_FLAG(std::string, faults, "",
-          "Mixed workload faults: 'none', or slow=P,fail=P,timeout=P "
+          "Multi-client workload faults: 'none', or slow=P,fail=P,timeout=P "
           "(percentages of imports/runs that get a slow kernel, a failing "
           "kernel, a timeout).");
 ABSL_FLAG(std::string, planted_bug, "none",
@@ -72,7 +72,7 @@ ABSL_FLAG(std::string, trace_dir, "",
           "Where failing seeds' traces and shrunk plans go (default "
           "$TEST_UNDECLARED_OUTPUTS_DIR, else /tmp).");
 ABSL_FLAG(bool, shrink, true,
-          "Shrink failing mixed-workload plans and distributed-workload "
+          "Shrink failing multi-client plans and distributed-workload "
           "options.");
 ABSL_FLAG(bool, progress, true, "Show the live progress line on stderr.");
 
@@ -133,7 +133,7 @@ std::string DefaultTraceDir() {
 }
 
 absl::Status BuildSpec(SimRunSpec* spec) {
-  spec->workload = absl::GetFlag(FLAGS_workload);
+  spec->workload = CanonicalWorkloadName(absl::GetFlag(FLAGS_workload));
   absl::Status s = ParseOptions(absl::GetFlag(FLAGS_options), &spec->options);
   if (!s.ok()) return s;
   if (!ParsePlantedBug(absl::GetFlag(FLAGS_planted_bug).c_str(),
@@ -161,7 +161,7 @@ absl::Status BuildSpec(SimRunSpec* spec) {
   if (!faults.empty()) {
     if (local) {
       return absl::InvalidArgumentError(
-          "--faults applies to the mixed workload only");
+          "--faults applies to the multi-client workload only");
     }
     TraceFields f;
     if (faults == "none") {
@@ -254,7 +254,7 @@ void ReportFailingSeed(const SimRunSpec& spec, const SimRunResult& run,
     ReportShrunkDistributedRun(spec, run.failures.front().invariant, base);
     return;
   }
-  if (spec.workload != kMixedWorkload) return;
+  if (spec.workload != kMultiClientWorkload) return;
 
   SimRunSpec with_plan = spec;
   with_plan.plan = again.plan;

@@ -13,8 +13,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "sim/replay.h"
-#include "sim/workload_runner.h"
+#include "sim/trace/replay.h"
+#include "sim/workloads/workload_runner.h"
 
 namespace stepflow {
 namespace {
@@ -39,7 +39,7 @@ std::string Dir() {
 
 TEST(SimulateTest, CleanSeedsExitZeroWithASummary) {
   std::string out;
-  ASSERT_EQ(RunSimulate("--workload=mixed --seeds=3 --progress=false", &out), 0) << out;
+  ASSERT_EQ(RunSimulate("--workload=multi_client --seeds=3 --progress=false", &out), 0) << out;
   EXPECT_TRUE(absl::StrContains(out, "failing_seeds")) << out;
   EXPECT_TRUE(absl::StrContains(out, "failures by invariant: none")) << out;
 }
@@ -48,14 +48,14 @@ TEST(SimulateTest, FailingSeedIsSavedShrunkAndReplayable) {
   ASSERT_FALSE(g_simulate.empty());
   const std::string dir = Dir();
   std::string out;
-  ASSERT_EQ(RunSimulate(absl::StrCat("--workload=mixed --seed=1 --seeds=1 "
+  ASSERT_EQ(RunSimulate(absl::StrCat("--workload=multi_client --seed=1 --seeds=1 "
                              "--planted_bug=drop_recv --trace_dir=",
                              dir),
                 &out),
             1)
       << out;
-  const std::string trace = absl::StrCat(dir, "/mixed_seed_1.trace");
-  const std::string plan = absl::StrCat(dir, "/mixed_seed_1.shrunk.plan");
+  const std::string trace = absl::StrCat(dir, "/multi_client_seed_1.trace");
+  const std::string plan = absl::StrCat(dir, "/multi_client_seed_1.shrunk.plan");
   EXPECT_TRUE(absl::StrContains(out, "seed 1 FAILED: liveness")) << out;
   EXPECT_TRUE(absl::StrContains(out, absl::StrCat("bazel run //sim:replay -- ", trace)))
       << out;

@@ -12,7 +12,7 @@
 #include "proto/config.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
-#include "runtime/c/process_env.h"
+#include "runtime/env/real/process_env.h"
 #include "runtime/common/session.h"
 
 namespace stepflow {
@@ -192,7 +192,7 @@ TF_Session* TF_NewSession(TF_Graph* graph, const TF_SessionOptions* opts,
   options.target = opts->target;
   options.config = opts->config;
   options.env =
-      opts->env != nullptr ? opts->env : stepflow::c_api::ProcessEnv();
+      opts->env != nullptr ? opts->env : stepflow::ProcessEnv();
   options.rendezvous_factory = opts->rendezvous_factory;
   std::unique_ptr<stepflow::Session> session;
   absl::Status s = stepflow::NewSession(options, &session);

@@ -1,7 +1,7 @@
 #include "runtime/client/session.h"
 
 #include "absl/strings/str_cat.h"
-#include "runtime/c/process_env.h"
+#include "runtime/env/real/process_env.h"
 
 namespace stepflow {
 namespace client {
@@ -41,7 +41,7 @@ absl::Status DefaultFor(const Graph& graph, const std::string& what,
 absl::StatusOr<std::unique_ptr<Session>> Session::Create(
     const Graph& graph, const SessionOptions& options) {
   SessionOptions opts = options;
-  if (opts.env == nullptr) opts.env = c_api::ProcessEnv();
+  if (opts.env == nullptr) opts.env = ProcessEnv();
   std::unique_ptr<stepflow::Session> session;
   absl::Status s = NewSession(opts, &session);
   if (!s.ok()) return s;

@@ -11,11 +11,11 @@
 #include "runtime/client/timeline.h"
 #include "runtime/common/session.h"
 #include "runtime/distributed/distributed_session.h"
-#include "runtime/distributed/loopback_transport.h"
+#include "runtime/distributed/testing/loopback_transport.h"
 #include "runtime/distributed/master.h"
 #include "runtime/distributed/worker.h"
 #include "runtime/graph/graph_def_io.h"
-#include "sim/sim_env.h"
+#include "sim/env/sim_env.h"
 
 namespace stepflow {
 namespace {

@@ -15,7 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/master.pb.h"
 #include "runtime/distributed/distributed_session.h"
-#include "runtime/distributed/loopback_cluster.h"
+#include "runtime/distributed/testing/loopback_cluster.h"
 #include "runtime/graph/graph_def_io.h"
 
 namespace stepflow {

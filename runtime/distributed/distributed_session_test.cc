@@ -12,7 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/session.h"
-#include "runtime/distributed/loopback_cluster.h"
+#include "runtime/distributed/testing/loopback_cluster.h"
 #include "runtime/framework/tensor_util.h"
 #include "runtime/graph/graph_def_io.h"
 #include "testing/linear_regression_data.h"

@@ -9,7 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "proto/worker.pb.h"
-#include "runtime/distributed/loopback_cluster.h"
+#include "runtime/distributed/testing/loopback_cluster.h"
 #include "runtime/env/notification.h"
 #include "runtime/framework/rendezvous.h"
 #include "runtime/framework/tensor.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "Eigen/Core"
-#include "runtime/env/parallel_for.h"
+#include "runtime/kernels/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/gemm.h"
 #include "runtime/kernels/kernel_util.h"
