@@ -20,7 +20,8 @@
 //   run_graph --graph=linear_regression_train.pb
 //             --session_target=grpc://127.0.0.1:2222
 //             --device=w=/job:worker/replica:0/task:1,b=/job:worker/replica:0/task:1
-//             --init=init --target=train --steps=201 --fetch=w,b x=[...] y=[...]
+//             --init=init --target=train --steps=201 --fetch=w,b x=[...]
+//             y=[...]
 //
 // --session_target=grpc://host:port (or a --target entry of that form)
 // runs on a cluster of grpc_server tasks instead of in this process.
@@ -31,7 +32,8 @@
 // last step to DIR as .npy (runtime/bin/tensor_file.h says how fetch names
 // map to file names), for numpy.load:
 //
-//   run_graph --graph=model.pb --fetch=logits --output_dir=out images=@batch.npy
+//   run_graph --graph=model.pb --fetch=logits --output_dir=out
+//   images=@batch.npy
 //
 // --init runs its nodes once, before the steps, with the command-line feeds
 // that those nodes depend on (a Saver restore's filename, an initial value
@@ -74,8 +76,9 @@
 #include "runtime/graph/graph_def_io.h"
 
 ABSL_FLAG(std::string, graph, "", "GraphDef file (binary .pb or text .pbtxt)");
-ABSL_FLAG(std::vector<std::string>, fetch, {},
-          "Comma-separated tensors to fetch (after the steps when --target is set)");
+ABSL_FLAG(
+    std::vector<std::string>, fetch, {},
+    "Comma-separated tensors to fetch (after the steps when --target is set)");
 ABSL_FLAG(std::vector<std::string>, target, {},
           "Comma-separated nodes to run (no output); an entry grpc://host:port "
           "is the session target instead (same as --session_target)");
@@ -85,15 +88,17 @@ ABSL_FLAG(std::vector<std::string>, device, {},
           "Comma-separated PREFIX=DEVICE requests: nodes named PREFIX or "
           "under PREFIX/ run on DEVICE (longest prefix wins)");
 ABSL_FLAG(int, steps, 1, "How many times to run the fetches/targets");
-ABSL_FLAG(int, print_every, 0,
-          "With --steps > 1, print the fetches every N steps (0: after the last)");
+ABSL_FLAG(
+    int, print_every, 0,
+    "With --steps > 1, print the fetches every N steps (0: after the last)");
 ABSL_FLAG(std::string, session_target, "",
           "Session target: \"\" for local, grpc://host:port for distributed");
 ABSL_FLAG(int, cpus, 1, "Number of CPU devices (ConfigProto.device_count)");
 ABSL_FLAG(int, inter_op_threads, 0, "Inter-op threads (0 = number of cores)");
 ABSL_FLAG(bool, log_device_placement, false, "Print each node's device");
-ABSL_FLAG(bool, allow_soft_placement, false,
-          "Fall back to another device when the requested one cannot run a node");
+ABSL_FLAG(
+    bool, allow_soft_placement, false,
+    "Fall back to another device when the requested one cannot run a node");
 ABSL_FLAG(int64_t, timeout_ms, 0, "Per-step deadline in ms (0: none)");
 ABSL_FLAG(std::string, timeline, "",
           "Write the last step's timeline (Chrome trace JSON) to this file");
@@ -114,16 +119,18 @@ int Fail(const absl::Status& s, absl::string_view what) {
   return 1;
 }
 
-absl::Status WriteTimeline(const RunMetadata& metadata, const std::string& path) {
+absl::Status WriteTimeline(const RunMetadata& metadata,
+                           const std::string& path) {
   std::string json;
   TimelineSummary summary;
-  absl::Status s = StepStatsToChromeTrace(metadata.step_stats(),
-                                          absl::GetFlag(FLAGS_graph), &json, &summary);
+  absl::Status s = StepStatsToChromeTrace(
+      metadata.step_stats(), absl::GetFlag(FLAGS_graph), &json, &summary);
   if (!s.ok()) return s;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << json;
   out.close();
-  if (!out) return absl::UnavailableError(absl::StrCat("cannot write '", path, "'"));
+  if (!out)
+    return absl::UnavailableError(absl::StrCat("cannot write '", path, "'"));
   absl::FPrintF(stderr,
                 "timeline: %d kernels on %d devices, %d transfers -> %s\n",
                 summary.kernels, summary.lanes, summary.flows, path);
@@ -170,155 +177,222 @@ absl::Status MakeDirectory(const std::string& dir) {
   return absl::OkStatus();
 }
 
-int Main(const std::vector<char*>& positional) {
-  // Under `bazel run` the binary starts in its runfiles tree; relative paths
-  // (--graph, --output_dir, @FILE feeds) resolve against the directory the
-  // user ran bazel from.
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  const std::string base_dir = cwd != nullptr ? cwd : "";
-  auto resolve = [&base_dir](std::string path) {
-    if (!path.empty() && path[0] != '/' && !base_dir.empty()) {
-      path = absl::StrCat(base_dir, "/", path);
+// One run of the binary. Each phase returns the error it stops at, with
+// `what` naming the phase for the message ("run_graph: <what>: <error>").
+class RunGraph {
+ public:
+  explicit RunGraph(std::vector<char*> positional)
+      : positional_(std::move(positional)) {
+    // Under `bazel run` the binary starts in its runfiles tree; relative
+    // paths (--graph, --output_dir, @FILE feeds) resolve against the
+    // directory the user ran bazel from.
+    const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+    base_dir_ = cwd != nullptr ? cwd : "";
+  }
+
+  int Main() {
+    if (absl::GetFlag(FLAGS_graph).empty()) {
+      absl::FPrintF(stderr, "run_graph: --graph is required\n%s\n",
+                    absl::ProgramUsageMessage());
+      return 1;
+    }
+    absl::Status s = LoadGraph();
+    if (s.ok()) s = ParseFeeds();
+    if (s.ok()) s = ParseTargetsAndSteps();
+    if (s.ok()) s = CreateSession();
+    if (s.ok()) s = RunInit();
+    if (s.ok()) s = RunSteps();
+    if (s.ok()) s = WriteOutputs();
+    if (s.ok()) {
+      what_ = "closing the session";
+      s = session_->Close();
+    }
+    return s.ok() ? 0 : Fail(s, what_);
+  }
+
+ private:
+  std::string Resolve(std::string path) const {
+    if (!path.empty() && path[0] != '/' && !base_dir_.empty()) {
+      path = absl::StrCat(base_dir_, "/", path);
     }
     return path;
-  };
-  const std::string path = resolve(absl::GetFlag(FLAGS_graph));
-  if (path.empty()) {
-    absl::FPrintF(stderr, "run_graph: --graph is required\n%s\n",
-                  absl::ProgramUsageMessage());
-    return 1;
   }
-  GraphDef graph;
-  absl::Status s = ReadGraphDefFromFile(path, &graph);
-  if (!s.ok()) return Fail(s, "loading the graph");
-  std::vector<DeviceRequest> device_requests;
-  for (const std::string& spec : absl::GetFlag(FLAGS_device)) {
-    DeviceRequest request;
-    s = ParseDeviceRequest(spec, &request);
-    if (!s.ok()) return Fail(s, "parsing --device");
-    device_requests.push_back(std::move(request));
-  }
-  s = ApplyDeviceRequests(device_requests, &graph);
-  if (!s.ok()) return Fail(s, "applying --device");
 
-  Session::FeedList feeds;
-  for (size_t i = 1; i < positional.size(); ++i) {
-    std::pair<std::string, Tensor> feed;
-    s = ParseFeed(positional[i], graph, &feed, base_dir);
-    if (!s.ok()) return Fail(s, "parsing feeds");
-    feeds.push_back(std::move(feed));
+  // --graph, with the --device requests applied.
+  absl::Status LoadGraph() {
+    what_ = "loading the graph";
+    absl::Status s =
+        ReadGraphDefFromFile(Resolve(absl::GetFlag(FLAGS_graph)), &graph_);
+    if (!s.ok()) return s;
+    what_ = "parsing --device";
+    std::vector<DeviceRequest> device_requests;
+    for (const std::string& spec : absl::GetFlag(FLAGS_device)) {
+      DeviceRequest request;
+      s = ParseDeviceRequest(spec, &request);
+      if (!s.ok()) return s;
+      device_requests.push_back(std::move(request));
+    }
+    what_ = "applying --device";
+    return ApplyDeviceRequests(device_requests, &graph_);
   }
-  const std::vector<std::string> fetches = absl::GetFlag(FLAGS_fetch);
+
+  absl::Status ParseFeeds() {
+    what_ = "parsing feeds";
+    for (size_t i = 1; i < positional_.size(); ++i) {
+      std::pair<std::string, Tensor> feed;
+      absl::Status s = ParseFeed(positional_[i], graph_, &feed, base_dir_);
+      if (!s.ok()) return s;
+      feeds_.push_back(std::move(feed));
+    }
+    return absl::OkStatus();
+  }
+
   // A --target entry "scheme://..." is the session target (as in
   // tf.Session(target=...)); node names cannot contain "://".
-  std::vector<std::string> targets;
-  std::string session_target = absl::GetFlag(FLAGS_session_target);
-  for (const std::string& t : absl::GetFlag(FLAGS_target)) {
-    if (!absl::StrContains(t, "://")) {
-      targets.push_back(t);
-      continue;
+  absl::Status ParseTargetsAndSteps() {
+    what_ = "flags";
+    fetches_ = absl::GetFlag(FLAGS_fetch);
+    session_target_ = absl::GetFlag(FLAGS_session_target);
+    for (const std::string& t : absl::GetFlag(FLAGS_target)) {
+      if (!absl::StrContains(t, "://")) {
+        targets_.push_back(t);
+        continue;
+      }
+      if (!session_target_.empty() && session_target_ != t) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "two session targets: '", session_target_, "' and '", t, "'"));
+      }
+      session_target_ = t;
     }
-    if (!session_target.empty() && session_target != t) {
-      return Fail(absl::InvalidArgumentError(absl::StrCat(
-                      "two session targets: '", session_target, "' and '",
-                      t, "'")),
-                  "flags");
+    steps_ = absl::GetFlag(FLAGS_steps);
+    if (steps_ < 1) return absl::InvalidArgumentError("--steps must be >= 1");
+    if (absl::GetFlag(FLAGS_cpus) < 1) {
+      return absl::InvalidArgumentError("--cpus must be >= 1");
     }
-    session_target = t;
-  }
-  const int steps = absl::GetFlag(FLAGS_steps);
-  if (steps < 1) return Fail(absl::InvalidArgumentError("--steps must be >= 1"), "flags");
-  if (absl::GetFlag(FLAGS_cpus) < 1) {
-    return Fail(absl::InvalidArgumentError("--cpus must be >= 1"), "flags");
+    return absl::OkStatus();
   }
 
-  std::unique_ptr<RealEnv> real_env =
-      RealEnv::Create(absl::GetFlag(FLAGS_inter_op_threads));
-  SessionOptions options;
-  options.env = real_env->env();
-  options.target = session_target;
-  (*options.config.mutable_device_count())["CPU"] = absl::GetFlag(FLAGS_cpus);
-  options.config.set_log_device_placement(absl::GetFlag(FLAGS_log_device_placement));
-  options.config.set_allow_soft_placement(absl::GetFlag(FLAGS_allow_soft_placement));
-  options.config.set_operation_timeout_in_ms(absl::GetFlag(FLAGS_timeout_ms));
-
-  std::unique_ptr<Session> session;
-  s = NewSession(options, &session);
-  if (!s.ok()) return Fail(s, "creating the session");
-  s = session->Create(graph);
-  if (!s.ok()) return Fail(s, "creating the graph");
-
-  const std::string output_dir = resolve(absl::GetFlag(FLAGS_output_dir));
-  if (!output_dir.empty()) {
-    s = MakeDirectory(output_dir);
-    if (!s.ok()) return Fail(s, "--output_dir");
+  absl::Status CreateSession() {
+    real_env_ = RealEnv::Create(absl::GetFlag(FLAGS_inter_op_threads));
+    SessionOptions options;
+    options.env = real_env_->env();
+    options.target = session_target_;
+    (*options.config.mutable_device_count())["CPU"] = absl::GetFlag(FLAGS_cpus);
+    options.config.set_log_device_placement(
+        absl::GetFlag(FLAGS_log_device_placement));
+    options.config.set_allow_soft_placement(
+        absl::GetFlag(FLAGS_allow_soft_placement));
+    options.config.set_operation_timeout_in_ms(absl::GetFlag(FLAGS_timeout_ms));
+    what_ = "creating the session";
+    absl::Status s = NewSession(options, &session_);
+    if (!s.ok()) return s;
+    what_ = "creating the graph";
+    s = session_->Create(graph_);
+    if (!s.ok()) return s;
+    output_dir_ = Resolve(absl::GetFlag(FLAGS_output_dir));
+    what_ = "--output_dir";
+    return output_dir_.empty() ? absl::OkStatus() : MakeDirectory(output_dir_);
   }
 
-  std::vector<Tensor> outputs;
-  const std::vector<std::string> init = absl::GetFlag(FLAGS_init);
-  if (!init.empty()) {
-    s = session->Run(FeedsNeededBy(graph, init, feeds), {}, init, &outputs);
-    if (!s.ok()) return Fail(s, "running --init");
+  absl::Status RunInit() {
+    const std::vector<std::string> init = absl::GetFlag(FLAGS_init);
+    if (!init.empty()) {
+      what_ = "running --init";
+      absl::Status s = session_->Run(FeedsNeededBy(graph_, init, feeds_), {},
+                                     init, &outputs_);
+      if (!s.ok()) return s;
+    }
+    if (fetches_.empty() && targets_.empty()) {
+      what_ = "flags";
+      return absl::InvalidArgumentError(
+          "nothing to do: give --fetch and/or --target");
+    }
+    return absl::OkStatus();
   }
-  if (fetches.empty() && targets.empty()) {
-    return Fail(absl::InvalidArgumentError("nothing to do: give --fetch and/or --target"),
-                "flags");
-  }
+
   // With --target, each step runs the targets (e.g. a training op) and the
   // fetches are evaluated in their own Run at each report point, so a fetch
   // never races with the update the step makes. Without --target each step
   // is a plain fetch.
-  const int print_every = absl::GetFlag(FLAGS_print_every);
-  const int max_entries = absl::GetFlag(FLAGS_max_entries);
-  RunOptions run_options;
-  auto report = [&](int step) -> absl::Status {
-    if (fetches.empty()) return absl::OkStatus();
-    if (!targets.empty()) {
-      absl::Status st = session->Run(run_options, feeds, fetches, {}, &outputs, nullptr);
-      if (!st.ok()) return st;
+  absl::Status RunSteps() {
+    const int print_every = absl::GetFlag(FLAGS_print_every);
+    const std::string timeline_path = absl::GetFlag(FLAGS_timeline);
+    for (int step = 1; step <= steps_; ++step) {
+      RunOptions options;
+      RunMetadata metadata;
+      const bool trace = step == steps_ && !timeline_path.empty();
+      if (trace) options.set_trace_level(RunOptions::FULL_TRACE);
+      what_ = absl::StrCat("running step ", step);
+      absl::Status s = targets_.empty()
+                           ? session_->Run(options, feeds_, fetches_, {},
+                                           &outputs_, &metadata)
+                           : session_->Run(options, feeds_, {}, targets_,
+                                           &outputs_, &metadata);
+      if (!s.ok()) return s;
+      if (trace) {
+        what_ = "writing --timeline";
+        s = WriteTimeline(metadata, timeline_path);
+        if (!s.ok()) return s;
+      }
+      if (step == steps_ || (print_every > 0 && step % print_every == 0)) {
+        what_ = absl::StrCat("fetching after step ", step);
+        s = Report(step);
+        if (!s.ok()) return s;
+      }
     }
-    if (steps > 1) absl::PrintF("step %d:\n", step);
-    for (size_t i = 0; i < fetches.size(); ++i) {
-      absl::PrintF("%s = %s\n", fetches[i], outputs[i].SummarizeValue(max_entries));
+    return absl::OkStatus();
+  }
+
+  absl::Status Report(int step) {
+    if (fetches_.empty()) return absl::OkStatus();
+    if (!targets_.empty()) {
+      absl::Status s =
+          session_->Run(RunOptions(), feeds_, fetches_, {}, &outputs_, nullptr);
+      if (!s.ok()) return s;
+    }
+    if (steps_ > 1) absl::PrintF("step %d:\n", step);
+    const int max_entries = absl::GetFlag(FLAGS_max_entries);
+    for (size_t i = 0; i < fetches_.size(); ++i) {
+      absl::PrintF("%s = %s\n", fetches_[i],
+                   outputs_[i].SummarizeValue(max_entries));
     }
     std::fflush(stdout);  // Progress reports show up as they happen.
     return absl::OkStatus();
-  };
-  const std::string timeline_path = absl::GetFlag(FLAGS_timeline);
-  for (int step = 1; step <= steps; ++step) {
-    RunOptions step_options = run_options;
-    RunMetadata metadata;
-    const bool trace = step == steps && !timeline_path.empty();
-    if (trace) step_options.set_trace_level(RunOptions::FULL_TRACE);
-    s = targets.empty()
-            ? session->Run(step_options, feeds, fetches, {}, &outputs, &metadata)
-            : session->Run(step_options, feeds, {}, targets, &outputs, &metadata);
-    if (!s.ok()) return Fail(s, absl::StrCat("running step ", step));
-    if (trace) {
-      s = WriteTimeline(metadata, timeline_path);
-      if (!s.ok()) return Fail(s, "writing --timeline");
-    }
-    if (step == steps || (print_every > 0 && step % print_every == 0)) {
-      s = report(step);
-      if (!s.ok()) return Fail(s, absl::StrCat("fetching after step ", step));
-    }
   }
-  // The last report left the fetched values in `outputs`.
-  for (size_t i = 0; !output_dir.empty() && i < fetches.size(); ++i) {
-    std::string written;
-    s = WriteFetchFile(output_dir, fetches[i], outputs[i], &written);
-    if (!s.ok()) return Fail(s, "writing --output_dir");
-    if (absl::EndsWith(written, ".pb")) {
-      absl::FPrintF(stderr,
-                    "run_graph: %s is %s, which .npy cannot hold: wrote it "
-                    "as a binary TensorProto to %s\n",
-                    fetches[i], DataTypeString(outputs[i].dtype()), written);
+
+  // The last report left the fetched values in `outputs_`.
+  absl::Status WriteOutputs() {
+    what_ = "writing --output_dir";
+    for (size_t i = 0; !output_dir_.empty() && i < fetches_.size(); ++i) {
+      std::string written;
+      absl::Status s =
+          WriteFetchFile(output_dir_, fetches_[i], outputs_[i], &written);
+      if (!s.ok()) return s;
+      if (absl::EndsWith(written, ".pb")) {
+        absl::FPrintF(stderr,
+                      "run_graph: %s is %s, which .npy cannot hold: wrote it "
+                      "as a binary TensorProto to %s\n",
+                      fetches_[i], DataTypeString(outputs_[i].dtype()),
+                      written);
+      }
     }
+    return absl::OkStatus();
   }
-  s = session->Close();
-  if (!s.ok()) return Fail(s, "closing the session");
-  return 0;
-}
+
+  const std::vector<char*> positional_;
+  std::string base_dir_;
+  std::string what_;
+  GraphDef graph_;
+  Session::FeedList feeds_;
+  std::vector<std::string> fetches_;
+  std::vector<std::string> targets_;
+  std::string session_target_;
+  int steps_ = 1;
+  std::string output_dir_;
+  std::unique_ptr<RealEnv> real_env_;
+  std::unique_ptr<Session> session_;
+  std::vector<Tensor> outputs_;
+};
 
 }  // namespace
 }  // namespace stepflow
@@ -329,5 +403,5 @@ int main(int argc, char** argv) {
       "  run_graph --graph=FILE [--fetch=t1,t2] [--target=n] [name=value ...]");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   stepflow::TuneMallocForTensors();
-  return stepflow::Main(positional);
+  return stepflow::RunGraph(std::move(positional)).Main();
 }

@@ -40,7 +40,8 @@ std::string ShapeString(const NodeOutput& out) {
   if (absl::StartsWith(dtype, "DT_")) dtype = dtype.substr(3);
   absl::AsciiStrToLower(&dtype);
   std::vector<std::string> dims;
-  for (const auto& dim : d.shape().dim()) dims.push_back(absl::StrCat(dim.size()));
+  for (const auto& dim : d.shape().dim())
+    dims.push_back(absl::StrCat(dim.size()));
   return absl::StrCat(dtype, "[", absl::StrJoin(dims, ","), "]");
 }
 
@@ -84,11 +85,21 @@ std::string JsonEscape(const std::string& s) {
   out.reserve(s.size());
   for (const char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           absl::StrAppendFormat(&out, "\\u%04x", static_cast<int>(c));
@@ -100,11 +111,11 @@ std::string JsonEscape(const std::string& s) {
   return out;
 }
 
-absl::Status StepStatsToChromeTrace(const StepStats& step_stats,
-                                    const std::string& title, std::string* json,
-                                    TimelineSummary* summary) {
-  // Devices in name order, each with its slices.
-  std::map<std::string, std::vector<Slice>> by_device;
+namespace {
+
+// Each device's kernels as slices, devices in name order.
+absl::Status CollectSlices(const StepStats& step_stats,
+                           std::map<std::string, std::vector<Slice>>* out) {
   for (const DeviceStepStats& dev : step_stats.dev_stats()) {
     for (const NodeExecStats& n : dev.node_stats()) {
       Slice s;
@@ -125,10 +136,14 @@ absl::Status StepStatsToChromeTrace(const StepStats& step_stats,
       std::vector<std::string> outs;
       for (const NodeOutput& o : n.output()) outs.push_back(ShapeString(o));
       s.outputs = absl::StrJoin(outs, ", ");
-      by_device[dev.device()].push_back(std::move(s));
+      (*out)[dev.device()].push_back(std::move(s));
     }
   }
+  return absl::OkStatus();
+}
 
+// The earliest start of any slice (the trace's time zero).
+int64_t Origin(const std::map<std::string, std::vector<Slice>>& by_device) {
   int64_t origin = 0;
   bool have_origin = false;
   for (const auto& [device, slices] : by_device) {
@@ -137,21 +152,25 @@ absl::Status StepStatsToChromeTrace(const StepStats& step_stats,
       have_origin = true;
     }
   }
+  return origin;
+}
 
-  TimelineSummary sum;
-  std::vector<std::string> events;
+// One process lane per device, overlapping kernels packed into rows
+// (threads); appends the events and the placed slices to `all`.
+void EmitDeviceLanes(std::map<std::string, std::vector<Slice>>* by_device,
+                     int64_t origin, std::vector<std::string>* events,
+                     std::vector<Slice*>* all, TimelineSummary* sum) {
   int pid = 0;
-  std::vector<Slice*> all;
-  for (auto& [device, slices] : by_device) {
+  for (auto& [device, slices] : *by_device) {
     if (slices.empty()) continue;
     ++pid;
-    ++sum.lanes;
-    events.push_back(absl::StrCat(
-        R"({"ph":"M","name":"process_name","pid":)", pid,
-        R"(,"args":{"name":")", JsonEscape(device), R"("}})"));
-    events.push_back(absl::StrCat(R"({"ph":"M","name":"process_sort_index","pid":)",
-                                  pid, R"(,"args":{"sort_index":)", pid, "}}"));
-    // Pack overlapping kernels into rows.
+    ++sum->lanes;
+    events->push_back(absl::StrCat(R"({"ph":"M","name":"process_name","pid":)",
+                                   pid, R"(,"args":{"name":")",
+                                   JsonEscape(device), R"("}})"));
+    events->push_back(
+        absl::StrCat(R"({"ph":"M","name":"process_sort_index","pid":)", pid,
+                     R"(,"args":{"sort_index":)", pid, "}}"));
     std::vector<Slice*> order;
     for (Slice& s : slices) order.push_back(&s);
     std::sort(order.begin(), order.end(), EarlierSlice);
@@ -163,27 +182,30 @@ absl::Status StepStatsToChromeTrace(const StepStats& step_stats,
       row_end[row] = s->end;
       s->pid = pid;
       s->tid = static_cast<int>(row);
-      all.push_back(s);
+      all->push_back(s);
     }
     for (size_t row = 0; row < row_end.size(); ++row) {
-      events.push_back(absl::StrCat(
+      events->push_back(absl::StrCat(
           R"({"ph":"M","name":"thread_name","pid":)", pid, R"(,"tid":)", row,
           R"(,"args":{"name":"ops #)", row, R"("}})"));
     }
     for (const Slice* s : order) {
-      ++sum.kernels;
-      events.push_back(absl::StrCat(
-          R"({"ph":"X","cat":"Op","name":")", JsonEscape(s->op),
-          R"(","pid":)", s->pid, R"(,"tid":)", s->tid,
-          R"(,"ts":)", Micros(s->start - origin), R"(,"dur":)",
-          Micros(s->end - s->start), R"(,"args":{"name":")",
+      ++sum->kernels;
+      events->push_back(absl::StrCat(
+          R"({"ph":"X","cat":"Op","name":")", JsonEscape(s->op), R"(","pid":)",
+          s->pid, R"(,"tid":)", s->tid, R"(,"ts":)", Micros(s->start - origin),
+          R"(,"dur":)", Micros(s->end - s->start), R"(,"args":{"name":")",
           JsonEscape(s->node), R"(","op":")", JsonEscape(s->op),
           R"(","inputs":")", JsonEscape(s->inputs), R"(","outputs":")",
           JsonEscape(s->outputs), R"("}})"));
     }
   }
+}
 
-  // Pair transfers: k-th send with k-th recv of the same (tensor, from, to).
+// Pairs transfers, the k-th send with the k-th recv of the same (tensor,
+// from, to), as flow arrows.
+void EmitTransferFlows(const std::vector<Slice*>& all, int64_t origin,
+                       std::vector<std::string>* events, TimelineSummary* sum) {
   std::map<std::string, std::vector<Slice*>> sends, recvs;
   for (Slice* s : all) {
     if (s->is_send) sends[s->transfer].push_back(s);
@@ -199,23 +221,39 @@ absl::Status StepStatsToChromeTrace(const StepStats& step_stats,
     std::sort(s.begin(), s.end(), EarlierSlice);
     std::sort(r.begin(), r.end(), EarlierSlice);
     const size_t pairs = std::min(s.size(), r.size());
-    sum.unpaired_transfers += static_cast<int>(s.size() + r.size() - 2 * pairs);
+    sum->unpaired_transfers +=
+        static_cast<int>(s.size() + r.size() - 2 * pairs);
     const std::string tensor = key.substr(0, key.find(' '));
     for (size_t i = 0; i < pairs; ++i) {
       ++flow_id;
-      ++sum.flows;
+      ++sum->flows;
       const std::string name = JsonEscape(tensor.substr(tensor.find('=') + 1));
-      events.push_back(absl::StrCat(
-          R"({"ph":"s","cat":"DataFlow","name":")", name, R"(","id":)",
-          flow_id, R"(,"pid":)", s[i]->pid, R"(,"tid":)", s[i]->tid,
-          R"(,"ts":)", Micros(s[i]->start - origin), "}"));
-      events.push_back(absl::StrCat(
-          R"({"ph":"f","bp":"e","cat":"DataFlow","name":")", name,
-          R"(","id":)", flow_id, R"(,"pid":)", r[i]->pid, R"(,"tid":)",
-          r[i]->tid, R"(,"ts":)", Micros(r[i]->start - origin), "}"));
+      events->push_back(absl::StrCat(
+          R"({"ph":"s","cat":"DataFlow","name":")", name, R"(","id":)", flow_id,
+          R"(,"pid":)", s[i]->pid, R"(,"tid":)", s[i]->tid, R"(,"ts":)",
+          Micros(s[i]->start - origin), "}"));
+      events->push_back(absl::StrCat(
+          R"({"ph":"f","bp":"e","cat":"DataFlow","name":")", name, R"(","id":)",
+          flow_id, R"(,"pid":)", r[i]->pid, R"(,"tid":)", r[i]->tid,
+          R"(,"ts":)", Micros(r[i]->start - origin), "}"));
     }
   }
+}
 
+}  // namespace
+
+absl::Status StepStatsToChromeTrace(const StepStats& step_stats,
+                                    const std::string& title, std::string* json,
+                                    TimelineSummary* summary) {
+  std::map<std::string, std::vector<Slice>> by_device;
+  absl::Status s = CollectSlices(step_stats, &by_device);
+  if (!s.ok()) return s;
+  const int64_t origin = Origin(by_device);
+  TimelineSummary sum;
+  std::vector<std::string> events;
+  std::vector<Slice*> all;
+  EmitDeviceLanes(&by_device, origin, &events, &all, &sum);
+  EmitTransferFlows(all, origin, &events, &sum);
   *json = absl::StrCat(R"({"displayTimeUnit":"ns","otherData":{"title":")",
                        JsonEscape(title), R"("},"traceEvents":[)", "\n",
                        absl::StrJoin(events, ",\n"), "\n]}\n");

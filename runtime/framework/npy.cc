@@ -1,7 +1,7 @@
 #include "runtime/framework/npy.h"
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -25,15 +25,16 @@ struct NumericCode {
 };
 
 constexpr NumericCode kNumeric[] = {
-    {'b', 1, DT_BOOL},       {'i', 1, DT_INT8},      {'i', 2, DT_INT16},
-    {'i', 4, DT_INT32},      {'i', 8, DT_INT64},     {'u', 1, DT_UINT8},
-    {'u', 2, DT_UINT16},     {'u', 4, DT_UINT32},    {'u', 8, DT_UINT64},
-    {'f', 2, DT_HALF},       {'f', 4, DT_FLOAT},     {'f', 8, DT_DOUBLE},
-    {'c', 8, DT_COMPLEX64},  {'c', 16, DT_COMPLEX128},
+    {'b', 1, DT_BOOL},      {'i', 1, DT_INT8},        {'i', 2, DT_INT16},
+    {'i', 4, DT_INT32},     {'i', 8, DT_INT64},       {'u', 1, DT_UINT8},
+    {'u', 2, DT_UINT16},    {'u', 4, DT_UINT32},      {'u', 8, DT_UINT64},
+    {'f', 2, DT_HALF},      {'f', 4, DT_FLOAT},       {'f', 8, DT_DOUBLE},
+    {'c', 8, DT_COMPLEX64}, {'c', 16, DT_COMPLEX128},
 };
 
 absl::Status Bad(absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("malformed .npy data: ", what));
+  return absl::InvalidArgumentError(
+      absl::StrCat("malformed .npy data: ", what));
 }
 
 // The value of `key` in NumPy's header dict literal, e.g. for "descr" in
@@ -44,8 +45,8 @@ absl::Status Bad(absl::string_view what) {
 bool HeaderValue(absl::string_view header, absl::string_view key,
                  absl::string_view* value) {
   for (const char quote : {'\'', '"'}) {
-    const std::string pattern = absl::StrCat(std::string(1, quote), key,
-                                             std::string(1, quote));
+    const std::string pattern =
+        absl::StrCat(std::string(1, quote), key, std::string(1, quote));
     size_t at = header.find(pattern);
     if (at == absl::string_view::npos) continue;
     absl::string_view rest = header.substr(at + pattern.size());
@@ -77,7 +78,7 @@ absl::Status ParseShape(absl::string_view text, std::vector<int64_t>* dims) {
   }
   for (absl::string_view part : absl::StrSplit(text, ',')) {
     part = absl::StripAsciiWhitespace(part);
-    if (part.empty()) continue;  // "(3,)" and "()"
+    if (part.empty()) continue;       // "(3,)" and "()"
     absl::ConsumeSuffix(&part, "L");  // Python 2 longs.
     int64_t d;
     if (!absl::SimpleAtoi(part, &d) || d < 0) {
@@ -85,8 +86,8 @@ absl::Status ParseShape(absl::string_view text, std::vector<int64_t>* dims) {
     }
     dims->push_back(d);
     if (dims->size() > kMaxRank) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          ".npy array has more than ", kMaxRank, " dimensions"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(".npy array has more than ", kMaxRank, " dimensions"));
     }
   }
   return absl::OkStatus();
@@ -126,7 +127,8 @@ uint32_t LoadLe32(const char* p) {
 
 absl::Status EncodeNpy(const Tensor& tensor, std::string* out) {
   if (!tensor.IsInitialized()) {
-    return absl::InvalidArgumentError("cannot write an uninitialized tensor as .npy");
+    return absl::InvalidArgumentError(
+        "cannot write an uninitialized tensor as .npy");
   }
   const DataType dtype = tensor.dtype();
   std::string descr;
@@ -159,15 +161,16 @@ absl::Status EncodeNpy(const Tensor& tensor, std::string* out) {
                     d + 1 < tensor.dims() ? ", " : "");
   }
   shape += ")";
-  std::string header = absl::StrCat("{'descr': '", descr,
-                                    "', 'fortran_order': False, 'shape': ",
-                                    shape, ", }");
+  std::string header =
+      absl::StrCat("{'descr': '", descr,
+                   "', 'fortran_order': False, 'shape': ", shape, ", }");
   // Magic (6) + version (2) + length (2) + header + '\n', padded to 64.
   const size_t unpadded = kMagicLen + 4 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
   header.push_back('\n');
   if (header.size() > 0xFFFF) {
-    return absl::InvalidArgumentError(".npy header too long for the tensor's rank");
+    return absl::InvalidArgumentError(
+        ".npy header too long for the tensor's rank");
   }
   out->append(kMagic, kMagicLen);
   out->push_back('\x01');
@@ -181,12 +184,23 @@ absl::Status EncodeNpy(const Tensor& tensor, std::string* out) {
       out->append(string_width - strings[i].size(), '\0');
     }
   } else {
-    out->append(static_cast<const char*>(tensor.raw_data()), tensor.TotalBytes());
+    out->append(static_cast<const char*>(tensor.raw_data()),
+                tensor.TotalBytes());
   }
   return absl::OkStatus();
 }
 
-absl::Status DecodeNpy(absl::string_view bytes, Tensor* tensor) {
+namespace {
+
+// What the header says: the dtype descriptor (without quotes), the shape,
+// and where the data starts.
+struct NpyHeader {
+  absl::string_view descr;
+  TensorShape shape;
+  absl::string_view data;
+};
+
+absl::Status ParseHeader(absl::string_view bytes, NpyHeader* out) {
   if (bytes.size() < kMagicLen + 4 ||
       bytes.substr(0, kMagicLen) != absl::string_view(kMagic, kMagicLen)) {
     return Bad("missing the \\x93NUMPY magic");
@@ -206,10 +220,10 @@ absl::Status DecodeNpy(absl::string_view bytes, Tensor* tensor) {
   }
   if (header_len > bytes.size() - prefix) return Bad("truncated header");
   const absl::string_view header = bytes.substr(prefix, header_len);
-  absl::string_view data = bytes.substr(prefix + header_len);
+  out->data = bytes.substr(prefix + header_len);
 
-  absl::string_view descr, fortran, shape_text;
-  if (!HeaderValue(header, "descr", &descr) ||
+  absl::string_view fortran, shape_text;
+  if (!HeaderValue(header, "descr", &out->descr) ||
       !HeaderValue(header, "fortran_order", &fortran) ||
       !HeaderValue(header, "shape", &shape_text)) {
     return Bad("header lacks descr, fortran_order or shape");
@@ -219,6 +233,7 @@ absl::Status DecodeNpy(absl::string_view bytes, Tensor* tensor) {
         ".npy array is in Fortran order; save it with "
         "numpy.ascontiguousarray first");
   }
+  absl::string_view& descr = out->descr;
   if (descr.size() < 2 || (descr.front() != '\'' && descr.front() != '"')) {
     return Bad(absl::StrCat("descr is not a simple dtype: ", descr));
   }
@@ -226,90 +241,120 @@ absl::Status DecodeNpy(absl::string_view bytes, Tensor* tensor) {
   std::vector<int64_t> dims;
   absl::Status s = ParseShape(shape_text, &dims);
   if (!s.ok()) return s;
-  TensorShape shape;
-  s = TensorShape::BuildTensorShape(dims, &shape);
-  if (!s.ok()) return s;
-  const int64_t n = shape.num_elements();
+  return TensorShape::BuildTensorShape(dims, &out->shape);
+}
 
+// A descriptor such as "<f4": kind 'f', item size 4 (UTF-32 'U' items are
+// four bytes per character).
+struct NpyDtype {
+  char kind;
+  int64_t size;
+  int64_t itemsize;
+};
+
+absl::Status ParseDescr(absl::string_view descr, NpyDtype* out) {
   if (descr.size() < 3) return Bad(absl::StrCat("unknown dtype '", descr, "'"));
   const char order = descr[0];
-  const char kind = descr[1];
-  int64_t size;
-  if (!absl::SimpleAtoi(descr.substr(2), &size) || size < 0) {
+  out->kind = descr[1];
+  if (!absl::SimpleAtoi(descr.substr(2), &out->size) || out->size < 0) {
     return Bad(absl::StrCat("unknown dtype '", descr, "'"));
   }
   if (order == '>') {
     return absl::InvalidArgumentError(absl::StrCat(
-        ".npy array is big-endian ('", descr,
-        "'); convert it with astype('<", descr.substr(1), "') first"));
+        ".npy array is big-endian ('", descr, "'); convert it with astype('<",
+        descr.substr(1), "') first"));
   }
   if (order != '<' && order != '|' && order != '=') {
     return Bad(absl::StrCat("unknown byte order in '", descr, "'"));
   }
-  // Every branch below reads exactly n * itemsize bytes; checking that first
-  // bounds what is allocated by the input's own size.
-  const int64_t itemsize = kind == 'U' ? size * 4 : size;
-  if (itemsize == 0 && n > 0) {
-    return Bad(absl::StrCat("zero-width dtype '", descr, "'"));
-  }
-  if (n > 0 && (static_cast<uint64_t>(itemsize) >
-                    static_cast<uint64_t>(data.size()) / static_cast<uint64_t>(n) ||
-                static_cast<uint64_t>(n) * static_cast<uint64_t>(itemsize) !=
-                    data.size())) {
-    return Bad(absl::StrCat("data holds ", data.size(), " bytes; shape ",
-                            shape.DebugString(), " of '", descr, "' needs ",
-                            n, " x ", itemsize));
-  }
-  if (n == 0 && !data.empty()) {
-    return Bad(absl::StrCat("data holds ", data.size(),
-                            " bytes for an empty array"));
-  }
+  out->itemsize = out->kind == 'U' ? out->size * 4 : out->size;
+  return absl::OkStatus();
+}
 
-  if (kind == 'S' || kind == 'U') {
-    Tensor t(DT_STRING, shape);
-    auto flat = t.flat<std::string>();
-    for (int64_t i = 0; i < n; ++i) {
-      const char* p = data.data() + i * itemsize;
-      std::string& dst = flat(i);
-      if (kind == 'S') {
-        size_t len = static_cast<size_t>(size);
-        while (len > 0 && p[len - 1] == '\0') --len;
-        dst.assign(p, len);
-      } else {
-        size_t len = static_cast<size_t>(size);
-        while (len > 0 && LoadLe32(p + 4 * (len - 1)) == 0) --len;
-        for (size_t c = 0; c < len; ++c) {
-          if (!AppendUtf8(LoadLe32(p + 4 * c), &dst)) {
-            return Bad(absl::StrCat("element ", i,
-                                    " is not valid UTF-32 text"));
-          }
-        }
+// The data must hold exactly n * itemsize bytes: checked before anything is
+// allocated, so a file's own size bounds what decoding it allocates.
+absl::Status CheckDataSize(const NpyHeader& h, const NpyDtype& d) {
+  const int64_t n = h.shape.num_elements();
+  if (d.itemsize == 0 && n > 0) {
+    return Bad(absl::StrCat("zero-width dtype '", h.descr, "'"));
+  }
+  const uint64_t bytes = h.data.size();
+  if (n > 0 && (static_cast<uint64_t>(d.itemsize) > bytes / n ||
+                static_cast<uint64_t>(n) * d.itemsize != bytes)) {
+    return Bad(absl::StrCat("data holds ", bytes, " bytes; shape ",
+                            h.shape.DebugString(), " of '", h.descr, "' needs ",
+                            n, " x ", d.itemsize));
+  }
+  if (n == 0 && bytes != 0) {
+    return Bad(absl::StrCat("data holds ", bytes, " bytes for an empty array"));
+  }
+  return absl::OkStatus();
+}
+
+// Bytes ('S', trailing NULs dropped) or UTF-32 ('U', decoded to UTF-8).
+absl::Status DecodeStrings(const NpyHeader& h, const NpyDtype& d,
+                           Tensor* tensor) {
+  Tensor t(DT_STRING, h.shape);
+  std::string* flat = t.base<std::string>();
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    const char* p = h.data.data() + i * d.itemsize;
+    size_t len = static_cast<size_t>(d.size);
+    if (d.kind == 'S') {
+      while (len > 0 && p[len - 1] == '\0') --len;
+      flat[i].assign(p, len);
+      continue;
+    }
+    while (len > 0 && LoadLe32(p + 4 * (len - 1)) == 0) --len;
+    for (size_t c = 0; c < len; ++c) {
+      if (!AppendUtf8(LoadLe32(p + 4 * c), &flat[i])) {
+        return Bad(absl::StrCat("element ", i, " is not valid UTF-32 text"));
       }
     }
-    *tensor = std::move(t);
-    return absl::OkStatus();
+  }
+  *tensor = std::move(t);
+  return absl::OkStatus();
+}
+
+absl::Status DecodeNumbers(const NpyHeader& h, DataType dtype, Tensor* tensor) {
+  Tensor t(dtype, h.shape);
+  if (!h.data.empty()) std::memcpy(t.raw_data(), h.data.data(), h.data.size());
+  if (dtype == DT_BOOL) {
+    const uint8_t* b = static_cast<const uint8_t*>(t.raw_data());
+    for (int64_t i = 0; i < t.NumElements(); ++i) {
+      if (b[i] > 1)
+        return Bad(absl::StrCat("bool element ", i, " is not 0 or 1"));
+    }
+  }
+  *tensor = std::move(t);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status DecodeNpy(absl::string_view bytes, Tensor* tensor) {
+  NpyHeader header;
+  absl::Status s = ParseHeader(bytes, &header);
+  if (!s.ok()) return s;
+  NpyDtype dtype;
+  s = ParseDescr(header.descr, &dtype);
+  if (!s.ok()) return s;
+  s = CheckDataSize(header, dtype);
+  if (!s.ok()) return s;
+  if (dtype.kind == 'S' || dtype.kind == 'U') {
+    return DecodeStrings(header, dtype, tensor);
   }
   for (const NumericCode& c : kNumeric) {
-    if (c.kind == kind && c.size == size) {
-      Tensor t(c.dtype, shape);
-      if (n > 0) std::memcpy(t.raw_data(), data.data(), data.size());
-      if (c.dtype == DT_BOOL) {
-        const uint8_t* b = static_cast<const uint8_t*>(t.raw_data());
-        for (int64_t i = 0; i < n; ++i) {
-          if (b[i] > 1) return Bad(absl::StrCat("bool element ", i, " is not 0 or 1"));
-        }
-      }
-      *tensor = std::move(t);
-      return absl::OkStatus();
+    if (c.kind == dtype.kind && c.size == dtype.size) {
+      return DecodeNumbers(header, c.dtype, tensor);
     }
   }
-  if (kind == 'O') {
+  if (dtype.kind == 'O') {
     return absl::InvalidArgumentError(
         ".npy object arrays (pickled) are not supported; save strings as "
         "bytes (dtype 'S') or str (dtype 'U')");
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat(".npy dtype '", descr, "' has no stepflow tensor type"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      ".npy dtype '", header.descr, "' has no stepflow tensor type"));
 }
 
 }  // namespace stepflow

@@ -90,9 +90,9 @@ TEST(NpyTest, StringsAsBytesAndUnicode) {
 
   // np.array(["h\u00e9"]) is '<U2': UTF-32 code units, decoded to UTF-8.
   const uint32_t cps[] = {'h', 0xE9};
-  const std::string u = NumpyFile(
-      "{'descr': '<U2', 'fortran_order': False, 'shape': (1,), }", cps,
-      sizeof(cps));
+  const std::string u =
+      NumpyFile("{'descr': '<U2', 'fortran_order': False, 'shape': (1,), }",
+                cps, sizeof(cps));
   ASSERT_TRUE(DecodeNpy(u, &back).ok());
   EXPECT_EQ(back.flat<std::string>()(0), "h\xC3\xA9");
 }

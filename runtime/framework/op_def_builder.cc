@@ -161,129 +161,151 @@ absl::Status ParseSingleAttrType(absl::string_view* s, std::string* type,
 // ---------------------------------------------------------------------------
 // Default values.
 
+// Each parser below consumes one default value of its attr type from `*s`,
+// adding it to `list` (when non-null) or setting it on `value`.
+
+absl::Status ParseStringValue(absl::string_view* s, AttrValue* value,
+                              AttrValue::ListValue* list) {
+  if (s->empty() || ((*s)[0] != '\'' && (*s)[0] != '"')) {
+    return SpecError("string default must be quoted");
+  }
+  const char quote = (*s)[0];
+  size_t end = 1;
+  while (end < s->size() && (*s)[end] != quote) {
+    if ((*s)[end] == '\\') ++end;
+    ++end;
+  }
+  if (end >= s->size()) return SpecError("unterminated string default");
+  std::string unescaped;
+  if (!absl::CUnescape(s->substr(1, end - 1), &unescaped)) {
+    return SpecError("bad escape in string default");
+  }
+  s->remove_prefix(end + 1);
+  if (list) list->add_s(unescaped); else value->set_s(unescaped);
+  return absl::OkStatus();
+}
+
+absl::Status ParseNumberValue(absl::string_view base, absl::string_view* s,
+                              AttrValue* value, AttrValue::ListValue* list) {
+  size_t n = 0;
+  while (n < s->size()) {
+    const char c = (*s)[n];
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' &&
+        c != '+' && c != '.') {
+      break;
+    }
+    ++n;
+  }
+  absl::string_view tok = s->substr(0, n);
+  if (base == "int") {
+    int64_t v;
+    if (!absl::SimpleAtoi(tok, &v)) {
+      return SpecError(absl::StrCat("bad int default '", tok, "'"));
+    }
+    if (list) list->add_i(v); else value->set_i(v);
+  } else {
+    float v;
+    if (!absl::SimpleAtof(tok, &v)) {
+      return SpecError(absl::StrCat("bad float default '", tok, "'"));
+    }
+    if (list) list->add_f(v); else value->set_f(v);
+  }
+  s->remove_prefix(n);
+  return absl::OkStatus();
+}
+
+absl::Status ParseBoolValue(absl::string_view* s, AttrValue* value,
+                            AttrValue::ListValue* list) {
+  std::string tok;
+  if (!ConsumeIdent(s, &tok) || (tok != "true" && tok != "false")) {
+    return SpecError("bool default must be true or false");
+  }
+  if (list) list->add_b(tok == "true"); else value->set_b(tok == "true");
+  return absl::OkStatus();
+}
+
+absl::Status ParseTypeValue(absl::string_view* s, AttrValue* value,
+                            AttrValue::ListValue* list) {
+  std::string tok;
+  DataType dt;
+  if (!ConsumeIdent(s, &tok) || !ParseConcreteType(tok, &dt)) {
+    return SpecError(absl::StrCat("bad type default '", tok, "'"));
+  }
+  if (list) list->add_type(dt); else value->set_type(dt);
+  return absl::OkStatus();
+}
+
+// "{unknown_rank: true}" or "[d0, d1, ...]" (-1 for an unknown dimension).
+absl::Status ParseShapeValue(absl::string_view* s, AttrValue* value,
+                             AttrValue::ListValue* list) {
+  constexpr char kForm[] = "shape default must be {unknown_rank: true} or [dims]";
+  TensorShapeProto shape;
+  if (Consume(s, "{")) {
+    std::string key, val;
+    if (!ConsumeIdent(s, &key) || key != "unknown_rank" || !Consume(s, ":") ||
+        !ConsumeIdent(s, &val) || val != "true" || !Consume(s, "}")) {
+      return SpecError(kForm);
+    }
+    shape.set_unknown_rank(true);
+  } else if (Consume(s, "[")) {
+    for (bool first = true; !Consume(s, "]"); first = false) {
+      if (!first && !Consume(s, ",")) return SpecError("bad shape default");
+      SkipSpaces(s);
+      size_t n = 0;
+      while (n < s->size() &&
+             ((*s)[n] == '-' ||
+              absl::ascii_isdigit(static_cast<unsigned char>((*s)[n])))) {
+        ++n;
+      }
+      int64_t d;
+      if (!absl::SimpleAtoi(s->substr(0, n), &d) || d < -1) {
+        return SpecError("bad dimension in shape default");
+      }
+      s->remove_prefix(n);
+      shape.add_dim()->set_size(d);
+    }
+  } else {
+    return SpecError(kForm);
+  }
+  if (list) *list->add_shape() = shape; else *value->mutable_shape() = shape;
+  return absl::OkStatus();
+}
+
+// "{<TensorProto in text format>}".
+absl::Status ParseTensorValue(absl::string_view* s, AttrValue* value,
+                              AttrValue::ListValue* list) {
+  if (!Consume(s, "{")) return SpecError("tensor default must be {<text proto>}");
+  int depth = 1;
+  size_t n = 0;
+  while (n < s->size() && depth > 0) {
+    if ((*s)[n] == '{') ++depth;
+    if ((*s)[n] == '}') --depth;
+    ++n;
+  }
+  if (depth != 0) return SpecError("unbalanced braces in tensor default");
+  TensorProto tensor;
+  if (!google::protobuf::TextFormat::ParseFromString(
+          std::string(s->substr(0, n - 1)), &tensor)) {
+    return SpecError("tensor default is not a valid TensorProto");
+  }
+  s->remove_prefix(n);
+  if (list) *list->add_tensor() = tensor; else *value->mutable_tensor() = tensor;
+  return absl::OkStatus();
+}
+
 // Consumes one scalar of `base` type from `*s`, adding it to `list` (when
 // non-null) or setting it on `value`.
 absl::Status ParseScalarValue(absl::string_view base, absl::string_view* s,
                               AttrValue* value, AttrValue::ListValue* list) {
   SkipSpaces(s);
-  if (base == "string") {
-    if (s->empty() || ((*s)[0] != '\'' && (*s)[0] != '"')) {
-      return SpecError("string default must be quoted");
-    }
-    const char quote = (*s)[0];
-    size_t end = 1;
-    while (end < s->size() && (*s)[end] != quote) {
-      if ((*s)[end] == '\\') ++end;
-      ++end;
-    }
-    if (end >= s->size()) return SpecError("unterminated string default");
-    std::string unescaped;
-    if (!absl::CUnescape(s->substr(1, end - 1), &unescaped)) {
-      return SpecError("bad escape in string default");
-    }
-    s->remove_prefix(end + 1);
-    if (list) list->add_s(unescaped); else value->set_s(unescaped);
-    return absl::OkStatus();
-  }
+  if (base == "string") return ParseStringValue(s, value, list);
   if (base == "int" || base == "float") {
-    size_t n = 0;
-    while (n < s->size()) {
-      const char c = (*s)[n];
-      if (absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
-          c == '+' || c == '.') {
-        ++n;
-      } else {
-        break;
-      }
-    }
-    absl::string_view tok = s->substr(0, n);
-    if (base == "int") {
-      int64_t v;
-      if (!absl::SimpleAtoi(tok, &v)) {
-        return SpecError(absl::StrCat("bad int default '", tok, "'"));
-      }
-      if (list) list->add_i(v); else value->set_i(v);
-    } else {
-      float v;
-      if (!absl::SimpleAtof(tok, &v)) {
-        return SpecError(absl::StrCat("bad float default '", tok, "'"));
-      }
-      if (list) list->add_f(v); else value->set_f(v);
-    }
-    s->remove_prefix(n);
-    return absl::OkStatus();
+    return ParseNumberValue(base, s, value, list);
   }
-  if (base == "bool") {
-    std::string tok;
-    if (!ConsumeIdent(s, &tok) || (tok != "true" && tok != "false")) {
-      return SpecError("bool default must be true or false");
-    }
-    if (list) list->add_b(tok == "true"); else value->set_b(tok == "true");
-    return absl::OkStatus();
-  }
-  if (base == "type") {
-    std::string tok;
-    DataType dt;
-    if (!ConsumeIdent(s, &tok) || !ParseConcreteType(tok, &dt)) {
-      return SpecError(absl::StrCat("bad type default '", tok, "'"));
-    }
-    if (list) list->add_type(dt); else value->set_type(dt);
-    return absl::OkStatus();
-  }
-  if (base == "shape") {
-    TensorShapeProto shape;
-    if (Consume(s, "{")) {
-      std::string key;
-      std::string val;
-      if (!ConsumeIdent(s, &key) || key != "unknown_rank" ||
-          !Consume(s, ":") || !ConsumeIdent(s, &val) || val != "true" ||
-          !Consume(s, "}")) {
-        return SpecError("shape default must be {unknown_rank: true} or [dims]");
-      }
-      shape.set_unknown_rank(true);
-    } else if (Consume(s, "[")) {
-      bool first = true;
-      while (!Consume(s, "]")) {
-        if (!first && !Consume(s, ",")) return SpecError("bad shape default");
-        SkipSpaces(s);
-        size_t n = 0;
-        while (n < s->size() && ((*s)[n] == '-' ||
-                                 absl::ascii_isdigit(static_cast<unsigned char>((*s)[n])))) {
-          ++n;
-        }
-        int64_t d;
-        if (!absl::SimpleAtoi(s->substr(0, n), &d) || d < -1) {
-          return SpecError("bad dimension in shape default");
-        }
-        s->remove_prefix(n);
-        shape.add_dim()->set_size(d);
-        first = false;
-      }
-    } else {
-      return SpecError("shape default must be {unknown_rank: true} or [dims]");
-    }
-    if (list) *list->add_shape() = shape; else *value->mutable_shape() = shape;
-    return absl::OkStatus();
-  }
-  if (base == "tensor") {
-    if (!Consume(s, "{")) return SpecError("tensor default must be {<text proto>}");
-    int depth = 1;
-    size_t n = 0;
-    while (n < s->size() && depth > 0) {
-      if ((*s)[n] == '{') ++depth;
-      if ((*s)[n] == '}') --depth;
-      ++n;
-    }
-    if (depth != 0) return SpecError("unbalanced braces in tensor default");
-    TensorProto tensor;
-    if (!google::protobuf::TextFormat::ParseFromString(
-            std::string(s->substr(0, n - 1)), &tensor)) {
-      return SpecError("tensor default is not a valid TensorProto");
-    }
-    s->remove_prefix(n);
-    if (list) *list->add_tensor() = tensor; else *value->mutable_tensor() = tensor;
-    return absl::OkStatus();
-  }
+  if (base == "bool") return ParseBoolValue(s, value, list);
+  if (base == "type") return ParseTypeValue(s, value, list);
+  if (base == "shape") return ParseShapeValue(s, value, list);
+  if (base == "tensor") return ParseTensorValue(s, value, list);
   return SpecError(absl::StrCat("attrs of type ", base, " cannot have defaults"));
 }
 

@@ -32,175 +32,190 @@ void FillRepeating(int64_t count, int64_t n, Getter get, T* out) {
 absl::Status CheckCount(const TensorProto& proto, const TensorShape& shape,
                         int64_t count, int64_t n) {
   if (count > n) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        Describe(proto, shape), " has ", count, " values but only ", n,
-        " elements"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(Describe(proto, shape), " has ", count,
+                     " values but only ", n, " elements"));
   }
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::Status TensorFromProto(const TensorProto& proto, Tensor* out) {
+// The dtype and shape `proto` declares, refused when unsupported or too
+// large to decode.
+absl::Status ProtoDtypeAndShape(const TensorProto& proto, TensorShape* shape) {
   const DataType dtype = proto.dtype();
   if (IsRefType(dtype) || !DataTypeIsSupported(dtype)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("TensorProto has unsupported dtype ",
-                     DataTypeString(dtype)));
-  }
-  TensorShape shape;
-  absl::Status s = TensorShape::FromProto(proto.tensor_shape(), &shape);
-  if (!s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "TensorProto of type ", DataTypeString(dtype),
-        " has an invalid shape: ", s.message()));
+        "TensorProto has unsupported dtype ", DataTypeString(dtype)));
   }
-  const int64_t n = shape.num_elements();
+  absl::Status s = TensorShape::FromProto(proto.tensor_shape(), shape);
+  if (!s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("TensorProto of type ", DataTypeString(dtype),
+                     " has an invalid shape: ", s.message()));
+  }
+  const int64_t n = shape->num_elements();
   const int64_t elem_bytes =
-      dtype == DT_STRING ? static_cast<int64_t>(sizeof(std::string))
+      dtype == DT_STRING     ? static_cast<int64_t>(sizeof(std::string))
       : dtype == DT_RESOURCE ? static_cast<int64_t>(sizeof(ResourceHandleProto))
                              : DataTypeSize(dtype);
   if (n > kMaxProtoElements || n > kMaxProtoBytes / elem_bytes) {
     return absl::InvalidArgumentError(absl::StrCat(
-        Describe(proto, shape), " is too large (", n, " elements)"));
+        Describe(proto, *shape), " is too large (", n, " elements)"));
   }
+  return absl::OkStatus();
+}
 
-  if (!proto.tensor_content().empty()) {
-    if (!DataTypeIsMemcpyable(dtype)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          Describe(proto, shape),
-          " uses tensor_content, which is only supported for numeric types"));
-    }
-    const int64_t want = n * DataTypeSize(dtype);
-    if (static_cast<int64_t>(proto.tensor_content().size()) != want) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          Describe(proto, shape), " has tensor_content of ",
-          proto.tensor_content().size(), " bytes; expected ", want));
-    }
-    if (dtype == DT_BOOL) {
-      for (char c : proto.tensor_content()) {
-        if (c != 0 && c != 1) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              Describe(proto, shape),
-              " has a bool value other than 0 or 1 in tensor_content"));
-        }
+// Decodes a numeric `proto` whose values are in tensor_content.
+absl::Status FromTensorContent(const TensorProto& proto,
+                               const TensorShape& shape, Tensor* out) {
+  const DataType dtype = proto.dtype();
+  if (!DataTypeIsMemcpyable(dtype)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        Describe(proto, shape),
+        " uses tensor_content, which is only supported for numeric types"));
+  }
+  const int64_t want = shape.num_elements() * DataTypeSize(dtype);
+  if (static_cast<int64_t>(proto.tensor_content().size()) != want) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Describe(proto, shape), " has tensor_content of ",
+                     proto.tensor_content().size(), " bytes; expected ", want));
+  }
+  if (dtype == DT_BOOL) {
+    for (char c : proto.tensor_content()) {
+      if (c != 0 && c != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            Describe(proto, shape),
+            " has a bool value other than 0 or 1 in tensor_content"));
       }
     }
-    Tensor t(dtype, shape);
-    if (want > 0) std::memcpy(t.raw_data(), proto.tensor_content().data(), want);
-    *out = std::move(t);
-    return absl::OkStatus();
   }
+  Tensor t(dtype, shape);
+  if (want > 0) std::memcpy(t.raw_data(), proto.tensor_content().data(), want);
+  *out = std::move(t);
+  return absl::OkStatus();
+}
 
-  // Typed fields: validate the value count before allocating.
-  int64_t count = 0;
-  switch (dtype) {
-    case DT_FLOAT: count = proto.float_val_size(); break;
-    case DT_DOUBLE: count = proto.double_val_size(); break;
+// How many values the typed field of `proto`'s dtype holds (complex values
+// count as (real, imag) pairs).
+absl::Status TypedValueCount(const TensorProto& proto, const TensorShape& shape,
+                             int64_t* count) {
+  switch (proto.dtype()) {
+    case DT_FLOAT:
+      *count = proto.float_val_size();
+      break;
+    case DT_DOUBLE:
+      *count = proto.double_val_size();
+      break;
     case DT_INT32:
     case DT_INT16:
     case DT_INT8:
     case DT_UINT8:
-    case DT_UINT16: count = proto.int_val_size(); break;
-    case DT_INT64: count = proto.int64_val_size(); break;
-    case DT_UINT32: count = proto.uint32_val_size(); break;
-    case DT_UINT64: count = proto.uint64_val_size(); break;
-    case DT_BOOL: count = proto.bool_val_size(); break;
+    case DT_UINT16:
+      *count = proto.int_val_size();
+      break;
+    case DT_INT64:
+      *count = proto.int64_val_size();
+      break;
+    case DT_UINT32:
+      *count = proto.uint32_val_size();
+      break;
+    case DT_UINT64:
+      *count = proto.uint64_val_size();
+      break;
+    case DT_BOOL:
+      *count = proto.bool_val_size();
+      break;
     case DT_HALF:
-    case DT_BFLOAT16: count = proto.half_val_size(); break;
+    case DT_BFLOAT16:
+      *count = proto.half_val_size();
+      break;
     case DT_COMPLEX64:
     case DT_COMPLEX128: {
-      const int64_t raw = dtype == DT_COMPLEX64 ? proto.scomplex_val_size()
-                                                : proto.dcomplex_val_size();
+      const int64_t raw = proto.dtype() == DT_COMPLEX64
+                              ? proto.scomplex_val_size()
+                              : proto.dcomplex_val_size();
       if (raw % 2 != 0) {
         return absl::InvalidArgumentError(absl::StrCat(
             Describe(proto, shape), " has an odd number (", raw,
             ") of complex components; expected (real, imag) pairs"));
       }
-      count = raw / 2;
+      *count = raw / 2;
       break;
     }
-    case DT_STRING: count = proto.string_val_size(); break;
-    case DT_RESOURCE: count = proto.resource_handle_val_size(); break;
+    case DT_STRING:
+      *count = proto.string_val_size();
+      break;
+    case DT_RESOURCE:
+      *count = proto.resource_handle_val_size();
+      break;
     default:
-      return absl::InvalidArgumentError(
-          absl::StrCat("TensorProto has unsupported dtype ",
-                       DataTypeString(dtype)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "TensorProto has unsupported dtype ", DataTypeString(proto.dtype())));
   }
-  s = CheckCount(proto, shape, count, n);
-  if (!s.ok()) return s;
+  return CheckCount(proto, shape, *count, shape.num_elements());
+}
 
-  Tensor t(dtype, shape);
-  switch (dtype) {
+// Integer dtypes stored in a wider typed field (int_val, int64_val, ...).
+template <typename T, typename Field>
+void FillNarrowed(const Field& field, int64_t count, int64_t n, T* out) {
+  FillRepeating(
+      count, n, [&](int64_t i) { return static_cast<T>(field.Get(i)); }, out);
+}
+
+template <typename T>
+T FromBits(int32_t bits) {
+  return Eigen::numext::bit_cast<T>(static_cast<uint16_t>(bits));
+}
+
+// Fills `t` from the typed field of `proto`'s dtype (`count` values; the
+// last one repeats up to t's size).
+void FillTypedValues(const TensorProto& proto, int64_t count, Tensor* t) {
+  const int64_t n = t->NumElements();
+  switch (proto.dtype()) {
     case DT_FLOAT:
-      FillRepeating(count, n, [&](int64_t i) { return proto.float_val(i); },
-                    t.base<float>());
+      FillNarrowed(proto.float_val(), count, n, t->base<float>());
       break;
     case DT_DOUBLE:
-      FillRepeating(count, n, [&](int64_t i) { return proto.double_val(i); },
-                    t.base<double>());
+      FillNarrowed(proto.double_val(), count, n, t->base<double>());
       break;
     case DT_INT32:
-      FillRepeating(count, n,
-                    [&](int64_t i) { return static_cast<int32_t>(proto.int_val(i)); },
-                    t.base<int32_t>());
+      FillNarrowed(proto.int_val(), count, n, t->base<int32_t>());
       break;
     case DT_INT16:
-      FillRepeating(count, n,
-                    [&](int64_t i) { return static_cast<int16_t>(proto.int_val(i)); },
-                    t.base<int16_t>());
+      FillNarrowed(proto.int_val(), count, n, t->base<int16_t>());
       break;
     case DT_INT8:
-      FillRepeating(count, n,
-                    [&](int64_t i) { return static_cast<int8_t>(proto.int_val(i)); },
-                    t.base<int8_t>());
+      FillNarrowed(proto.int_val(), count, n, t->base<int8_t>());
       break;
     case DT_UINT8:
-      FillRepeating(count, n,
-                    [&](int64_t i) { return static_cast<uint8_t>(proto.int_val(i)); },
-                    t.base<uint8_t>());
+      FillNarrowed(proto.int_val(), count, n, t->base<uint8_t>());
       break;
     case DT_UINT16:
-      FillRepeating(count, n,
-                    [&](int64_t i) { return static_cast<uint16_t>(proto.int_val(i)); },
-                    t.base<uint16_t>());
+      FillNarrowed(proto.int_val(), count, n, t->base<uint16_t>());
       break;
     case DT_INT64:
-      FillRepeating(count, n,
-                    [&](int64_t i) { return static_cast<int64_t>(proto.int64_val(i)); },
-                    t.base<int64_t>());
+      FillNarrowed(proto.int64_val(), count, n, t->base<int64_t>());
       break;
     case DT_UINT32:
-      FillRepeating(count, n,
-                    [&](int64_t i) { return static_cast<uint32_t>(proto.uint32_val(i)); },
-                    t.base<uint32_t>());
+      FillNarrowed(proto.uint32_val(), count, n, t->base<uint32_t>());
       break;
     case DT_UINT64:
-      FillRepeating(count, n,
-                    [&](int64_t i) { return static_cast<uint64_t>(proto.uint64_val(i)); },
-                    t.base<uint64_t>());
+      FillNarrowed(proto.uint64_val(), count, n, t->base<uint64_t>());
       break;
     case DT_BOOL:
-      FillRepeating(count, n, [&](int64_t i) { return proto.bool_val(i); },
-                    t.base<bool>());
+      FillNarrowed(proto.bool_val(), count, n, t->base<bool>());
       break;
     case DT_HALF:
       FillRepeating(
           count, n,
-          [&](int64_t i) {
-            return Eigen::numext::bit_cast<half>(
-                static_cast<uint16_t>(proto.half_val(i)));
-          },
-          t.base<half>());
+          [&](int64_t i) { return FromBits<half>(proto.half_val(i)); },
+          t->base<half>());
       break;
     case DT_BFLOAT16:
       FillRepeating(
           count, n,
-          [&](int64_t i) {
-            return Eigen::numext::bit_cast<bfloat16>(
-                static_cast<uint16_t>(proto.half_val(i)));
-          },
-          t.base<bfloat16>());
+          [&](int64_t i) { return FromBits<bfloat16>(proto.half_val(i)); },
+          t->base<bfloat16>());
       break;
     case DT_COMPLEX64:
       FillRepeating(
@@ -209,7 +224,7 @@ absl::Status TensorFromProto(const TensorProto& proto, Tensor* out) {
             return complex64(proto.scomplex_val(2 * i),
                              proto.scomplex_val(2 * i + 1));
           },
-          t.base<complex64>());
+          t->base<complex64>());
       break;
     case DT_COMPLEX128:
       FillRepeating(
@@ -218,25 +233,42 @@ absl::Status TensorFromProto(const TensorProto& proto, Tensor* out) {
             return complex128(proto.dcomplex_val(2 * i),
                               proto.dcomplex_val(2 * i + 1));
           },
-          t.base<complex128>());
+          t->base<complex128>());
       break;
     case DT_STRING:
-      FillRepeating(count, n,
-                    [&](int64_t i) -> const std::string& {
-                      return proto.string_val(i);
-                    },
-                    t.base<std::string>());
+      FillRepeating(
+          count, n,
+          [&](int64_t i) -> const std::string& { return proto.string_val(i); },
+          t->base<std::string>());
       break;
     case DT_RESOURCE:
-      FillRepeating(count, n,
-                    [&](int64_t i) -> const ResourceHandleProto& {
-                      return proto.resource_handle_val(i);
-                    },
-                    t.base<ResourceHandleProto>());
+      FillRepeating(
+          count, n,
+          [&](int64_t i) -> const ResourceHandleProto& {
+            return proto.resource_handle_val(i);
+          },
+          t->base<ResourceHandleProto>());
       break;
     default:
-      break;  // Unreachable: rejected above.
+      break;  // Unreachable: TypedValueCount refused it.
   }
+}
+
+}  // namespace
+
+absl::Status TensorFromProto(const TensorProto& proto, Tensor* out) {
+  TensorShape shape;
+  absl::Status s = ProtoDtypeAndShape(proto, &shape);
+  if (!s.ok()) return s;
+  if (!proto.tensor_content().empty()) {
+    return FromTensorContent(proto, shape, out);
+  }
+  // Typed fields: the value count is validated before allocating.
+  int64_t count = 0;
+  s = TypedValueCount(proto, shape, &count);
+  if (!s.ok()) return s;
+  Tensor t(proto.dtype(), shape);
+  FillTypedValues(proto, count, &t);
   *out = std::move(t);
   return absl::OkStatus();
 }
@@ -258,7 +290,8 @@ void TensorToProto(const Tensor& t, TensorProto* proto,
       for (int64_t i = 0; i < n; ++i) proto->add_float_val(t.base<float>()[i]);
       break;
     case DT_DOUBLE:
-      for (int64_t i = 0; i < n; ++i) proto->add_double_val(t.base<double>()[i]);
+      for (int64_t i = 0; i < n; ++i)
+        proto->add_double_val(t.base<double>()[i]);
       break;
     case DT_INT32:
       for (int64_t i = 0; i < n; ++i) proto->add_int_val(t.base<int32_t>()[i]);
@@ -276,13 +309,16 @@ void TensorToProto(const Tensor& t, TensorProto* proto,
       for (int64_t i = 0; i < n; ++i) proto->add_int_val(t.base<uint16_t>()[i]);
       break;
     case DT_INT64:
-      for (int64_t i = 0; i < n; ++i) proto->add_int64_val(t.base<int64_t>()[i]);
+      for (int64_t i = 0; i < n; ++i)
+        proto->add_int64_val(t.base<int64_t>()[i]);
       break;
     case DT_UINT32:
-      for (int64_t i = 0; i < n; ++i) proto->add_uint32_val(t.base<uint32_t>()[i]);
+      for (int64_t i = 0; i < n; ++i)
+        proto->add_uint32_val(t.base<uint32_t>()[i]);
       break;
     case DT_UINT64:
-      for (int64_t i = 0; i < n; ++i) proto->add_uint64_val(t.base<uint64_t>()[i]);
+      for (int64_t i = 0; i < n; ++i)
+        proto->add_uint64_val(t.base<uint64_t>()[i]);
       break;
     case DT_BOOL:
       for (int64_t i = 0; i < n; ++i) proto->add_bool_val(t.base<bool>()[i]);

@@ -197,24 +197,19 @@ absl::Status CheckpointReader::Open(absl::string_view prefix,
   return absl::OkStatus();
 }
 
-absl::Status CheckpointReader::Verify() {
-  const std::string& path = file_->path();
-  auto data_loss = [&path](const auto&... parts) {
-    return absl::DataLossError(
-        absl::StrCat("Checkpoint file '", path, "' is corrupt: ", parts...));
-  };
-  const uint64_t size = file_->size();
-  if (size < kHeaderSize + kFooterSize) {
-    return data_loss("truncated: ", size, " bytes, shorter than the ",
-                     kHeaderSize + kFooterSize, "-byte header and footer");
-  }
+absl::Status CheckpointReader::DataLoss(const std::string& what) const {
+  return absl::DataLossError(absl::StrCat("Checkpoint file '", file_->path(),
+                                          "' is corrupt: ", what));
+}
 
+absl::Status CheckpointReader::VerifyHeader() {
   std::string header;
   absl::Status s = file_->Read(0, kHeaderSize, &header);
   if (!s.ok()) return s;
   if (std::memcmp(header.data(), kHeaderMagic, sizeof(kHeaderMagic)) != 0) {
-    return data_loss("bad magic (not a stepflow checkpoint, or its header "
-                     "was overwritten)");
+    return DataLoss(
+        "bad magic (not a stepflow checkpoint, or its header was "
+        "overwritten)");
   }
   Decoder hd(absl::string_view(header).substr(sizeof(kHeaderMagic)));
   uint32_t version = 0, header_crc = 0;
@@ -222,98 +217,111 @@ absl::Status CheckpointReader::Verify() {
   hd.U32(&header_crc);
   const uint32_t want_header_crc = crc32c::Value(header.data(), 12);
   if (header_crc != want_header_crc) {
-    return data_loss("header checksum mismatch (stored ", Hex32(header_crc),
-                     ", computed ", Hex32(want_header_crc), ")");
+    return DataLoss(absl::StrCat("header checksum mismatch (stored ",
+                                 Hex32(header_crc), ", computed ",
+                                 Hex32(want_header_crc), ")"));
   }
   if (version != kFormatVersion) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "Checkpoint file '", path, "' has format version ", version,
+        "Checkpoint file '", file_->path(), "' has format version ", version,
         "; this runtime reads version ", kFormatVersion));
   }
+  return absl::OkStatus();
+}
 
+absl::Status CheckpointReader::ReadEntryTable(uint64_t size,
+                                              uint64_t* table_offset,
+                                              std::string* table) {
   std::string footer;
-  s = file_->Read(size - kFooterSize, kFooterSize, &footer);
+  absl::Status s = file_->Read(size - kFooterSize, kFooterSize, &footer);
   if (!s.ok()) return s;
   if (std::memcmp(footer.data() + 24, kFooterMagic, sizeof(kFooterMagic)) !=
       0) {
-    return data_loss("bad footer magic: the file is truncated or was not "
-                     "completely written");
+    return DataLoss(
+        "bad footer magic: the file is truncated or was not completely "
+        "written");
   }
   Decoder fd(footer);
-  uint64_t table_offset = 0, table_length = 0;
+  uint64_t table_length = 0;
   uint32_t table_crc = 0, footer_crc = 0;
-  fd.U64(&table_offset);
+  fd.U64(table_offset);
   fd.U64(&table_length);
   fd.U32(&table_crc);
   fd.U32(&footer_crc);
   const uint32_t want_footer_crc = crc32c::Value(footer.data(), 20);
   if (footer_crc != want_footer_crc) {
-    return data_loss("footer checksum mismatch (stored ", Hex32(footer_crc),
-                     ", computed ", Hex32(want_footer_crc), ")");
+    return DataLoss(absl::StrCat("footer checksum mismatch (stored ",
+                                 Hex32(footer_crc), ", computed ",
+                                 Hex32(want_footer_crc), ")"));
   }
   const uint64_t table_end = size - kFooterSize;
-  if (table_offset < kHeaderSize || table_offset > table_end ||
-      table_length != table_end - table_offset) {
-    return data_loss("entry table [", table_offset, ", +", table_length,
-                     ") does not fit the ", size,
-                     "-byte file (truncated or extended)");
+  if (*table_offset < kHeaderSize || *table_offset > table_end ||
+      table_length != table_end - *table_offset) {
+    return DataLoss(absl::StrCat("entry table [", *table_offset, ", +",
+                                 table_length, ") does not fit the ", size,
+                                 "-byte file (truncated or extended)"));
   }
-
-  std::string table;
-  s = file_->Read(table_offset, table_length, &table);
+  s = file_->Read(*table_offset, table_length, table);
   if (!s.ok()) return s;
-  const uint32_t want_table_crc = crc32c::Value(table);
+  const uint32_t want_table_crc = crc32c::Value(*table);
   if (table_crc != want_table_crc) {
-    return data_loss("entry table checksum mismatch (stored ",
-                     Hex32(table_crc), ", computed ", Hex32(want_table_crc),
-                     ")");
+    return DataLoss(absl::StrCat("entry table checksum mismatch (stored ",
+                                 Hex32(table_crc), ", computed ",
+                                 Hex32(want_table_crc), ")"));
   }
+  return absl::OkStatus();
+}
 
+absl::Status CheckpointReader::ParseEntries(
+    absl::string_view table, uint64_t table_offset,
+    std::vector<std::pair<uint64_t, uint64_t>>* extents) {
   Decoder td(table);
   uint64_t count = 0;
   if (!td.U64(&count) || count > td.remaining() / kMinEntrySize) {
-    return data_loss("entry table too short for its entry count");
+    return DataLoss("entry table too short for its entry count");
   }
-  // (offset, length) of every payload, to check they tile the data section.
-  std::vector<std::pair<uint64_t, uint64_t>> extents;
-  extents.reserve(count);
+  extents->reserve(count);
   for (uint64_t i = 0; i < count; ++i) {
     uint32_t name_length = 0, dtype = 0, rank = 0;
     absl::string_view name;
     if (!td.U32(&name_length) || !td.Bytes(name_length, &name) ||
         !td.U32(&dtype) || !td.U32(&rank)) {
-      return data_loss("truncated entry ", i, " in the entry table");
+      return DataLoss(absl::StrCat("truncated entry ", i, " in the entry table"));
     }
     if (rank > kMaxRank) {
-      return data_loss("entry '", name, "' has rank ", rank);
+      return DataLoss(absl::StrCat("entry '", name, "' has rank ", rank));
     }
     std::vector<int64_t> dims(rank);
     for (uint32_t d = 0; d < rank; ++d) {
       uint64_t v = 0;
       if (!td.U64(&v)) {
-        return data_loss("truncated entry '", name, "' in the entry table");
+        return DataLoss(
+            absl::StrCat("truncated entry '", name, "' in the entry table"));
       }
       dims[d] = static_cast<int64_t>(v);
     }
     EntryInfo e;
     if (!td.U64(&e.offset) || !td.U64(&e.length) || !td.U32(&e.crc)) {
-      return data_loss("truncated entry '", name, "' in the entry table");
+      return DataLoss(
+          absl::StrCat("truncated entry '", name, "' in the entry table"));
     }
     e.dtype = static_cast<DataType>(dtype);
     if (!DataType_IsValid(static_cast<int>(dtype)) ||
         !IsSavableType(e.dtype)) {
-      return data_loss("entry '", name, "' has unsupported dtype ", dtype);
+      return DataLoss(
+          absl::StrCat("entry '", name, "' has unsupported dtype ", dtype));
     }
     absl::Status shape_status = TensorShape::BuildTensorShape(dims, &e.shape);
     if (!shape_status.ok()) {
-      return data_loss("entry '", name, "' has a bad shape: ",
-                       shape_status.message());
+      return DataLoss(absl::StrCat("entry '", name, "' has a bad shape: ",
+                                   shape_status.message()));
     }
     if (e.offset < kHeaderSize || e.offset > table_offset ||
         e.length > table_offset - e.offset) {
-      return data_loss("entry '", name, "' payload [", e.offset, ", +",
-                       e.length, ") lies outside the data section [",
-                       kHeaderSize, ", ", table_offset, ")");
+      return DataLoss(absl::StrCat(
+          "entry '", name, "' payload [", e.offset, ", +", e.length,
+          ") lies outside the data section [", kHeaderSize, ", ",
+          table_offset, ")"));
     }
     const uint64_t n = static_cast<uint64_t>(e.shape.num_elements());
     bool length_ok;
@@ -324,32 +332,55 @@ absl::Status CheckpointReader::Verify() {
       length_ok = e.length % elem == 0 && e.length / elem == n;
     }
     if (!length_ok) {
-      return data_loss("entry '", name, "' has ", e.length,
-                       " payload bytes, inconsistent with ",
-                       DataTypeString(e.dtype), e.shape.DebugString());
+      return DataLoss(absl::StrCat("entry '", name, "' has ", e.length,
+                                   " payload bytes, inconsistent with ",
+                                   DataTypeString(e.dtype),
+                                   e.shape.DebugString()));
     }
-    extents.emplace_back(e.offset, e.length);
+    extents->emplace_back(e.offset, e.length);
     if (!entries_.emplace(std::string(name), e).second) {
-      return data_loss("duplicate entry '", name, "'");
+      return DataLoss(absl::StrCat("duplicate entry '", name, "'"));
     }
   }
   if (td.remaining() != 0) {
-    return data_loss(td.remaining(), " unexpected bytes after the last entry");
+    return DataLoss(absl::StrCat(td.remaining(),
+                                 " unexpected bytes after the last entry"));
   }
+  return absl::OkStatus();
+}
+
+absl::Status CheckpointReader::Verify() {
+  const uint64_t size = file_->size();
+  if (size < kHeaderSize + kFooterSize) {
+    return DataLoss(absl::StrCat("truncated: ", size,
+                                 " bytes, shorter than the ",
+                                 kHeaderSize + kFooterSize,
+                                 "-byte header and footer"));
+  }
+  absl::Status s = VerifyHeader();
+  if (!s.ok()) return s;
+  uint64_t table_offset = 0;
+  std::string table;
+  s = ReadEntryTable(size, &table_offset, &table);
+  if (!s.ok()) return s;
+  std::vector<std::pair<uint64_t, uint64_t>> extents;
+  s = ParseEntries(table, table_offset, &extents);
+  if (!s.ok()) return s;
   // Payloads cover the data section exactly: no gaps, no overlaps.
   std::sort(extents.begin(), extents.end());
   uint64_t next = kHeaderSize;
   for (const auto& [offset, length] : extents) {
     if (offset != next) {
-      return data_loss("payloads do not tile the data section (gap or "
-                       "overlap at offset ",
-                       std::min(offset, next), ")");
+      return DataLoss(absl::StrCat(
+          "payloads do not tile the data section (gap or overlap at offset ",
+          std::min(offset, next), ")"));
     }
     next = offset + length;
   }
   if (next != table_offset) {
-    return data_loss("payloads end at offset ", next,
-                     " but the entry table starts at ", table_offset);
+    return DataLoss(absl::StrCat("payloads end at offset ", next,
+                                 " but the entry table starts at ",
+                                 table_offset));
   }
   return absl::OkStatus();
 }

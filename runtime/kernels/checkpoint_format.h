@@ -138,7 +138,17 @@ class CheckpointReader {
  private:
   explicit CheckpointReader(std::unique_ptr<RandomAccessFile> file)
       : file_(std::move(file)) {}
+  // Checks the whole file (header, footer, entry table, payload layout)
+  // and fills entries_; DataLoss naming the file for any corruption.
   absl::Status Verify();
+  absl::Status VerifyHeader();
+  // The entry table's offset and bytes, checked against the footer.
+  absl::Status ReadEntryTable(uint64_t size, uint64_t* table_offset,
+                              std::string* table);
+  // Decodes the table into entries_ and the payloads' (offset, length).
+  absl::Status ParseEntries(absl::string_view table, uint64_t table_offset,
+                            std::vector<std::pair<uint64_t, uint64_t>>* extents);
+  absl::Status DataLoss(const std::string& what) const;
 
   std::unique_ptr<RandomAccessFile> file_;
   std::map<std::string, EntryInfo> entries_;
