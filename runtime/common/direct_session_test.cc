@@ -1,4 +1,4 @@
-// DirectSession against SEMANTICS.md "Session factory" and "Session API".
+// DirectSession against docs/semantics.md "Session factory" and "Session API".
 #include "runtime/common/direct_session.h"
 
 #include <atomic>

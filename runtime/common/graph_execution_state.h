@@ -65,7 +65,7 @@ class GraphExecutionState {
                       std::unique_ptr<GraphExecutionState>* out) const;
 
   // Prunes for `opts`, rewrites feeds/fetches and places. Errors are those
-  // of pruning (SEMANTICS.md "Pruning") and placement.
+  // of pruning (docs/semantics.md "Pruning") and placement.
   absl::Status BuildGraph(const BuildGraphOptions& opts,
                           std::unique_ptr<ClientGraph>* out);
 

@@ -1,6 +1,6 @@
 // Session: runs steps of a graph (TensorFlow's tensorflow::Session).
 //
-// Error contract (see SEMANTICS.md "Session API"): once Close() has been
+// Error contract (see docs/semantics.md "Session API"): once Close() has been
 // called every method except Close/ListDevices returns Cancelled("Session has
 // been closed."); Run before any graph is InvalidArgument; feeds/fetches/
 // targets naming missing nodes are NotFound; malformed requests are

@@ -18,7 +18,7 @@
 // "Session has been closed." once Close() was called (in-flight steps are
 // cancelled); InvalidArgument for no graph, a feed of the wrong dtype, a
 // stale graph version on Extend (FailedPrecondition); pruning and placement
-// errors as SEMANTICS.md says.
+// errors as docs/semantics.md says.
 //
 // Worker restarts: a step that fails with Aborted, Unavailable or
 // DeadlineExceeded makes the session check its workers before its next

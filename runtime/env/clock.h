@@ -2,7 +2,7 @@
 //
 // Production code gets a SystemClock (runtime/env/real); the simulator gets a
 // virtual clock. Runtime code must never read time any other way (enforced by
-// //runtime:seam_test).
+// //tools/seam:seam_test).
 //
 // Thread-safety: implementations must be safe to call from any thread.
 #ifndef STEPFLOW_RUNTIME_ENV_CLOCK_H_
