@@ -10,13 +10,6 @@ gtest itself.
 # gmock headers).
 GTEST_MAIN = "//third_party/system:gtest_main"
 
-# Libraries most tests include beyond the code under test: the Tensor type
-# and Abseil (Status, strings).
-TENSOR_TEST_DEPS = [
-    "//runtime/framework:tensor",
-    "//third_party/system:absl",
-]
-
 def sf_cc_test(name, srcs = None, deps = [], size = "small", **kwargs):
     """A gtest cc_test linked with gtest_main.
 
@@ -34,14 +27,3 @@ def sf_cc_test(name, srcs = None, deps = [], size = "small", **kwargs):
         deps = deps + [GTEST_MAIN],
         **kwargs
     )
-
-def sf_cc_tests(names, deps = [], **kwargs):
-    """One sf_cc_test per name, each from <name>.cc, sharing `deps`.
-
-    Args:
-      names: the tests' names.
-      deps: what every one of the sources needs.
-      **kwargs: passed to each sf_cc_test.
-    """
-    for name in names:
-        sf_cc_test(name = name, deps = deps, **kwargs)
