@@ -2,7 +2,7 @@
 
 #include "benchmarks/c_api_table.h"
 #include "benchmarks/tf_c_api_library.h"
-#include "runtime/c/c_api_internal.h"
+#include "runtime/c/c_api_env.h"
 
 namespace stepflow::bench {
 
@@ -18,7 +18,8 @@ absl::Status StepflowCSession::Create(const GraphDef& graph, int threads) {
   Env* e = env->env();
   return CSession::Create(
       StepflowCApi(), graph, SessionConfig(threads),
-      [e](TF_SessionOptions* opts) { opts->env = e; }, &session);
+      [e](TF_SessionOptions* opts) { SetSessionOptionsEnv(opts, e); },
+      &session);
 }
 
 }  // namespace stepflow::bench

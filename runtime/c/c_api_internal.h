@@ -62,7 +62,8 @@ struct TF_ImportGraphDefOptions {
 struct TF_SessionOptions {
   std::string target;
   stepflow::ConfigProto config;
-  // Not reachable from C: set by in-process C++ callers (the simulator).
+  // Not reachable from C: set by in-process C++ callers (the simulator, or
+  // SetSessionOptionsEnv in c_api_env.h).
   // The Env sessions run in (borrowed; must outlive them); null means the
   // process Env (process_env.h).
   stepflow::Env* env = nullptr;

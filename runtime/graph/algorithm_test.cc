@@ -13,15 +13,10 @@ namespace {
 
 using test::AddNodeOrDie;
 using test::MakeNodeDef;
+using test::Names;
 using test::TestOpRegistry;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-std::vector<std::string> Names(const std::vector<Node*>& nodes) {
-  std::vector<std::string> out;
-  for (const Node* n : nodes) out.push_back(n->name());
-  return out;
-}
 
 // Position of each node name in `order`.
 int Pos(const std::vector<Node*>& order, const std::string& name) {

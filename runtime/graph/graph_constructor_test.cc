@@ -17,7 +17,9 @@ namespace stepflow {
 namespace {
 
 using ::google::protobuf::util::MessageDifferencer;
+using test::Inputs;
 using test::MakeNodeDef;
+using test::Names;
 using test::TestOpRegistry;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -26,16 +28,6 @@ GraphDef Def(const std::vector<NodeDef>& nodes) {
   GraphDef def;
   for (const NodeDef& n : nodes) *def.add_node() = n;
   return def;
-}
-
-std::vector<std::string> Names(const std::vector<Node*>& nodes) {
-  std::vector<std::string> out;
-  for (const Node* n : nodes) out.push_back(n->name());
-  return out;
-}
-
-std::vector<std::string> Inputs(const NodeDef& def) {
-  return std::vector<std::string>(def.input().begin(), def.input().end());
 }
 
 class GraphConstructorTest : public ::testing::Test {

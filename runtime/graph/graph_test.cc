@@ -13,20 +13,12 @@ namespace stepflow {
 namespace {
 
 using test::AddNodeOrDie;
+using test::Inputs;
 using test::MakeNodeDef;
+using test::Names;
 using test::TestOpRegistry;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-std::vector<std::string> Names(const std::vector<Node*>& nodes) {
-  std::vector<std::string> out;
-  for (const Node* n : nodes) out.push_back(n->name());
-  return out;
-}
-
-std::vector<std::string> Inputs(const NodeDef& def) {
-  return std::vector<std::string>(def.input().begin(), def.input().end());
-}
 
 TEST(GraphTest, NewGraphHasSourceAndSink) {
   Graph g(TestOpRegistry());

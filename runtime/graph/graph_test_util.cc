@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "proto/tensor.pb.h"
 #include "runtime/framework/node_def_util.h"
 
 namespace stepflow {
@@ -156,6 +157,29 @@ Node* AddNodeOrDie(Graph* g, NodeDef def) {
 Node* AddNodeOrDie(Graph* g, const std::string& name, const std::string& op,
                    DataType type) {
   return AddNodeOrDie(g, MakeNodeDef(name, op, {}, type));
+}
+
+NodeDef MakeBoolConst(const std::string& name) {
+  NodeDef def;
+  def.set_name(name);
+  def.set_op("Const");
+  AddNodeAttr("dtype", DT_BOOL, &def);
+  TensorProto t;
+  t.set_dtype(DT_BOOL);
+  t.mutable_tensor_shape();
+  t.add_bool_val(true);
+  AddNodeAttr("value", t, &def);
+  return def;
+}
+
+std::vector<std::string> Names(const std::vector<Node*>& nodes) {
+  std::vector<std::string> out;
+  for (const Node* n : nodes) out.push_back(n->name());
+  return out;
+}
+
+std::vector<std::string> Inputs(const NodeDef& def) {
+  return std::vector<std::string>(def.input().begin(), def.input().end());
 }
 
 }  // namespace test

@@ -1,6 +1,6 @@
 // Test-only helpers for graph tests: a private OpRegistry with small
-// TensorFlow-shaped ops (so tests do not depend on the global registry) and
-// NodeDef builders.
+// TensorFlow-shaped ops (so tests do not depend on the global registry),
+// NodeDef builders and accessors that turn nodes and inputs into names.
 //
 // Ops in TestOpRegistry(): NoOp, Const, Placeholder, Add, Identity, Less,
 // Switch, Merge, Enter, Exit, NextIteration, LoopCond, VariableV2, Assign,
@@ -36,6 +36,14 @@ Node* AddNodeOrDie(Graph* g, const std::string& name, const std::string& op,
 // Same for a prepared NodeDef (defaults are filled; inputs are ignored by
 // Graph::AddNode, so add edges yourself).
 Node* AddNodeOrDie(Graph* g, NodeDef def);
+
+// A scalar bool Const `name` holding true (a Switch predicate).
+NodeDef MakeBoolConst(const std::string& name);
+
+// The names of `nodes`, in order.
+std::vector<std::string> Names(const std::vector<Node*>& nodes);
+// The inputs of `def` ("x", "x:1", "^x"), in order.
+std::vector<std::string> Inputs(const NodeDef& def);
 
 }  // namespace test
 }  // namespace stepflow

@@ -15,6 +15,7 @@
 #include "runtime/graph/algorithm.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_constructor.h"
+#include "runtime/graph/graph_test_util.h"
 #include "testing/graph_generators.h"
 
 namespace stepflow {
@@ -23,6 +24,7 @@ namespace {
 using graph_testing::LocalCpuDevice;
 using graph_testing::MakeConst;
 using graph_testing::MakeOp;
+using test::MakeBoolConst;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
@@ -34,19 +36,6 @@ const std::string kDev2 = LocalCpuDevice(2);
 
 NodeDef On(NodeDef def, const std::string& device) {
   def.set_device(device);
-  return def;
-}
-
-NodeDef MakeBoolConst(const std::string& name) {
-  NodeDef def;
-  def.set_name(name);
-  def.set_op("Const");
-  AddNodeAttr("dtype", DT_BOOL, &def);
-  TensorProto t;
-  t.set_dtype(DT_BOOL);
-  t.mutable_tensor_shape();
-  t.add_bool_val(true);
-  AddNodeAttr("value", t, &def);
   return def;
 }
 

@@ -12,6 +12,7 @@
 #include "runtime/framework/node_def_util.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_constructor.h"
+#include "runtime/graph/graph_test_util.h"
 #include "testing/graph_generators.h"
 
 namespace stepflow {
@@ -20,26 +21,13 @@ namespace {
 using graph_testing::MakeConst;
 using graph_testing::MakeOp;
 using graph_testing::MakePlaceholder;
+using test::MakeBoolConst;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
 
 constexpr char kClient[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 constexpr uint64_t kIncarnation = 0x1234abcdULL;
-
-// A bool scalar Const (for Switch predicates).
-NodeDef MakeBoolConst(const std::string& name) {
-  NodeDef def;
-  def.set_name(name);
-  def.set_op("Const");
-  AddNodeAttr("dtype", DT_BOOL, &def);
-  TensorProto t;
-  t.set_dtype(DT_BOOL);
-  t.mutable_tensor_shape();
-  t.add_bool_val(true);
-  AddNodeAttr("value", t, &def);
-  return def;
-}
 
 class SubgraphTest : public ::testing::Test {
  protected:

@@ -15,60 +15,44 @@ namespace {
 using test::ExpectError;
 using test::ExpectTensor;
 using test::Make;
+using test::RunBinary;
+using test::RunUnary;
 using test::Scalar;
 using test::TestNode;
 using test::Vec;
 
-// Runs binary `op` on (x, y) with T = x's dtype.
-absl::Status Binary(const std::string& op, const Tensor& x, const Tensor& y,
-                    Tensor* out, const std::string& name = "z") {
-  std::vector<Tensor> outs;
-  absl::Status s = test::RunKernel(
-      TestNode(name, op).Inputs(2).Attr("T", x.dtype()), {x, y}, &outs);
-  if (!outs.empty()) *out = outs[0];
-  return s;
-}
-
-absl::Status Unary(const std::string& op, const Tensor& x, Tensor* out) {
-  std::vector<Tensor> outs;
-  absl::Status s = test::RunKernel(
-      TestNode("u", op).Inputs(1).Attr("T", x.dtype()), {x}, &outs);
-  if (!outs.empty()) *out = outs[0];
-  return s;
-}
-
 TEST(CwiseOpsTest, AddSameShape) {
   Tensor out;
-  ASSERT_TRUE(Binary("Add", Vec<float>({1, 2, 3}), Vec<float>({10, 20, 30}),
-                     &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("Add", Vec<float>({1, 2, 3}), Vec<float>({10, 20, 30}), &out)
+          .ok());
   ExpectTensor<float>(out, TensorShape({3}), {11, 22, 33});
 }
 
 TEST(CwiseOpsTest, AddV2BroadcastsRowVector) {
   Tensor out;
-  ASSERT_TRUE(Binary("AddV2",
-                     Make<int32_t>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}),
-                     Vec<int32_t>({10, 20, 30}), &out)
+  ASSERT_TRUE(RunBinary("AddV2",
+                        Make<int32_t>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}),
+                        Vec<int32_t>({10, 20, 30}), &out)
                   .ok());
   ExpectTensor<int32_t>(out, TensorShape({2, 3}), {11, 22, 33, 14, 25, 36});
 }
 
 TEST(CwiseOpsTest, MulOuterProduct) {
   Tensor out;
-  ASSERT_TRUE(Binary("Mul", Make<double>(TensorShape({2, 1}), {1, 2}),
-                     Make<double>(TensorShape({1, 3}), {3, 4, 5}), &out)
+  ASSERT_TRUE(RunBinary("Mul", Make<double>(TensorShape({2, 1}), {1, 2}),
+                        Make<double>(TensorShape({1, 3}), {3, 4, 5}), &out)
                   .ok());
   ExpectTensor<double>(out, TensorShape({2, 3}), {3, 4, 5, 6, 8, 10});
 }
 
 TEST(CwiseOpsTest, SubScalarOnEitherSide) {
   Tensor out;
-  ASSERT_TRUE(Binary("Sub", Scalar<int64_t>(10), Vec<int64_t>({1, 2}), &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("Sub", Scalar<int64_t>(10), Vec<int64_t>({1, 2}), &out).ok());
   ExpectTensor<int64_t>(out, TensorShape({2}), {9, 8});
-  ASSERT_TRUE(Binary("Sub", Vec<int64_t>({1, 2}), Scalar<int64_t>(10), &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("Sub", Vec<int64_t>({1, 2}), Scalar<int64_t>(10), &out).ok());
   ExpectTensor<int64_t>(out, TensorShape({2}), {-9, -8});
 }
 
@@ -76,8 +60,8 @@ TEST(CwiseOpsTest, BroadcastMatchesNaive3D) {
   // x: [2,1,3], y: [4,1] -> [2,4,3].
   std::vector<float> xv = {1, 2, 3, 4, 5, 6}, yv = {10, 20, 30, 40};
   Tensor out;
-  ASSERT_TRUE(Binary("Sub", Make<float>(TensorShape({2, 1, 3}), xv),
-                     Make<float>(TensorShape({4, 1}), yv), &out)
+  ASSERT_TRUE(RunBinary("Sub", Make<float>(TensorShape({2, 1, 3}), xv),
+                        Make<float>(TensorShape({4, 1}), yv), &out)
                   .ok());
   std::vector<float> expected;
   for (int a = 0; a < 2; ++a)
@@ -88,16 +72,17 @@ TEST(CwiseOpsTest, BroadcastMatchesNaive3D) {
 
 TEST(CwiseOpsTest, IncompatibleShapesNameTheNode) {
   Tensor out;
-  absl::Status s = Binary("Add", Make<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}),
-                          Vec<float>({1, 2, 3, 4}), &out, "my_add");
+  absl::Status s =
+      RunBinary("Add", Make<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}),
+                Vec<float>({1, 2, 3, 4}), &out, "my_add");
   ExpectError(s, absl::StatusCode::kInvalidArgument,
               {"Incompatible shapes: [2,3] vs. [4]", "{{node my_add}}"});
 }
 
 TEST(CwiseOpsTest, EmptyBroadcast) {
   Tensor out;
-  ASSERT_TRUE(Binary("Mul", Make<float>(TensorShape({0, 3}), {}),
-                     Vec<float>({1, 2, 3}), &out)
+  ASSERT_TRUE(RunBinary("Mul", Make<float>(TensorShape({0, 3}), {}),
+                        Vec<float>({1, 2, 3}), &out)
                   .ok());
   ExpectTensor<float>(out, TensorShape({0, 3}), {});
 }
@@ -105,87 +90,91 @@ TEST(CwiseOpsTest, EmptyBroadcast) {
 TEST(CwiseOpsTest, SignedOverflowWraps) {
   Tensor out;
   const int32_t max = std::numeric_limits<int32_t>::max();
-  ASSERT_TRUE(Binary("Add", Scalar<int32_t>(max), Scalar<int32_t>(1), &out).ok());
+  ASSERT_TRUE(
+      RunBinary("Add", Scalar<int32_t>(max), Scalar<int32_t>(1), &out).ok());
   ExpectTensor<int32_t>(out, TensorShape({}), {std::numeric_limits<int32_t>::min()});
-  ASSERT_TRUE(Binary("Mul", Scalar<int64_t>(int64_t{1} << 62), Scalar<int64_t>(4),
-                     &out)
+  ASSERT_TRUE(RunBinary("Mul", Scalar<int64_t>(int64_t{1} << 62),
+                        Scalar<int64_t>(4), &out)
                   .ok());
   ExpectTensor<int64_t>(out, TensorShape({}), {0});
-  ASSERT_TRUE(Binary("Mul", Scalar<uint16_t>(65535), Scalar<uint16_t>(65535),
-                     &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("Mul", Scalar<uint16_t>(65535), Scalar<uint16_t>(65535), &out)
+          .ok());
   ExpectTensor<uint16_t>(out, TensorShape({}), {1});
 }
 
 TEST(CwiseOpsTest, StringAddConcatenates) {
   Tensor out;
-  ASSERT_TRUE(Binary("Add", Vec<std::string>({"a", "b"}),
-                     Scalar<std::string>("!"), &out)
+  ASSERT_TRUE(RunBinary("Add", Vec<std::string>({"a", "b"}),
+                        Scalar<std::string>("!"), &out)
                   .ok());
   ExpectTensor<std::string>(out, TensorShape({2}), {"a!", "b!"});
 }
 
 TEST(CwiseOpsTest, HalfAndComplex) {
   Tensor out;
-  ASSERT_TRUE(Binary("AddV2", Vec<half>({half(1.5f), half(2.0f)}),
-                     Scalar<half>(half(0.5f)), &out)
+  ASSERT_TRUE(RunBinary("AddV2", Vec<half>({half(1.5f), half(2.0f)}),
+                        Scalar<half>(half(0.5f)), &out)
                   .ok());
   test::ExpectTensorNear<half>(out, TensorShape({2}), {2.0, 2.5}, 1e-3);
-  ASSERT_TRUE(Binary("Mul", Scalar<complex64>({1, 2}), Scalar<complex64>({3, 4}),
-                     &out)
+  ASSERT_TRUE(RunBinary("Mul", Scalar<complex64>({1, 2}),
+                        Scalar<complex64>({3, 4}), &out)
                   .ok());
   ExpectTensor<complex64>(out, TensorShape({}), {complex64(-5, 10)});
 }
 
 TEST(CwiseOpsTest, IntegerDivTruncatesAndChecksZero) {
   Tensor out;
-  ASSERT_TRUE(Binary("Div", Vec<int32_t>({7, -7, 7}), Vec<int32_t>({2, 2, -2}),
-                     &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("Div", Vec<int32_t>({7, -7, 7}), Vec<int32_t>({2, 2, -2}), &out)
+          .ok());
   ExpectTensor<int32_t>(out, TensorShape({3}), {3, -3, -3});
-  ASSERT_TRUE(Binary("Div", Scalar<int32_t>(std::numeric_limits<int32_t>::min()),
-                     Scalar<int32_t>(-1), &out)
+  ASSERT_TRUE(RunBinary("Div",
+                        Scalar<int32_t>(std::numeric_limits<int32_t>::min()),
+                        Scalar<int32_t>(-1), &out)
                   .ok());
   ExpectTensor<int32_t>(out, TensorShape({}),
                         {std::numeric_limits<int32_t>::min()});
-  ExpectError(Binary("Div", Vec<int64_t>({1, 2}), Vec<int64_t>({1, 0}), &out,
-                     "d"),
-              absl::StatusCode::kInvalidArgument,
-              {"Integer division by zero", "{{node d}}"});
+  ExpectError(
+      RunBinary("Div", Vec<int64_t>({1, 2}), Vec<int64_t>({1, 0}), &out, "d"),
+      absl::StatusCode::kInvalidArgument,
+      {"Integer division by zero", "{{node d}}"});
 }
 
 TEST(CwiseOpsTest, FloatDivision) {
   Tensor out;
-  ASSERT_TRUE(Binary("RealDiv", Vec<float>({1, -1, 3}), Vec<float>({0, 0, 2}),
-                     &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("RealDiv", Vec<float>({1, -1, 3}), Vec<float>({0, 0, 2}), &out)
+          .ok());
   std::vector<float> v = test::Values<float>(out);
   EXPECT_TRUE(std::isinf(v[0]) && v[0] > 0);
   EXPECT_TRUE(std::isinf(v[1]) && v[1] < 0);
   EXPECT_EQ(v[2], 1.5f);
-  ASSERT_TRUE(Binary("Div", Vec<double>({1}), Vec<double>({4}), &out).ok());
+  ASSERT_TRUE(RunBinary("Div", Vec<double>({1}), Vec<double>({4}), &out).ok());
   ExpectTensor<double>(out, TensorShape({1}), {0.25});
 }
 
 TEST(CwiseOpsTest, RealDivHasNoIntegerKernel) {
   Tensor out;
-  ExpectError(Binary("RealDiv", Vec<int32_t>({1}), Vec<int32_t>({1}), &out),
+  ExpectError(RunBinary("RealDiv", Vec<int32_t>({1}), Vec<int32_t>({1}), &out),
               absl::StatusCode::kNotFound, {"RealDiv"});
 }
 
 TEST(CwiseOpsTest, Pow) {
   Tensor out;
-  ASSERT_TRUE(Binary("Pow", Vec<int32_t>({2, -3, 5}), Vec<int32_t>({10, 3, 0}),
-                     &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("Pow", Vec<int32_t>({2, -3, 5}), Vec<int32_t>({10, 3, 0}), &out)
+          .ok());
   ExpectTensor<int32_t>(out, TensorShape({3}), {1024, -27, 1});
-  ExpectError(Binary("Pow", Vec<int32_t>({2}), Vec<int32_t>({-1}), &out, "p"),
-              absl::StatusCode::kInvalidArgument,
-              {"Integers to negative integer powers are not allowed",
-               "{{node p}}"});
-  ASSERT_TRUE(Binary("Pow", Vec<float>({4, 2}), Vec<float>({0.5, -1}), &out).ok());
+  ExpectError(
+      RunBinary("Pow", Vec<int32_t>({2}), Vec<int32_t>({-1}), &out, "p"),
+      absl::StatusCode::kInvalidArgument,
+      {"Integers to negative integer powers are not allowed", "{{node p}}"});
+  ASSERT_TRUE(
+      RunBinary("Pow", Vec<float>({4, 2}), Vec<float>({0.5, -1}), &out).ok());
   ExpectTensor<float>(out, TensorShape({2}), {2, 0.5});
-  ASSERT_TRUE(Binary("Pow", Scalar<int16_t>(3), Scalar<int16_t>(11), &out).ok());
+  ASSERT_TRUE(
+      RunBinary("Pow", Scalar<int16_t>(3), Scalar<int16_t>(11), &out).ok());
   ExpectTensor<int16_t>(out, TensorShape({}), {static_cast<int16_t>(177147 % 65536 - 65536)});
 }
 
@@ -195,11 +184,14 @@ TEST(CwiseOpsTest, MaximumMinimumPropagateNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (const char* op : {"Maximum", "Minimum"}) {
     Tensor out;
-    ASSERT_TRUE(Binary(op, Vec<float>({nan, 1, 2}), Vec<float>({1, nan, 3}), &out).ok());
+    ASSERT_TRUE(
+        RunBinary(op, Vec<float>({nan, 1, 2}), Vec<float>({1, nan, 3}), &out)
+            .ok());
     EXPECT_TRUE(std::isnan(out.flat<float>()(0))) << op;
     EXPECT_TRUE(std::isnan(out.flat<float>()(1))) << op;
     EXPECT_FALSE(std::isnan(out.flat<float>()(2))) << op;
-    ASSERT_TRUE(Binary(op, Scalar<double>(nan), Vec<double>({1, 2}), &out).ok());
+    ASSERT_TRUE(
+        RunBinary(op, Scalar<double>(nan), Vec<double>({1, 2}), &out).ok());
     EXPECT_TRUE(std::isnan(out.flat<double>()(0))) << op;
     EXPECT_TRUE(std::isnan(out.flat<double>()(1))) << op;
   }
@@ -207,35 +199,38 @@ TEST(CwiseOpsTest, MaximumMinimumPropagateNaN) {
 
 TEST(CwiseOpsTest, MaximumMinimum) {
   Tensor out;
-  ASSERT_TRUE(Binary("Maximum", Vec<float>({1, 5, -2}), Scalar<float>(0), &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("Maximum", Vec<float>({1, 5, -2}), Scalar<float>(0), &out)
+          .ok());
   ExpectTensor<float>(out, TensorShape({3}), {1, 5, 0});
-  ASSERT_TRUE(Binary("Minimum", Vec<uint8_t>({1, 5, 200}), Vec<uint8_t>({3, 3, 3}),
-                     &out)
+  ASSERT_TRUE(RunBinary("Minimum", Vec<uint8_t>({1, 5, 200}),
+                        Vec<uint8_t>({3, 3, 3}), &out)
                   .ok());
   ExpectTensor<uint8_t>(out, TensorShape({3}), {1, 3, 3});
 }
 
 TEST(CwiseOpsTest, Comparisons) {
   Tensor out;
-  ASSERT_TRUE(Binary("Less", Vec<int32_t>({1, 2, 3}), Scalar<int32_t>(2), &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunBinary("Less", Vec<int32_t>({1, 2, 3}), Scalar<int32_t>(2), &out)
+          .ok());
   ExpectTensor<bool>(out, TensorShape({3}), {true, false, false});
-  ASSERT_TRUE(Binary("Greater", Make<double>(TensorShape({2, 1}), {1, 3}),
-                     Vec<double>({0, 2}), &out)
+  ASSERT_TRUE(RunBinary("Greater", Make<double>(TensorShape({2, 1}), {1, 3}),
+                        Vec<double>({0, 2}), &out)
                   .ok());
   ExpectTensor<bool>(out, TensorShape({2, 2}), {true, false, true, true});
-  ASSERT_TRUE(Binary("Equal", Vec<std::string>({"a", "b"}),
-                     Scalar<std::string>("b"), &out)
+  ASSERT_TRUE(RunBinary("Equal", Vec<std::string>({"a", "b"}),
+                        Scalar<std::string>("b"), &out)
                   .ok());
   ExpectTensor<bool>(out, TensorShape({2}), {false, true});
-  ASSERT_TRUE(Binary("Equal", Vec<bool>({true, false}), Vec<bool>({true, true}),
-                     &out)
+  ASSERT_TRUE(RunBinary("Equal", Vec<bool>({true, false}),
+                        Vec<bool>({true, true}), &out)
                   .ok());
   ExpectTensor<bool>(out, TensorShape({2}), {true, false});
-  ExpectError(Binary("Less", Vec<float>({1, 2}), Vec<float>({1, 2, 3}), &out, "lt"),
-              absl::StatusCode::kInvalidArgument,
-              {"Incompatible shapes: [2] vs. [3]", "{{node lt}}"});
+  ExpectError(
+      RunBinary("Less", Vec<float>({1, 2}), Vec<float>({1, 2, 3}), &out, "lt"),
+      absl::StatusCode::kInvalidArgument,
+      {"Incompatible shapes: [2] vs. [3]", "{{node lt}}"});
 }
 
 TEST(CwiseOpsTest, EqualWithoutIncompatibleShapeError) {
@@ -259,25 +254,28 @@ TEST(CwiseOpsTest, EqualWithoutIncompatibleShapeError) {
 
 TEST(CwiseOpsTest, NegAndSquare) {
   Tensor out;
-  ASSERT_TRUE(Unary("Neg", Vec<float>({1, -2, 0}), &out).ok());
+  ASSERT_TRUE(RunUnary("Neg", Vec<float>({1, -2, 0}), &out).ok());
   ExpectTensor<float>(out, TensorShape({3}), {-1, 2, -0.0f});
-  ASSERT_TRUE(Unary("Neg", Scalar<int32_t>(std::numeric_limits<int32_t>::min()),
-                    &out)
+  ASSERT_TRUE(RunUnary("Neg",
+                       Scalar<int32_t>(std::numeric_limits<int32_t>::min()),
+                       &out)
                   .ok());
   ExpectTensor<int32_t>(out, TensorShape({}), {std::numeric_limits<int32_t>::min()});
-  ASSERT_TRUE(Unary("Square", Make<int64_t>(TensorShape({2, 1}), {-3, 4}), &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunUnary("Square", Make<int64_t>(TensorShape({2, 1}), {-3, 4}), &out)
+          .ok());
   ExpectTensor<int64_t>(out, TensorShape({2, 1}), {9, 16});
-  ASSERT_TRUE(Unary("Square", Scalar<complex64>({0, 1}), &out).ok());
+  ASSERT_TRUE(RunUnary("Square", Scalar<complex64>({0, 1}), &out).ok());
   ExpectTensor<complex64>(out, TensorShape({}), {complex64(-1, 0)});
 }
 
 TEST(CwiseOpsTest, UnregisteredDtypeIsRejected) {
   Tensor out;
   // Neg has no unsigned kernel (the op's type set excludes it).
-  EXPECT_FALSE(Unary("Neg", Vec<uint8_t>({1}), &out).ok());
+  EXPECT_FALSE(RunUnary("Neg", Vec<uint8_t>({1}), &out).ok());
   // Add's type set has no bool.
-  EXPECT_FALSE(Binary("Add", Vec<bool>({true}), Vec<bool>({true}), &out).ok());
+  EXPECT_FALSE(
+      RunBinary("Add", Vec<bool>({true}), Vec<bool>({true}), &out).ok());
 }
 
 TEST(CwiseOpsTest, ForwardsInputBufferWhenPossible) {

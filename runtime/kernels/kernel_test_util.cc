@@ -97,6 +97,54 @@ absl::Status RunKernel(const NodeDef& def, const std::vector<Tensor>& inputs,
   return s;
 }
 
+absl::Status RunKernel(const NodeDef& def, const std::vector<Tensor>& inputs,
+                       Tensor* output) {
+  std::vector<Tensor> outputs;
+  absl::Status s = RunKernel(def, inputs, &outputs);
+  if (!outputs.empty()) *output = outputs[0];
+  return s;
+}
+
+std::vector<Tensor> RunKernelOk(const NodeDef& def,
+                                const std::vector<Tensor>& inputs) {
+  std::vector<Tensor> outputs;
+  absl::Status s = RunKernel(def, inputs, &outputs);
+  EXPECT_TRUE(s.ok()) << s;
+  return outputs;
+}
+
+Tensor RunKernelOkOutput(const NodeDef& def, const std::vector<Tensor>& inputs,
+                         int index) {
+  std::vector<Tensor> outputs;
+  absl::Status s = RunKernel(def, inputs, &outputs);
+  EXPECT_TRUE(s.ok()) << s;
+  return s.ok() ? outputs[index] : Tensor();
+}
+
+NodeDef TypedNode(const std::string& op, int num_inputs, DataType dtype,
+                  const std::string& name) {
+  return TestNode(name, op).Inputs(num_inputs).Attr("T", dtype);
+}
+
+absl::Status RunUnary(const std::string& op, const Tensor& x, Tensor* out,
+                      const std::string& name) {
+  return RunKernel(TypedNode(op, 1, x.dtype(), name), {x}, out);
+}
+
+absl::Status RunBinary(const std::string& op, const Tensor& x, const Tensor& y,
+                       Tensor* out, const std::string& name) {
+  return RunKernel(TypedNode(op, 2, x.dtype(), name), {x, y}, out);
+}
+
+absl::Status RunReduction(const std::string& op, const Tensor& x,
+                          const Tensor& axes, bool keep_dims, Tensor* out,
+                          const std::string& name) {
+  TestNode node(name, op);
+  node.Inputs(2).Attr("Tidx", axes.dtype()).Attr("keep_dims", keep_dims);
+  if (op != "All" && op != "Any") node.Attr("T", x.dtype());
+  return RunKernel(node, {x, axes}, out);
+}
+
 void ExpectError(const absl::Status& s, absl::StatusCode code,
                  const std::vector<std::string>& parts) {
   EXPECT_EQ(s.code(), code) << s;

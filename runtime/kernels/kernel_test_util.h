@@ -117,6 +117,34 @@ class KernelRunner {
 // Creates the kernel for `def`, runs it on `inputs`, and stores the outputs.
 absl::Status RunKernel(const NodeDef& def, const std::vector<Tensor>& inputs,
                        std::vector<Tensor>* outputs);
+// Same, storing only the first output in `*output` (untouched when the
+// kernel could not be created).
+absl::Status RunKernel(const NodeDef& def, const std::vector<Tensor>& inputs,
+                       Tensor* output);
+
+// Runs `def` on `inputs` expecting success (a test failure otherwise):
+// every output, or none when the kernel could not be created.
+std::vector<Tensor> RunKernelOk(const NodeDef& def,
+                                const std::vector<Tensor>& inputs);
+// Output `index` of such a run; an uninitialized Tensor when it failed.
+Tensor RunKernelOkOutput(const NodeDef& def, const std::vector<Tensor>& inputs,
+                         int index = 0);
+
+// Node `name` of op `op` with `num_inputs` data inputs and attr T = `dtype`.
+NodeDef TypedNode(const std::string& op, int num_inputs, DataType dtype,
+                  const std::string& name = "n");
+
+// Element-wise ops with T = x's dtype: node `name`, first output in `*out`.
+absl::Status RunUnary(const std::string& op, const Tensor& x, Tensor* out,
+                      const std::string& name = "u");
+absl::Status RunBinary(const std::string& op, const Tensor& x, const Tensor& y,
+                       Tensor* out, const std::string& name = "z");
+
+// Reduction `op` of `x` over `axes` (Tidx = axes' dtype, T = x's dtype
+// except for All and Any, which have no T): node `name`, output in `*out`.
+absl::Status RunReduction(const std::string& op, const Tensor& x,
+                          const Tensor& axes, bool keep_dims, Tensor* out,
+                          const std::string& name = "r");
 
 // Tensor construction and inspection.
 template <typename T>

@@ -19,45 +19,34 @@ using test::ExpectError;
 using test::ExpectTensor;
 using test::ExpectTensorNear;
 using test::Make;
+using test::RunReduction;
 using test::Scalar;
 using test::TestNode;
 using test::Vec;
 
-absl::Status Reduce(const std::string& op, const Tensor& x, const Tensor& axes,
-                    bool keep_dims, Tensor* out,
-                    const std::string& name = "r") {
-  TestNode node(name, op);
-  node.Inputs(2).Attr("Tidx", axes.dtype()).Attr("keep_dims", keep_dims);
-  if (op != "All" && op != "Any") node.Attr("T", x.dtype());
-  std::vector<Tensor> outs;
-  absl::Status s = test::RunKernel(node, {x, axes}, &outs);
-  if (!outs.empty()) *out = outs[0];
-  return s;
-}
-
 TEST(MaxMinTest, AxesAndKeepDims) {
   const Tensor x = Make<float>(TensorShape({2, 3}), {1, 5, 3, 4, 2, 6});
   Tensor out;
-  ASSERT_TRUE(Reduce("Max", x, Vec<int32_t>({0}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Max", x, Vec<int32_t>({0}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({3}), {4, 5, 6});
-  ASSERT_TRUE(Reduce("Max", x, Scalar<int64_t>(-1), true, &out).ok());
+  ASSERT_TRUE(RunReduction("Max", x, Scalar<int64_t>(-1), true, &out).ok());
   ExpectTensor<float>(out, TensorShape({2, 1}), {5, 6});
-  ASSERT_TRUE(Reduce("Min", x, Vec<int32_t>({1}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Min", x, Vec<int32_t>({1}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({2}), {1, 2});
-  ASSERT_TRUE(Reduce("Min", x, Vec<int32_t>({0, 1}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Min", x, Vec<int32_t>({0, 1}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({}), {1});
-  ASSERT_TRUE(Reduce("Max", x, Vec<int32_t>({}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Max", x, Vec<int32_t>({}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({2, 3}), {1, 5, 3, 4, 2, 6});
-  ASSERT_TRUE(
-      Reduce("Max", Vec<int32_t>({-5, -2, -9}), Vec<int32_t>({0}), false, &out)
-          .ok());
+  ASSERT_TRUE(RunReduction("Max", Vec<int32_t>({-5, -2, -9}), Vec<int32_t>({0}),
+                           false, &out)
+                  .ok());
   ExpectTensor<int32_t>(out, TensorShape({}), {-2});
-  ASSERT_TRUE(
-      Reduce("Min", Vec<uint8_t>({7, 200, 3}), Vec<int32_t>({0}), false, &out)
-          .ok());
+  ASSERT_TRUE(RunReduction("Min", Vec<uint8_t>({7, 200, 3}), Vec<int32_t>({0}),
+                           false, &out)
+                  .ok());
   ExpectTensor<uint8_t>(out, TensorShape({}), {3});
-  ASSERT_TRUE(Reduce("Max", Vec<half>({half(1.5f), half(-2.f)}),
-                     Vec<int32_t>({0}), false, &out)
+  ASSERT_TRUE(RunReduction("Max", Vec<half>({half(1.5f), half(-2.f)}),
+                           Vec<int32_t>({0}), false, &out)
                   .ok());
   ExpectTensorNear<half>(out, TensorShape({}), {1.5}, 0);
 }
@@ -95,10 +84,10 @@ TEST(MaxMinTest, MatchesNaiveReference3D) {
       }
     }
     Tensor out;
-    ASSERT_TRUE(Reduce("Max", x, Vec<int32_t>(axes), true, &out).ok());
+    ASSERT_TRUE(RunReduction("Max", x, Vec<int32_t>(axes), true, &out).ok());
     ExpectTensor<int64_t>(out, TensorShape(absl::MakeConstSpan(dims)),
                           want_max);
-    ASSERT_TRUE(Reduce("Min", x, Vec<int32_t>(axes), true, &out).ok());
+    ASSERT_TRUE(RunReduction("Min", x, Vec<int32_t>(axes), true, &out).ok());
     ExpectTensor<int64_t>(out, TensorShape(absl::MakeConstSpan(dims)),
                           want_min);
   }
@@ -107,12 +96,12 @@ TEST(MaxMinTest, MatchesNaiveReference3D) {
 TEST(MaxMinTest, EmptyReductionGivesIdentity) {
   Tensor out;
   const Tensor empty = Make<float>(TensorShape({2, 0}), {});
-  ASSERT_TRUE(Reduce("Max", empty, Vec<int32_t>({1}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Max", empty, Vec<int32_t>({1}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({2}),
                       {-std::numeric_limits<float>::infinity(),
                        -std::numeric_limits<float>::infinity()});
-  ASSERT_TRUE(Reduce("Min", Make<int32_t>(TensorShape({0}), {}),
-                     Vec<int32_t>({0}), false, &out)
+  ASSERT_TRUE(RunReduction("Min", Make<int32_t>(TensorShape({0}), {}),
+                           Vec<int32_t>({0}), false, &out)
                   .ok());
   ExpectTensor<int32_t>(out, TensorShape({}),
                         {std::numeric_limits<int32_t>::max()});
@@ -121,41 +110,41 @@ TEST(MaxMinTest, EmptyReductionGivesIdentity) {
 TEST(MaxMinTest, Errors) {
   Tensor out;
   const Tensor x = Make<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6});
-  ExpectError(Reduce("Max", x, Vec<int32_t>({2}), false, &out, "mx"),
+  ExpectError(RunReduction("Max", x, Vec<int32_t>({2}), false, &out, "mx"),
               absl::StatusCode::kInvalidArgument,
               {"Invalid reduction dimension", "{{node mx}}"});
-  ExpectError(Reduce("Min", x, Vec<int32_t>({1, -1}), false, &out, "mn"),
+  ExpectError(RunReduction("Min", x, Vec<int32_t>({1, -1}), false, &out, "mn"),
               absl::StatusCode::kInvalidArgument,
               {"duplicate dimension: 1", "{{node mn}}"});
   // Complex numbers are not ordered: no kernel.
-  EXPECT_FALSE(
-      Reduce("Max", Vec<complex64>({{1, 0}}), Vec<int32_t>({0}), false, &out)
-          .ok());
+  EXPECT_FALSE(RunReduction("Max", Vec<complex64>({{1, 0}}), Vec<int32_t>({0}),
+                            false, &out)
+                   .ok());
 }
 
 TEST(AllAnyTest, Values) {
   const Tensor x =
       Make<bool>(TensorShape({2, 3}), {true, true, false, true, true, true});
   Tensor out;
-  ASSERT_TRUE(Reduce("All", x, Vec<int32_t>({1}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("All", x, Vec<int32_t>({1}), false, &out).ok());
   ExpectTensor<bool>(out, TensorShape({2}), {false, true});
-  ASSERT_TRUE(Reduce("All", x, Vec<int32_t>({0}), true, &out).ok());
+  ASSERT_TRUE(RunReduction("All", x, Vec<int32_t>({0}), true, &out).ok());
   ExpectTensor<bool>(out, TensorShape({1, 3}), {true, true, false});
-  ASSERT_TRUE(Reduce("Any", x, Vec<int64_t>({0, 1}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Any", x, Vec<int64_t>({0, 1}), false, &out).ok());
   ExpectTensor<bool>(out, TensorShape({}), {true});
   const Tensor none =
       Make<bool>(TensorShape({2, 2}), {false, false, true, false});
-  ASSERT_TRUE(Reduce("Any", none, Scalar<int32_t>(-1), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Any", none, Scalar<int32_t>(-1), false, &out).ok());
   ExpectTensor<bool>(out, TensorShape({2}), {false, true});
-  ASSERT_TRUE(Reduce("All", Make<bool>(TensorShape({0}), {}), Vec<int32_t>({0}),
-                     false, &out)
+  ASSERT_TRUE(RunReduction("All", Make<bool>(TensorShape({0}), {}),
+                           Vec<int32_t>({0}), false, &out)
                   .ok());
   ExpectTensor<bool>(out, TensorShape({}), {true});
-  ASSERT_TRUE(Reduce("Any", Make<bool>(TensorShape({0}), {}), Vec<int32_t>({0}),
-                     false, &out)
+  ASSERT_TRUE(RunReduction("Any", Make<bool>(TensorShape({0}), {}),
+                           Vec<int32_t>({0}), false, &out)
                   .ok());
   ExpectTensor<bool>(out, TensorShape({}), {false});
-  ExpectError(Reduce("Any", x, Vec<int32_t>({-3}), false, &out, "any"),
+  ExpectError(RunReduction("Any", x, Vec<int32_t>({-3}), false, &out, "any"),
               absl::StatusCode::kInvalidArgument,
               {"Invalid reduction dimension", "{{node any}}"});
 }

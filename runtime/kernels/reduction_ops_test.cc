@@ -16,21 +16,9 @@ namespace {
 using test::ExpectError;
 using test::ExpectTensor;
 using test::Make;
+using test::RunReduction;
 using test::TestNode;
 using test::Vec;
-
-absl::Status Reduce(const std::string& op, const Tensor& x, const Tensor& axes,
-                    bool keep_dims, Tensor* out, const std::string& name = "r") {
-  std::vector<Tensor> outs;
-  absl::Status s = test::RunKernel(TestNode(name, op)
-                                       .Inputs(2)
-                                       .Attr("T", x.dtype())
-                                       .Attr("Tidx", axes.dtype())
-                                       .Attr("keep_dims", keep_dims),
-                                   {x, axes}, &outs);
-  if (!outs.empty()) *out = outs[0];
-  return s;
-}
 
 const Tensor& M23() {
   static const Tensor* t =
@@ -40,45 +28,48 @@ const Tensor& M23() {
 
 TEST(ReductionOpsTest, SumAxes) {
   Tensor out;
-  ASSERT_TRUE(Reduce("Sum", M23(), Vec<int32_t>({0}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Sum", M23(), Vec<int32_t>({0}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({3}), {5, 7, 9});
-  ASSERT_TRUE(Reduce("Sum", M23(), test::Scalar<int32_t>(1), false, &out).ok());
+  ASSERT_TRUE(
+      RunReduction("Sum", M23(), test::Scalar<int32_t>(1), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({2}), {6, 15});
-  ASSERT_TRUE(Reduce("Sum", M23(), Vec<int64_t>({-1}), true, &out).ok());
+  ASSERT_TRUE(RunReduction("Sum", M23(), Vec<int64_t>({-1}), true, &out).ok());
   ExpectTensor<float>(out, TensorShape({2, 1}), {6, 15});
-  ASSERT_TRUE(Reduce("Sum", M23(), Vec<int32_t>({0, 1}), false, &out).ok());
+  ASSERT_TRUE(
+      RunReduction("Sum", M23(), Vec<int32_t>({0, 1}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({}), {21});
-  ASSERT_TRUE(Reduce("Sum", M23(), Vec<int32_t>({1, 0}), true, &out).ok());
+  ASSERT_TRUE(
+      RunReduction("Sum", M23(), Vec<int32_t>({1, 0}), true, &out).ok());
   ExpectTensor<float>(out, TensorShape({1, 1}), {21});
-  ASSERT_TRUE(Reduce("Sum", M23(), Vec<int32_t>({}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Sum", M23(), Vec<int32_t>({}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({2, 3}), {1, 2, 3, 4, 5, 6});
 }
 
 TEST(ReductionOpsTest, MeanAndProd) {
   Tensor out;
-  ASSERT_TRUE(Reduce("Mean", M23(), Vec<int32_t>({0}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Mean", M23(), Vec<int32_t>({0}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({3}), {2.5, 3.5, 4.5});
-  ASSERT_TRUE(Reduce("Prod", M23(), Vec<int32_t>({1}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Prod", M23(), Vec<int32_t>({1}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({2}), {6, 120});
   // Integer mean truncates toward zero and does not overflow the type.
-  ASSERT_TRUE(Reduce("Mean", Vec<int8_t>({100, 100, -1}), Vec<int32_t>({0}),
-                     false, &out)
+  ASSERT_TRUE(RunReduction("Mean", Vec<int8_t>({100, 100, -1}),
+                           Vec<int32_t>({0}), false, &out)
                   .ok());
   ExpectTensor<int8_t>(out, TensorShape({}), {66});
-  ASSERT_TRUE(Reduce("Mean", Vec<int32_t>({-3, 0}), Vec<int32_t>({0}), false,
-                     &out)
+  ASSERT_TRUE(RunReduction("Mean", Vec<int32_t>({-3, 0}), Vec<int32_t>({0}),
+                           false, &out)
                   .ok());
   ExpectTensor<int32_t>(out, TensorShape({}), {-1});
 }
 
 TEST(ReductionOpsTest, IntegerSumWraps) {
   Tensor out;
-  ASSERT_TRUE(Reduce("Sum", Vec<int8_t>({100, 100}), Vec<int32_t>({0}), false,
-                     &out)
+  ASSERT_TRUE(RunReduction("Sum", Vec<int8_t>({100, 100}), Vec<int32_t>({0}),
+                           false, &out)
                   .ok());
   ExpectTensor<int8_t>(out, TensorShape({}), {-56});
-  ASSERT_TRUE(Reduce("Prod", Vec<uint16_t>({65535, 65535}), Vec<int32_t>({0}),
-                     false, &out)
+  ASSERT_TRUE(RunReduction("Prod", Vec<uint16_t>({65535, 65535}),
+                           Vec<int32_t>({0}), false, &out)
                   .ok());
   ExpectTensor<uint16_t>(out, TensorShape({}), {1});
 }
@@ -86,16 +77,16 @@ TEST(ReductionOpsTest, IntegerSumWraps) {
 TEST(ReductionOpsTest, EmptyReductions) {
   Tensor out;
   const Tensor empty = Make<float>(TensorShape({0, 2}), {});
-  ASSERT_TRUE(Reduce("Sum", empty, Vec<int32_t>({0}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Sum", empty, Vec<int32_t>({0}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({2}), {0, 0});
-  ASSERT_TRUE(Reduce("Prod", empty, Vec<int32_t>({0}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Prod", empty, Vec<int32_t>({0}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({2}), {1, 1});
-  ASSERT_TRUE(Reduce("Mean", empty, Vec<int32_t>({0}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Mean", empty, Vec<int32_t>({0}), false, &out).ok());
   EXPECT_TRUE(std::isnan(test::Values<float>(out)[0]));
-  ASSERT_TRUE(Reduce("Sum", empty, Vec<int32_t>({1}), false, &out).ok());
+  ASSERT_TRUE(RunReduction("Sum", empty, Vec<int32_t>({1}), false, &out).ok());
   ExpectTensor<float>(out, TensorShape({0}), {});
-  ASSERT_TRUE(Reduce("Mean", Make<int32_t>(TensorShape({0}), {}),
-                     Vec<int32_t>({0}), false, &out)
+  ASSERT_TRUE(RunReduction("Mean", Make<int32_t>(TensorShape({0}), {}),
+                           Vec<int32_t>({0}), false, &out)
                   .ok());
   ExpectTensor<int32_t>(out, TensorShape({}), {0});
 }
@@ -103,11 +94,12 @@ TEST(ReductionOpsTest, EmptyReductions) {
 TEST(ReductionOpsTest, HalfAndComplex) {
   Tensor out;
   std::vector<half> v(1000, half(0.1f));
-  ASSERT_TRUE(Reduce("Sum", Vec<half>(v), Vec<int32_t>({0}), false, &out).ok());
+  ASSERT_TRUE(
+      RunReduction("Sum", Vec<half>(v), Vec<int32_t>({0}), false, &out).ok());
   // Accumulated in float: close to 100 (a half accumulator would stall).
   test::ExpectTensorNear<half>(out, TensorShape({}), {100.0}, 0.2);
-  ASSERT_TRUE(Reduce("Prod", Vec<complex64>({{0, 1}, {0, 1}}), Vec<int32_t>({0}),
-                     false, &out)
+  ASSERT_TRUE(RunReduction("Prod", Vec<complex64>({{0, 1}, {0, 1}}),
+                           Vec<int32_t>({0}), false, &out)
                   .ok());
   ExpectTensor<complex64>(out, TensorShape({}), {complex64(-1, 0)});
 }
@@ -122,10 +114,10 @@ TEST(ReductionOpsTest, MaxMinPropagateNaN) {
   for (int i = 0; i < 6; ++i) x.flat<float>()(i) = v[i];
   for (const char* op : {"Max", "Min"}) {
     Tensor out;
-    ASSERT_TRUE(Reduce(op, x, Vec<int32_t>({1}), false, &out).ok());
+    ASSERT_TRUE(RunReduction(op, x, Vec<int32_t>({1}), false, &out).ok());
     EXPECT_TRUE(std::isnan(out.flat<float>()(0))) << op;
     EXPECT_FALSE(std::isnan(out.flat<float>()(1))) << op;
-    ASSERT_TRUE(Reduce(op, x, Vec<int32_t>({0}), false, &out).ok());
+    ASSERT_TRUE(RunReduction(op, x, Vec<int32_t>({0}), false, &out).ok());
     EXPECT_FALSE(std::isnan(out.flat<float>()(0))) << op;
     EXPECT_TRUE(std::isnan(out.flat<float>()(1))) << op;
     EXPECT_FALSE(std::isnan(out.flat<float>()(2))) << op;
@@ -134,23 +126,25 @@ TEST(ReductionOpsTest, MaxMinPropagateNaN) {
 
 TEST(ReductionOpsTest, Errors) {
   Tensor out;
-  ExpectError(Reduce("Sum", M23(), Vec<int32_t>({2}), false, &out, "sum"),
+  ExpectError(RunReduction("Sum", M23(), Vec<int32_t>({2}), false, &out, "sum"),
               absl::StatusCode::kInvalidArgument,
               {"Invalid reduction dimension (2 for input with 2 dimension(s)",
                "{{node sum}}"});
-  ExpectError(Reduce("Mean", M23(), Vec<int64_t>({-3}), false, &out, "mean"),
-              absl::StatusCode::kInvalidArgument,
-              {"Invalid reduction dimension", "{{node mean}}"});
-  ExpectError(Reduce("Sum", test::Scalar<float>(1), Vec<int32_t>({0}), false,
-                     &out, "s"),
+  ExpectError(
+      RunReduction("Mean", M23(), Vec<int64_t>({-3}), false, &out, "mean"),
+      absl::StatusCode::kInvalidArgument,
+      {"Invalid reduction dimension", "{{node mean}}"});
+  ExpectError(RunReduction("Sum", test::Scalar<float>(1), Vec<int32_t>({0}),
+                           false, &out, "s"),
               absl::StatusCode::kInvalidArgument, {"{{node s}}"});
-  ExpectError(Reduce("Sum", M23(), Vec<int32_t>({0, 0}), false, &out, "s2"),
-              absl::StatusCode::kInvalidArgument,
-              {"duplicate dimension: 0", "{{node s2}}"});
+  ExpectError(
+      RunReduction("Sum", M23(), Vec<int32_t>({0, 0}), false, &out, "s2"),
+      absl::StatusCode::kInvalidArgument,
+      {"duplicate dimension: 0", "{{node s2}}"});
   // Axes of any rank are read in order (as in TensorFlow).
-  ASSERT_TRUE(
-      Reduce("Sum", M23(), Make<int32_t>(TensorShape({1, 1}), {0}), false, &out)
-          .ok());
+  ASSERT_TRUE(RunReduction("Sum", M23(),
+                           Make<int32_t>(TensorShape({1, 1}), {0}), false, &out)
+                  .ok());
   EXPECT_EQ(out.shape(), TensorShape({3}));
 }
 
@@ -195,16 +189,16 @@ TEST(ReductionOpsTest, MatchesNaiveReference) {
       for (double& m : mean) m /= count;
       Tensor out;
       const Tensor axes_t = Vec<int32_t>(axes);
-      ASSERT_TRUE(Reduce("Sum", x, axes_t, true, &out).ok());
+      ASSERT_TRUE(RunReduction("Sum", x, axes_t, true, &out).ok());
       test::ExpectTensorNear<double>(out, TensorShape(absl::MakeConstSpan(out_dims)),
                                      sum, 1e-9);
-      ASSERT_TRUE(Reduce("Prod", x, axes_t, true, &out).ok());
+      ASSERT_TRUE(RunReduction("Prod", x, axes_t, true, &out).ok());
       const std::vector<double> got = test::Values<double>(out);
       ASSERT_EQ(got.size(), prod.size());
       for (size_t i = 0; i < got.size(); ++i) {
         EXPECT_NEAR(got[i], prod[i], 1e-9 * std::max(1.0, std::abs(prod[i])));
       }
-      ASSERT_TRUE(Reduce("Mean", x, axes_t, false, &out).ok());
+      ASSERT_TRUE(RunReduction("Mean", x, axes_t, false, &out).ok());
       EXPECT_EQ(out.NumElements(), out_n);
       test::ExpectTensorNear<double>(out, out.shape(), mean, 1e-9);
     }

@@ -9,60 +9,16 @@
 #include "proto/op_def.pb.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/types.h"
+#include "runtime/ops/op_def_test_util.h"
 
 namespace stepflow {
 namespace {
 
-const OpDef& Op(const std::string& name) {
-  const OpDef* def = OpRegistry::Global()->LookUpOrNull(name);
-  EXPECT_NE(def, nullptr) << name;
-  static const OpDef* empty = new OpDef;
-  return def == nullptr ? *empty : *def;
-}
-
-// "name:type" per arg; lists as "N*T", type lists as "[T]".
-std::string Args(
-    const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args) {
-  std::string out;
-  for (const auto& a : args) {
-    if (!out.empty()) out += ",";
-    out += a.name() + ":";
-    if (!a.number_attr().empty()) out += a.number_attr() + "*";
-    if (!a.type_list_attr().empty()) {
-      out += "[" + a.type_list_attr() + "]";
-    } else {
-      out += a.type_attr().empty() ? DataTypeString(a.type()) : a.type_attr();
-    }
-  }
-  return out;
-}
-
-std::string Attrs(const OpDef& op) {
-  std::string out;
-  for (const auto& a : op.attr()) {
-    if (!out.empty()) out += ",";
-    out += a.name() + ":" + a.type();
-  }
-  return out;
-}
-
-const OpDef::AttrDef& Attr(const std::string& op, const std::string& name) {
-  for (const auto& a : Op(op).attr()) {
-    if (a.name() == name) return a;
-  }
-  ADD_FAILURE() << op << " has no attr " << name;
-  static const OpDef::AttrDef* empty = new OpDef::AttrDef;
-  return *empty;
-}
-
-bool Allows(const std::string& op, const std::string& attr, DataType t) {
-  const auto& a = Attr(op, attr);
-  if (!a.has_allowed_values()) return true;
-  for (int x : a.allowed_values().list().type()) {
-    if (x == t) return true;
-  }
-  return false;
-}
+using test::Allows;
+using test::Args;
+using test::Attr;
+using test::Attrs;
+using test::Op;
 
 TEST(GradientOpsTest, AllRegistered) {
   for (const char* name : {"Abs",

@@ -7,60 +7,22 @@
 #include "proto/op_def.pb.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/types.h"
+#include "runtime/ops/op_def_test_util.h"
 
 namespace stepflow {
 namespace {
 
-const OpDef& Op(const std::string& name) {
-  const OpDef* def = OpRegistry::Global()->LookUpOrNull(name);
-  EXPECT_NE(def, nullptr) << name;
-  static const OpDef* empty = new OpDef;
-  return def == nullptr ? *empty : *def;
-}
-
-// "name:type" per arg; lists as "N*type" or the type-list attr.
-std::string Args(const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args) {
-  std::string out;
-  for (const auto& a : args) {
-    if (!out.empty()) out += ",";
-    std::string t;
-    if (!a.type_list_attr().empty()) {
-      t = a.type_list_attr();
-    } else {
-      t = a.type_attr().empty() ? DataTypeString(a.type()) : a.type_attr();
-      if (!a.number_attr().empty()) t = a.number_attr() + "*" + t;
-    }
-    out += a.name() + ":" + t;
-  }
-  return out;
-}
-
-// "name:type[=default]" per attr, in declaration order.
-std::string Attrs(const OpDef& op) {
-  std::string out;
-  for (const auto& a : op.attr()) {
-    if (!out.empty()) out += ",";
-    out += a.name() + ":" + a.type();
-    if (a.has_default_value()) {
-      const AttrValue& v = a.default_value();
-      out += "=";
-      switch (v.value_case()) {
-        case AttrValue::kS: out += "'" + v.s() + "'"; break;
-        case AttrValue::kB: out += v.b() ? "true" : "false"; break;
-        default: out += "?"; break;
-      }
-    }
-  }
-  return out;
-}
+using test::Args;
+using test::AttrsWithDefaults;
+using test::Op;
 
 TEST(IoOpsTest, SaveV2) {
   const OpDef& op = Op("SaveV2");
   EXPECT_EQ(Args(op.input_arg()),
             "prefix:string,tensor_names:string,shape_and_slices:string,"
-            "tensors:dtypes");
+            "tensors:[dtypes]");
   EXPECT_EQ(Args(op.output_arg()), "");
-  EXPECT_EQ(Attrs(op), "dtypes:list(type)");
+  EXPECT_EQ(AttrsWithDefaults(op), "dtypes:list(type)");
   EXPECT_TRUE(op.is_stateful());
 }
 
@@ -68,8 +30,8 @@ TEST(IoOpsTest, RestoreV2) {
   const OpDef& op = Op("RestoreV2");
   EXPECT_EQ(Args(op.input_arg()),
             "prefix:string,tensor_names:string,shape_and_slices:string");
-  EXPECT_EQ(Args(op.output_arg()), "tensors:dtypes");
-  EXPECT_EQ(Attrs(op), "dtypes:list(type)");
+  EXPECT_EQ(Args(op.output_arg()), "tensors:[dtypes]");
+  EXPECT_EQ(AttrsWithDefaults(op), "dtypes:list(type)");
   EXPECT_TRUE(op.is_stateful());
 }
 
@@ -78,7 +40,7 @@ TEST(IoOpsTest, MergeV2Checkpoints) {
   EXPECT_EQ(Args(op.input_arg()),
             "checkpoint_prefixes:string,destination_prefix:string");
   EXPECT_EQ(Args(op.output_arg()), "");
-  EXPECT_EQ(Attrs(op),
+  EXPECT_EQ(AttrsWithDefaults(op),
             "delete_old_dirs:bool=true,allow_missing_files:bool=false");
   EXPECT_TRUE(op.is_stateful());
 }
@@ -88,7 +50,7 @@ TEST(IoOpsTest, ShardedFilenameAndFilespec) {
   EXPECT_EQ(Args(name.input_arg()),
             "basename:string,shard:int32,num_shards:int32");
   EXPECT_EQ(Args(name.output_arg()), "filename:string");
-  EXPECT_EQ(Attrs(name), "");
+  EXPECT_EQ(AttrsWithDefaults(name), "");
   EXPECT_FALSE(name.is_stateful());
   const OpDef& spec = Op("ShardedFilespec");
   EXPECT_EQ(Args(spec.input_arg()), "basename:string,num_shards:int32");
@@ -100,7 +62,7 @@ TEST(StringOpsTest, StringJoin) {
   const OpDef& op = Op("StringJoin");
   EXPECT_EQ(Args(op.input_arg()), "inputs:N*string");
   EXPECT_EQ(Args(op.output_arg()), "output:string");
-  EXPECT_EQ(Attrs(op), "N:int,separator:string=''");
+  EXPECT_EQ(AttrsWithDefaults(op), "N:int,separator:string=''");
   EXPECT_FALSE(op.is_stateful());
 }
 

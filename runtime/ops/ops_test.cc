@@ -8,43 +8,15 @@
 #include "proto/op_def.pb.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/op.h"
+#include "runtime/ops/op_def_test_util.h"
 
 namespace stepflow {
 namespace {
 
-const OpDef& Op(const std::string& name) {
-  const OpDef* def = OpRegistry::Global()->LookUpOrNull(name);
-  EXPECT_NE(def, nullptr) << name;
-  static const OpDef* empty = new OpDef;
-  return def == nullptr ? *empty : *def;
-}
-
-std::string Args(const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args) {
-  std::string out;
-  for (const auto& a : args) {
-    if (!out.empty()) out += ",";
-    out += a.name() + ":";
-    if (!a.number_attr().empty()) out += a.number_attr() + "*";
-    out += a.type_attr().empty() ? DataTypeString(a.type()) : a.type_attr();
-  }
-  return out;
-}
-
-std::string Attrs(const OpDef& op) {
-  std::string out;
-  for (const auto& a : op.attr()) {
-    if (!out.empty()) out += ",";
-    out += a.name() + ":" + a.type();
-  }
-  return out;
-}
-
-const OpDef::AttrDef* FindAttr(const OpDef& op, const std::string& name) {
-  for (const auto& a : op.attr()) {
-    if (a.name() == name) return &a;
-  }
-  return nullptr;
-}
+using test::Args;
+using test::Attrs;
+using test::FindAttr;
+using test::Op;
 
 TEST(OpsTest, EveryOpIsRegistered) {
   const std::vector<std::string> names = {

@@ -8,61 +8,15 @@
 #include "proto/op_def.pb.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/types.h"
+#include "runtime/ops/op_def_test_util.h"
 
 namespace stepflow {
 namespace {
 
-const OpDef& Op(const std::string& name) {
-  const OpDef* def = OpRegistry::Global()->LookUpOrNull(name);
-  EXPECT_NE(def, nullptr) << name;
-  static const OpDef* empty = new OpDef;
-  return def == nullptr ? *empty : *def;
-}
-
-// "var:Ref(T),alpha:T" — type attr or concrete type, Ref() when is_ref.
-std::string Args(const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args) {
-  std::string out;
-  for (const auto& a : args) {
-    if (!out.empty()) out += ",";
-    std::string t = a.type_attr().empty() ? DataTypeString(a.type()) : a.type_attr();
-    out += a.name() + ":" + (a.is_ref() ? "Ref(" + t + ")" : t);
-  }
-  return out;
-}
-
-// "name:type[=default]" per attr, in declaration order.
-std::string Attrs(const OpDef& op) {
-  std::string out;
-  for (const auto& a : op.attr()) {
-    if (!out.empty()) out += ",";
-    out += a.name() + ":" + a.type();
-    if (a.has_default_value()) {
-      const AttrValue& v = a.default_value();
-      out += "=";
-      switch (v.value_case()) {
-        case AttrValue::kS: out += "'" + v.s() + "'"; break;
-        case AttrValue::kI: out += std::to_string(v.i()); break;
-        case AttrValue::kB: out += v.b() ? "true" : "false"; break;
-        case AttrValue::kList: out += "[]"; break;
-        default: out += "?"; break;
-      }
-    }
-  }
-  return out;
-}
-
-std::string Allowed(const OpDef& op, const std::string& attr) {
-  for (const auto& a : op.attr()) {
-    if (a.name() != attr) continue;
-    std::string out;
-    for (int t : a.allowed_values().list().type()) {
-      if (!out.empty()) out += ",";
-      out += DataTypeString(static_cast<DataType>(t));
-    }
-    return out;
-  }
-  return "<no attr>";
-}
+using test::Allowed;
+using test::Args;
+using test::AttrsWithDefaults;
+using test::Op;
 
 struct Expected {
   const char* name;
@@ -80,7 +34,7 @@ TEST_P(OpDefTest, MatchesTensorFlow) {
   const OpDef& op = Op(e.name);
   EXPECT_EQ(Args(op.input_arg()), e.inputs);
   EXPECT_EQ(Args(op.output_arg()), e.outputs);
-  EXPECT_EQ(Attrs(op), e.attrs);
+  EXPECT_EQ(AttrsWithDefaults(op), e.attrs);
   EXPECT_EQ(op.is_stateful(), e.stateful);
   EXPECT_EQ(op.allows_uninitialized_input(), e.allows_uninitialized);
 }

@@ -110,8 +110,9 @@ TEST_F(OpCoverageTest, EveryRunnableOpHasAGoldenCaseOrAnExemption) {
          "(testing/tf_goldens/ops) and are not in testing/tf_ops/"
          "exempt_ops.txt: "
       << absl::StrJoin(uncovered, ", ")
-      << ". Add cases to testing/tf_ops/generate_op_cases.py (mark one "
-         "golden) and regenerate the goldens, or exempt the op with a reason.";
+      << ". Add cases to the op's family in testing/tf_ops/ops_*.py (mark "
+         "one golden) and regenerate the goldens, or exempt the op with a "
+         "reason.";
 }
 
 TEST_F(OpCoverageTest, ExemptionsNameRegisteredOpsWithoutGoldenCases) {
