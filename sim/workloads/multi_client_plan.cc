@@ -10,20 +10,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/framework/tensor_id.h"
+#include "sim/env/sim_random.h"
 #include "sim/workloads/multi_client_graphs.h"
 #include "sim/workloads/multi_client_workload.h"
-#include "sim/env/sim_random.h"
 #include "testing/graph_generators.h"
 
 namespace stepflow {
 namespace {
 
 using graph_testing::ExecutionRequest;
-
-std::string Canonical(const std::string& endpoint) {
-  const size_t colon = endpoint.rfind(':');
-  return colon == std::string::npos ? absl::StrCat(endpoint, ":0") : endpoint;
-}
 
 std::string NodeOf(const std::string& endpoint) {
   const size_t colon = endpoint.rfind(':');
@@ -338,7 +334,9 @@ void PlanGenerator::AddPRunSetup(int client, const std::string& session) {
   AddDagRequest(g, /*feed_all_placeholders=*/true, &request);
   std::set<std::string> fetches, targets, fed;
   for (const SimFeed& f : request.feeds()) fed.insert(NodeOf(f.name()));
-  for (const std::string& f : request.fetches()) fetches.insert(Canonical(f));
+  for (const std::string& f : request.fetches()) {
+    fetches.insert(CanonicalTensorName(f));
+  }
   if (fetches.empty()) {
     for (const NodeDef& n : g.nodes.node()) {
       if (n.op() != "NoOp" && fed.count(n.name()) == 0) {

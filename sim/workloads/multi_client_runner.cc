@@ -18,12 +18,13 @@
 #include "runtime/c/c_api_internal.h"
 #include "runtime/c/c_api_test_util.h"
 #include "runtime/common/direct_session.h"
-#include "sim/trace/digest.h"
-#include "sim/workloads/multi_client_graphs.h"
-#include "sim/workloads/multi_client_workload.h"
+#include "runtime/framework/tensor_id.h"
 #include "sim/env/sim_env.h"
+#include "sim/trace/digest.h"
 #include "sim/trace/tensor_digest.h"
 #include "sim/trace/traced_rendezvous.h"
+#include "sim/workloads/multi_client_graphs.h"
+#include "sim/workloads/multi_client_workload.h"
 #include "testing/reference_eval.h"
 #include "testing/reference_prune.h"
 
@@ -60,21 +61,10 @@ constexpr double kTrainingTolerance = 1e-4;
 constexpr uint64_t kTeardownEvents = 1000000;
 constexpr int64_t kTeardownNanos = int64_t{3600} * 1000000000;
 
-std::string Canonical(const std::string& endpoint) {
-  const size_t colon = endpoint.rfind(':');
-  return colon == std::string::npos ? absl::StrCat(endpoint, ":0") : endpoint;
-}
-
 std::pair<std::string, int> SplitEndpoint(const std::string& endpoint) {
   const size_t colon = endpoint.rfind(':');
   if (colon == std::string::npos) return {endpoint, 0};
   return {endpoint.substr(0, colon), std::atoi(endpoint.c_str() + colon + 1)};
-}
-
-std::vector<std::string> SortedUnique(std::vector<std::string> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
 }
 
 absl::Status FromC(const TF_Status* s) {
@@ -642,10 +632,12 @@ absl::Status MultiClientRunner::DoRun(int index, const SimOp& op,
 
   if (run_status.ok() && op.output_partition_graphs()) {
     std::vector<std::string> feeds;
-    for (const SimFeed& f : op.feeds()) feeds.push_back(Canonical(f.name()));
+    for (const SimFeed& f : op.feeds())
+      feeds.push_back(CanonicalTensorName(f.name()));
     std::sort(feeds.begin(), feeds.end());
     std::vector<std::string> canonical_fetches;
-    for (const std::string& f : fetches) canonical_fetches.push_back(Canonical(f));
+    for (const std::string& f : fetches)
+      canonical_fetches.push_back(CanonicalTensorName(f));
     const std::set<std::string> expected = graph_testing::ReferencePrunedNodeNames(
         g.nodes, feeds, SortedUnique(canonical_fetches), SortedUnique(target_names),
         /*use_function_convention=*/true);
@@ -680,7 +672,7 @@ absl::Status MultiClientRunner::DoPRunSetup(const SimOp& op, const std::string& 
     absl::Status st = Output(g, f, &out);
     if (!st.ok()) return st;
     outputs.push_back(out);
-    p.declared_fetches.insert(Canonical(f));
+    p.declared_fetches.insert(CanonicalTensorName(f));
   }
   for (const std::string& t : op.targets()) {
     TF_Output out;
@@ -795,7 +787,8 @@ absl::Status MultiClientRunner::DoPRun(int index, const SimOp& op,
     if (!p.failed && !s.closed) --s.open_pruns;  // The session freed it.
     p.failed = true;
   } else {
-    for (const std::string& f : op.fetches()) p.fetched.insert(Canonical(f));
+    for (const std::string& f : op.fetches())
+      p.fetched.insert(CanonicalTensorName(f));
     if (p.fetched == p.declared_fetches && !p.failed) --s.open_pruns;
   }
   return absl::OkStatus();
