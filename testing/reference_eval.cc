@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "proto/attr_value.pb.h"
 #include "proto/tensor.pb.h"
+#include "runtime/framework/tensor_id.h"
 #include "testing/reference_prune.h"
 
 namespace stepflow::graph_testing {
@@ -18,11 +19,6 @@ std::pair<std::string, int> Split(const std::string& s) {
   const size_t colon = s.rfind(':');
   if (colon == std::string::npos) return {s, 0};
   return {s.substr(0, colon), std::atoi(s.c_str() + colon + 1)};
-}
-
-std::string Canonical(const std::string& s) {
-  auto [node, index] = Split(s);
-  return absl::StrCat(node, ":", index);
 }
 
 }  // namespace
@@ -38,7 +34,7 @@ absl::Status ReferenceEvaluate(const GraphDef& graph,
   std::map<std::string, float> fed;  // canonical endpoint -> value
   std::vector<std::string> feed_names;
   for (const auto& [name, value] : feeds) {
-    fed[Canonical(name)] = value;
+    fed[CanonicalTensorName(name)] = value;
     feed_names.push_back(name);
   }
   for (const std::string& f : fetches) {

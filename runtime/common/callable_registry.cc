@@ -63,4 +63,24 @@ absl::Status CallableRegistry::Release(Session::CallableHandle handle) {
   return absl::OkStatus();
 }
 
+absl::Status CallableSession::MakeCallable(const CallableOptions& options,
+                                           CallableHandle* handle) {
+  absl::Status open = CheckNotClosed();
+  if (!open.ok()) return open;
+  return callables_.Make(options, handle);
+}
+
+absl::Status CallableSession::RunCallable(
+    CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+    std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata) {
+  absl::Status open = CheckNotClosed();
+  if (!open.ok()) return open;
+  return callables_.Run(this, handle, feed_tensors, fetch_tensors,
+                        run_metadata);
+}
+
+absl::Status CallableSession::ReleaseCallable(CallableHandle handle) {
+  return callables_.Release(handle);
+}
+
 }  // namespace stepflow

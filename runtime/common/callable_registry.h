@@ -1,6 +1,8 @@
 // CallableRegistry: the callables of a session that runs them as ordinary
 // steps (TensorFlow's MakeCallable/RunCallable/ReleaseCallable on top of
 // Run): handles counting up from 0, each remembering its CallableOptions.
+// CallableSession: the Session base that forwards those three methods to a
+// CallableRegistry (DirectSession and DistributedSession).
 //
 // Errors: Make rejects tensor_connection (Unimplemented); an unknown or
 // released handle is InvalidArgument; RunCallable with the wrong number of
@@ -49,6 +51,29 @@ class CallableRegistry {
   Session::CallableHandle next_handle_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<Session::CallableHandle, std::shared_ptr<const Callable>> callables_
       ABSL_GUARDED_BY(mu_);
+};
+
+// A Session whose callables are ordinary Runs of the session itself.
+// MakeCallable and RunCallable fail with CheckNotClosed()'s error once the
+// session is closed; ReleaseCallable works after Close too (it only drops
+// the handle).
+class CallableSession : public Session {
+ public:
+  absl::Status MakeCallable(const CallableOptions& options,
+                            CallableHandle* handle) final;
+  absl::Status RunCallable(CallableHandle handle,
+                           const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors,
+                           RunMetadata* run_metadata) final;
+  absl::Status ReleaseCallable(CallableHandle handle) final;
+
+ protected:
+  // OK while the session is open; after Close, Cancelled("Session has been
+  // closed.").
+  virtual absl::Status CheckNotClosed() const = 0;
+
+ private:
+  CallableRegistry callables_;
 };
 
 }  // namespace stepflow

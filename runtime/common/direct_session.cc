@@ -5,30 +5,21 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "runtime/common/executor.h"
-#include "runtime/common/function_call_frame.h"
 #include "runtime/common/intra_process_rendezvous.h"
-#include "runtime/common/step_stats_collector.h"
-#include "runtime/framework/op.h"
-#include "runtime/framework/op_kernel.h"
+#include "runtime/common/partition_executors.h"
 #include "runtime/framework/status_macros.h"
 #include "runtime/framework/tensor_id.h"
 #include "runtime/graph/graph_constructor.h"
-#include "runtime/graph/partition.h"
 
 namespace stepflow {
 
 // One prepared signature: the executors of its partitions and how user
 // feeds/fetches map onto them.
 struct ExecutorsAndKeys {
-  struct Item {
-    Device* device = nullptr;
-    std::unique_ptr<Executor> executor;
-  };
-  std::vector<Item> items;  // Sorted by device name.
+  std::vector<PartitionExecutor> items;  // Sorted by device name.
   std::vector<std::string> feeds;    // Canonical, sorted; arg i = feeds[i].
   std::vector<std::string> fetches;  // Canonical, sorted; retval i.
   std::map<std::string, int> feed_index;
@@ -91,21 +82,27 @@ struct RunPlan {
 };
 
 struct PartialRunState {
+  std::string handle;
   std::shared_ptr<ExecutorsAndKeys> executors;
   std::shared_ptr<StepState> step;
   CancellationToken session_token = 0;
   std::map<std::string, bool> fed;      // Declared feed -> fed yet.
   std::map<std::string, bool> fetched;  // Declared fetch -> fetched yet.
   absl::Mutex mu;                       // Serialises PRun calls on a handle.
+
+  // Every declared feed fed and every declared fetch fetched.
+  bool AllDone() const {
+    for (const auto& [name, fed_yet] : fed) {
+      if (!fed_yet) return false;
+    }
+    for (const auto& [name, fetched_yet] : fetched) {
+      if (!fetched_yet) return false;
+    }
+    return true;
+  }
 };
 
 namespace {
-
-std::string CanonicalTensorName(const std::string& name) {
-  TensorId id = ParseTensorName(name);
-  if (id.index == kControlSlot) return name;  // Rejected later by pruning.
-  return id.ToString();
-}
 
 std::string SignatureKey(const std::vector<std::string>& feeds,
                          const std::vector<std::string>& fetches,
@@ -114,12 +111,6 @@ std::string SignatureKey(const std::vector<std::string>& feeds,
   return absl::StrCat(absl::StrJoin(feeds, ","), "->",
                       absl::StrJoin(fetches, ","), "/",
                       absl::StrJoin(targets, ","), partial_run ? "/P" : "/R");
-}
-
-std::vector<std::string> SortedUnique(std::vector<std::string> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
 }
 
 // The caller's names, each followed by a NUL and each list by another:
@@ -152,6 +143,118 @@ bool RunPlanKey(const Session::FeedList& inputs,
 absl::Status ClosedError() {
   return absl::CancelledError("Session has been closed.");
 }
+
+// The canonical names of a PRun's feeds; InvalidArgument for a feed not
+// declared at setup, fed already (before or in this call), or of the wrong
+// dtype.
+absl::Status CheckPartialRunFeeds(const PartialRunState& run,
+                                  const Session::FeedList& inputs,
+                                  std::vector<std::string>* feed_names) {
+  const ExecutorsAndKeys& ek = *run.executors;
+  for (const auto& [name, t] : inputs) {
+    const std::string c = CanonicalTensorName(name);
+    auto it = run.fed.find(c);
+    if (it == run.fed.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "The feed ", c, " was not specified in partial_run_setup."));
+    }
+    if (it->second ||
+        std::count(feed_names->begin(), feed_names->end(), c) > 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The feed ", c, " has already been fed."));
+    }
+    const DataType want = ek.feed_types[ek.feed_index.at(c)];
+    if (t.dtype() != want) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Feed for '", name, "' has dtype ", DataTypeString(t.dtype()),
+          " but the graph expects ", DataTypeString(want)));
+    }
+    feed_names->push_back(c);
+  }
+  return absl::OkStatus();
+}
+
+// The canonical names of a PRun's fetches; InvalidArgument for a fetch not
+// declared at setup or fetched already (before or in this call).
+absl::Status CheckPartialRunFetches(
+    const PartialRunState& run, const std::vector<std::string>& output_names,
+    std::vector<std::string>* fetch_names) {
+  for (const auto& name : output_names) {
+    const std::string c = CanonicalTensorName(name);
+    auto it = run.fetched.find(c);
+    if (it == run.fetched.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "The fetch ", c, " was not specified in partial_run_setup."));
+    }
+    if (it->second ||
+        std::count(fetch_names->begin(), fetch_names->end(), c) > 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The fetch ", c, " has already been fetched."));
+    }
+    fetch_names->push_back(c);
+  }
+  return absl::OkStatus();
+}
+
+// InvalidArgument unless every fetch can be computed from what has been fed
+// (before or now): no feed node still unfed among its ancestors.
+absl::Status CheckFetchesComputable(
+    const PartialRunState& run, const std::vector<std::string>& feed_names,
+    const std::vector<std::string>& fetch_names) {
+  const Graph& graph = *run.executors->client_graph;
+  std::map<std::string, bool> available = run.fed;
+  for (const auto& c : feed_names) available[c] = true;
+  std::map<std::string, std::string> recv_to_feed;  // Feed node -> feed.
+  for (const auto& [feed, fed] : available) {
+    TensorId id = ParseTensorName(feed);
+    recv_to_feed[absl::StrCat("_recv_", id.node, "_", id.index)] = feed;
+  }
+  for (const auto& c : fetch_names) {
+    TensorId id = ParseTensorName(c);
+    const Node* start =
+        graph.FindNodeByName(absl::StrCat("_send_", id.node, "_", id.index));
+    if (start == nullptr) continue;
+    std::vector<const Node*> stack = {start};
+    std::vector<bool> seen(graph.num_node_ids(), false);
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      if (seen[n->id()]) continue;
+      seen[n->id()] = true;
+      auto f = recv_to_feed.find(n->name());
+      if (f != recv_to_feed.end() && !available[f->second]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Fetch ", c,
+            " can't be computed from the feeds that have been fed so far."));
+      }
+      for (const Edge* e : n->in_edges()) stack.push_back(e->src());
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The values of one PRun's fetches as they arrive; `done` once all have.
+struct PartialRunFetches {
+  explicit PartialRunFetches(size_t n) : values(n), pending(n) {}
+
+  void Received(size_t i, const std::string& name, const absl::Status& s,
+                const Tensor& v, bool is_dead) {
+    absl::MutexLock l(&mu);
+    if (!s.ok() && status.ok()) status = s;
+    if (s.ok() && is_dead && status.ok()) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("The tensor returned for ", name, " was not valid."));
+    }
+    values[i] = v;
+    if (--pending == 0) done.Notify();
+  }
+
+  absl::Mutex mu;
+  std::vector<Tensor> values;
+  absl::Status status;
+  size_t pending;
+  Notification done;
+};
 
 // Key of a client-terminated feed/fetch in the partial-run rendezvous.
 absl::Status ClientKey(const DeviceAttributes& client,
@@ -193,6 +296,15 @@ absl::Status DirectSession::CheckNotClosed() const {
   return absl::OkStatus();
 }
 
+absl::Status DirectSession::CheckHasGraph() const {
+  absl::MutexLock l(&graph_mu_);
+  if (execution_state_ == nullptr) {
+    return absl::InvalidArgumentError(
+        "Session was not created with a graph before Run()!");
+  }
+  return absl::OkStatus();
+}
+
 int64_t DirectSession::NewStepId() { return next_step_id_.fetch_add(1); }
 
 Rendezvous* DirectSession::NewStepRendezvous(int64_t step_id) {
@@ -201,6 +313,13 @@ Rendezvous* DirectSession::NewStepRendezvous(int64_t step_id) {
     if (r != nullptr) return r;
   }
   return new IntraProcessRendezvous();
+}
+
+std::shared_ptr<StepState> DirectSession::NewStep(int64_t step_id,
+                                                  const ExecutorsAndKeys& ek) {
+  auto step = std::make_shared<StepState>(static_cast<int>(ek.items.size()));
+  step->rendezvous = NewStepRendezvous(step_id);
+  return step;
 }
 
 int64_t DirectSession::StepTimeoutMs(const RunOptions& run_options) const {
@@ -361,79 +480,15 @@ absl::Status DirectSession::BuildExecutors(
     SF_RETURN_IF_ERROR(ConvertGraphDefToGraph(gopts, def, ek->client_graph.get()));
   }
 
-  PartitionOptions popts;
-  popts.node_to_loc = [](const Node* n) { return n->assigned_device_name(); };
-  Graph* g = client->graph.get();
-  popts.new_name = [g](const std::string& prefix) { return g->NewName(prefix); };
-  const DeviceMgr* dm = device_mgr_.get();
-  popts.get_incarnation = [dm](const std::string& name) -> uint64_t {
-    Device* d = nullptr;
-    if (!dm->LookupDevice(name, &d).ok()) return 0;
-    return d->attributes().incarnation();
-  };
-  popts.take_node_defs = true;  // The client graph is not used again.
-  std::map<std::string, GraphDef> partitions;
-  SF_RETURN_IF_ERROR(Partition(popts, g, &partitions));
-
-  for (auto& [device_name, partition_def] : partitions) {
-    Device* device = nullptr;
-    SF_RETURN_IF_ERROR(device_mgr_->LookupDevice(device_name, &device));
-    auto partition_graph = std::make_unique<Graph>();
-    GraphConstructorOptions gopts;
-    gopts.allow_internal_ops = true;
-    gopts.expect_device_spec = true;
-    SF_RETURN_IF_ERROR(
-        ConvertGraphDefToGraph(gopts, partition_def, partition_graph.get()));
-    for (Node* n : partition_graph->op_nodes()) {
-      n->set_assigned_device_name(device_name);
-    }
-    ek->partition_graphs.push_back(partition_def);
-
-    LocalExecutorParams params;
-    params.device = device;
-    params.env = env_;
-    params.create_shared_kernel = [this, device](
-                                      const NodeDef& ndef,
-                                      std::shared_ptr<OpKernel>* kernel) {
-      return GetOrCreateKernel(device, ndef, kernel);
-    };
-    ExecutorsAndKeys::Item item;
-    item.device = device;
-    SF_RETURN_IF_ERROR(
-        NewLocalExecutor(params, std::move(partition_graph), &item.executor));
-    ek->items.push_back(std::move(item));
-  }
+  PartitionExecutorsOptions popts;
+  popts.env = env_;
+  popts.device_mgr = device_mgr_.get();
+  popts.op_segment = &op_segment_;
+  popts.partition_graphs = &ek->partition_graphs;
+  // The client graph is not used again.
+  SF_RETURN_IF_ERROR(
+      BuildPartitionExecutors(popts, client->graph.get(), &ek->items));
   *out = std::move(ek);
-  return absl::OkStatus();
-}
-
-absl::Status DirectSession::GetOrCreateKernel(
-    Device* device, const NodeDef& ndef, std::shared_ptr<OpKernel>* kernel) {
-  const OpDef* op_def = OpRegistry::Global()->LookUpOrNull(ndef.op());
-  const bool share = op_def != nullptr && op_def->is_stateful() &&
-                     !ndef.op().empty() && ndef.op()[0] != '_';
-  if (share) {
-    absl::MutexLock l(&kernels_mu_);
-    auto it = stateful_kernels_.find({device->name(), ndef.name()});
-    if (it != stateful_kernels_.end() &&
-        google::protobuf::util::MessageDifferencer::Equals(it->second.def, ndef)) {
-      *kernel = it->second.kernel;
-      return absl::OkStatus();
-    }
-  }
-  std::unique_ptr<OpKernel> made;
-  SF_RETURN_IF_ERROR(CreateOpKernel(device->device_type(), device, ndef, &made));
-  *kernel = std::move(made);
-  if (share) {
-    absl::MutexLock l(&kernels_mu_);
-    // First one wins if two signatures raced; a node whose NodeDef changed
-    // (it cannot within a session) would keep a private kernel.
-    auto [it, inserted] = stateful_kernels_.try_emplace(
-        {device->name(), ndef.name()}, CachedKernel{ndef, *kernel});
-    if (google::protobuf::util::MessageDifferencer::Equals(it->second.def, ndef)) {
-      *kernel = it->second.kernel;
-    }
-  }
   return absl::OkStatus();
 }
 
@@ -444,112 +499,130 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
                                 std::vector<Tensor>* outputs,
                                 RunMetadata* run_metadata) {
   SF_RETURN_IF_ERROR(CheckNotClosed());
-  {
-    absl::MutexLock l(&graph_mu_);
-    if (execution_state_ == nullptr) {
-      return absl::InvalidArgumentError(
-          "Session was not created with a graph before Run()!");
-    }
-  }
-
+  SF_RETURN_IF_ERROR(CheckHasGraph());
   std::shared_ptr<const RunPlan> plan;
   SF_RETURN_IF_ERROR(
       GetOrCreateRunPlan(inputs, output_names, target_names, &plan));
-  const std::shared_ptr<ExecutorsAndKeys>& ek = plan->executors;
-
-  // Arguments in the executors' order.
-  std::vector<Tensor> args(ek->feeds.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const int index = plan->feed_arg[i];
-    const Tensor& t = inputs[i].second;
-    if (t.dtype() != ek->feed_types[index]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Feed for '", inputs[i].first, "' has dtype ",
-          DataTypeString(t.dtype()), " but the graph expects ",
-          DataTypeString(ek->feed_types[index])));
-    }
-    args[index] = t;
-  }
-  FunctionCallFrame call_frame(ek->feed_types, ek->fetch_types);
-  SF_RETURN_IF_ERROR(call_frame.SetArgs(std::move(args)));
+  const ExecutorsAndKeys& ek = *plan->executors;
+  FunctionCallFrame call_frame(ek.feed_types, ek.fetch_types);
+  SF_RETURN_IF_ERROR(SetRunArgs(*plan, inputs, &call_frame));
 
   const int64_t step_id = NewStepId();
-  auto step = std::make_shared<StepState>(static_cast<int>(ek->items.size()));
-  step->rendezvous = NewStepRendezvous(step_id);
-
-  // The step is cancelled when the session closes...
-  const CancellationToken token = session_cancellation_.get_cancellation_token();
-  if (!session_cancellation_.RegisterCallback(
-          token, [step] { step->cancellation.StartCancel(); })) {
-    return ClosedError();
-  }
-  // ... or when its deadline passes.
-  const int64_t timeout_ms = StepTimeoutMs(run_options);
-  Scheduler::TimerId timer = 0;
-  if (timeout_ms > 0) {
-    timer = env_->scheduler->ScheduleAfter(timeout_ms * 1000000, [step] {
-      step->deadline_exceeded.store(true);
-      step->cancellation.StartCancel();
-    });
-  }
-
-  const bool trace = run_options.trace_level() > RunOptions::NO_TRACE;
+  std::shared_ptr<StepState> step = NewStep(step_id, ek);
+  StepCancellation cancellation;
+  SF_RETURN_IF_ERROR(RegisterStepCancellation(step, StepTimeoutMs(run_options),
+                                              &cancellation));
   std::unique_ptr<StepStatsCollector> stats;
-  if (trace) stats = std::make_unique<StepStatsCollector>();
-  {
-    ScopedStepContainer step_container(step_id, [this](const std::string& c) {
-      for (Device* d : device_mgr_->ListDevices()) {
-        d->resource_manager()->Cleanup(c).IgnoreError();
-      }
-    });
-    Executor::Args exec_args;
-    exec_args.step_id = step_id;
-    exec_args.rendezvous = step->rendezvous;
-    exec_args.call_frame = &call_frame;
-    exec_args.cancellation_manager = &step->cancellation;
-    exec_args.stats_collector = stats.get();
-    exec_args.step_container = &step_container;
-    // Every partition but the last starts through the scheduler; the last
-    // runs on this thread, so a one-device step of cheap kernels (the
-    // common case) needs no thread hand-off and no wake-up.
-    for (size_t i = 0; i + 1 < ek->items.size(); ++i) {
-      ek->items[i].executor->RunAsync(
-          exec_args, [step](const absl::Status& s) { step->ExecutorDone(s); });
-    }
-    if (!ek->items.empty()) {
-      step->ExecutorDone(ek->items.back().executor->Run(exec_args));
-    }
-    env_->scheduler->WaitFor(&step->done);
+  if (run_options.trace_level() > RunOptions::NO_TRACE) {
+    stats = std::make_unique<StepStatsCollector>();
   }
-  if (timer != 0) env_->scheduler->CancelTimer(timer);
-  session_cancellation_.DeregisterCallback(token);
-
-  absl::Status status = step->final_status();
-  if (!status.ok()) {
-    if (step->deadline_exceeded.load()) {
-      return absl::DeadlineExceededError(absl::StrCat(
-          "Step ", step_id, " exceeded its deadline of ", timeout_ms,
-          " ms and was cancelled"));
-    }
-    if (absl::IsCancelled(status) && closed_.load()) return ClosedError();
-    return status;
-  }
+  RunExecutorsAndWait(ek, step_id, step, &call_frame, stats.get());
+  DeregisterStepCancellation(cancellation);
+  SF_RETURN_IF_ERROR(RunStatus(*step, step_id, cancellation.timeout_ms));
 
   std::vector<Tensor> retvals;
   SF_RETURN_IF_ERROR(call_frame.ConsumeRetvals(&retvals));
   outputs->clear();
   outputs->reserve(plan->fetch_retval.size());
   for (const int index : plan->fetch_retval) outputs->push_back(retvals[index]);
-
   if (run_metadata != nullptr) {
     if (stats != nullptr) stats->Finalize(run_metadata->mutable_step_stats());
     if (run_options.output_partition_graphs()) {
-      for (const GraphDef& p : ek->partition_graphs) {
+      for (const GraphDef& p : ek.partition_graphs) {
         *run_metadata->add_partition_graphs() = p;
       }
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status DirectSession::SetRunArgs(const RunPlan& plan,
+                                       const FeedList& inputs,
+                                       FunctionCallFrame* call_frame) {
+  const ExecutorsAndKeys& ek = *plan.executors;
+  std::vector<Tensor> args(ek.feeds.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const int index = plan.feed_arg[i];
+    const Tensor& t = inputs[i].second;
+    if (t.dtype() != ek.feed_types[index]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Feed for '", inputs[i].first, "' has dtype ",
+                       DataTypeString(t.dtype()), " but the graph expects ",
+                       DataTypeString(ek.feed_types[index])));
+    }
+    args[index] = t;
+  }
+  return call_frame->SetArgs(std::move(args));
+}
+
+absl::Status DirectSession::RegisterStepCancellation(
+    const std::shared_ptr<StepState>& step, int64_t timeout_ms,
+    StepCancellation* cancellation) {
+  // The step is cancelled when the session closes...
+  cancellation->token = session_cancellation_.get_cancellation_token();
+  if (!session_cancellation_.RegisterCallback(
+          cancellation->token, [step] { step->cancellation.StartCancel(); })) {
+    return ClosedError();
+  }
+  // ... or when its deadline passes.
+  cancellation->timeout_ms = timeout_ms;
+  if (timeout_ms > 0) {
+    cancellation->timer =
+        env_->scheduler->ScheduleAfter(timeout_ms * 1000000, [step] {
+          step->deadline_exceeded.store(true);
+          step->cancellation.StartCancel();
+        });
+  }
+  return absl::OkStatus();
+}
+
+void DirectSession::DeregisterStepCancellation(
+    const StepCancellation& cancellation) {
+  if (cancellation.timer != 0) env_->scheduler->CancelTimer(cancellation.timer);
+  session_cancellation_.DeregisterCallback(cancellation.token);
+}
+
+void DirectSession::RunExecutorsAndWait(const ExecutorsAndKeys& ek,
+                                        int64_t step_id,
+                                        const std::shared_ptr<StepState>& step,
+                                        FunctionCallFrame* call_frame,
+                                        StepStatsCollector* stats) {
+  ScopedStepContainer step_container(step_id, [this](const std::string& c) {
+    for (Device* d : device_mgr_->ListDevices()) {
+      d->resource_manager()->Cleanup(c).IgnoreError();
+    }
+  });
+  Executor::Args exec_args;
+  exec_args.step_id = step_id;
+  exec_args.rendezvous = step->rendezvous;
+  exec_args.call_frame = call_frame;
+  exec_args.cancellation_manager = &step->cancellation;
+  exec_args.stats_collector = stats;
+  exec_args.step_container = &step_container;
+  // Every partition but the last starts through the scheduler; the last
+  // runs on this thread, so a one-device step of cheap kernels (the
+  // common case) needs no thread hand-off and no wake-up.
+  for (size_t i = 0; i + 1 < ek.items.size(); ++i) {
+    ek.items[i].executor->RunAsync(
+        exec_args, [step](const absl::Status& s) { step->ExecutorDone(s); });
+  }
+  if (!ek.items.empty()) {
+    step->ExecutorDone(ek.items.back().executor->Run(exec_args));
+  }
+  env_->scheduler->WaitFor(&step->done);
+}
+
+absl::Status DirectSession::RunStatus(StepState& step, int64_t step_id,
+                                      int64_t timeout_ms) const {
+  absl::Status status = step.final_status();
+  if (status.ok()) return status;
+  if (step.deadline_exceeded.load()) {
+    return absl::DeadlineExceededError(
+        absl::StrCat("Step ", step_id, " exceeded its deadline of ", timeout_ms,
+                     " ms and was cancelled"));
+  }
+  if (absl::IsCancelled(status) && closed_.load()) return ClosedError();
+  return status;
 }
 
 absl::Status DirectSession::PRunSetup(
@@ -572,8 +645,7 @@ absl::Status DirectSession::PRunSetup(
   for (const auto& f : ek->feeds) run->fed[f] = false;
   for (const auto& f : ek->fetches) run->fetched[f] = false;
   const int64_t step_id = NewStepId();
-  run->step = std::make_shared<StepState>(static_cast<int>(ek->items.size()));
-  run->step->rendezvous = NewStepRendezvous(step_id);
+  run->step = NewStep(step_id, *ek);
   std::shared_ptr<StepState> step = run->step;
   run->session_token = session_cancellation_.get_cancellation_token();
   if (!session_cancellation_.RegisterCallback(run->session_token, [step] {
@@ -593,6 +665,7 @@ absl::Status DirectSession::PRunSetup(
   }
   *handle = absl::StrCat(step_id, ";", ek->feeds.size(), ";",
                          ek->fetches.size());
+  run->handle = *handle;
   absl::MutexLock l(&partial_runs_mu_);
   partial_runs_[*handle] = std::move(run);
   return absl::OkStatus();
@@ -609,181 +682,89 @@ absl::Status DirectSession::PRun(const std::string& handle,
                                  std::vector<Tensor>* outputs) {
   SF_RETURN_IF_ERROR(CheckNotClosed());
   std::shared_ptr<PartialRunState> run;
-  {
-    absl::MutexLock l(&partial_runs_mu_);
-    auto it = partial_runs_.find(handle);
-    if (it == partial_runs_.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Must run 'setup' before performing partial runs! Unknown partial "
-          "run handle '",
-          handle, "'."));
-    }
-    run = it->second;
-  }
+  SF_RETURN_IF_ERROR(FindPartialRun(handle, &run));
   absl::MutexLock run_lock(&run->mu);
-  ExecutorsAndKeys& ek = *run->executors;
-
-  // Ends the partial run: on error abort its step; wait for the executors
-  // and drop the state.
-  auto finish = [&](const absl::Status& s) {
-    if (!s.ok()) run->step->rendezvous->StartAbort(s);
-    env_->scheduler->WaitFor(&run->step->done);
-    session_cancellation_.DeregisterCallback(run->session_token);
-    absl::MutexLock l(&partial_runs_mu_);
-    partial_runs_.erase(handle);
-  };
-  auto fail = [&](absl::Status s) {
-    finish(s);
-    return s;
-  };
-
   // Validate the whole request before sending anything.
   std::vector<std::string> feed_names;
-  for (const auto& [name, t] : inputs) {
-    const std::string c = CanonicalTensorName(name);
-    auto it = run->fed.find(c);
-    if (it == run->fed.end()) {
-      return fail(absl::InvalidArgumentError(absl::StrCat(
-          "The feed ", c, " was not specified in partial_run_setup.")));
-    }
-    if (it->second || std::count(feed_names.begin(), feed_names.end(), c)) {
-      return fail(absl::InvalidArgumentError(
-          absl::StrCat("The feed ", c, " has already been fed.")));
-    }
-    const DataType want = ek.feed_types[ek.feed_index.at(c)];
-    if (t.dtype() != want) {
-      return fail(absl::InvalidArgumentError(absl::StrCat(
-          "Feed for '", name, "' has dtype ", DataTypeString(t.dtype()),
-          " but the graph expects ", DataTypeString(want))));
-    }
-    feed_names.push_back(c);
-  }
+  absl::Status s = CheckPartialRunFeeds(*run, inputs, &feed_names);
   std::vector<std::string> fetch_names;
-  for (const auto& name : output_names) {
-    const std::string c = CanonicalTensorName(name);
-    auto it = run->fetched.find(c);
-    if (it == run->fetched.end()) {
-      return fail(absl::InvalidArgumentError(absl::StrCat(
-          "The fetch ", c, " was not specified in partial_run_setup.")));
-    }
-    if (it->second || std::count(fetch_names.begin(), fetch_names.end(), c)) {
-      return fail(absl::InvalidArgumentError(
-          absl::StrCat("The fetch ", c, " has already been fetched.")));
-    }
-    fetch_names.push_back(c);
-  }
+  if (s.ok()) s = CheckPartialRunFetches(*run, output_names, &fetch_names);
+  if (s.ok()) s = CheckFetchesComputable(*run, feed_names, fetch_names);
+  if (!s.ok()) return EndPartialRun(run.get(), s);
 
-  // Every fetch must be computable from what has been fed (before or now):
-  // walk its ancestors and look for feed nodes still unfed.
-  std::map<std::string, bool> available = run->fed;
-  for (const auto& c : feed_names) available[c] = true;
-  std::map<std::string, std::string> recv_to_feed;  // feed node -> feed name
-  for (const auto& [feed, fed] : available) {
-    TensorId id = ParseTensorName(feed);
-    recv_to_feed[absl::StrCat("_recv_", id.node, "_", id.index)] = feed;
-  }
-  for (const auto& c : fetch_names) {
-    TensorId id = ParseTensorName(c);
-    Node* start =
-        ek.client_graph->FindNodeByName(absl::StrCat("_send_", id.node, "_", id.index));
-    if (start == nullptr) continue;
-    std::vector<Node*> stack = {start};
-    std::vector<bool> seen(ek.client_graph->num_node_ids(), false);
-    while (!stack.empty()) {
-      Node* n = stack.back();
-      stack.pop_back();
-      if (seen[n->id()]) continue;
-      seen[n->id()] = true;
-      auto f = recv_to_feed.find(n->name());
-      if (f != recv_to_feed.end() && !available[f->second]) {
-        return fail(absl::InvalidArgumentError(absl::StrCat(
-            "Fetch ", c, " can't be computed from the feeds that have been "
-            "fed so far.")));
-      }
-      for (const Edge* e : n->in_edges()) stack.push_back(e->src());
-    }
-  }
+  SF_RETURN_IF_ERROR(SendPartialRunFeeds(run.get(), inputs, feed_names));
+  SF_RETURN_IF_ERROR(RecvPartialRunFetches(run.get(), fetch_names, outputs));
+  for (const auto& c : fetch_names) run->fetched[c] = true;
+  if (!run->AllDone()) return absl::OkStatus();
+  EndPartialRun(run.get(), absl::OkStatus()).IgnoreError();
+  return run->step->final_status();
+}
 
+absl::Status DirectSession::FindPartialRun(
+    const std::string& handle, std::shared_ptr<PartialRunState>* run) const {
+  absl::MutexLock l(&partial_runs_mu_);
+  auto it = partial_runs_.find(handle);
+  if (it == partial_runs_.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Must run 'setup' before performing partial runs! Unknown partial "
+        "run handle '",
+        handle, "'."));
+  }
+  *run = it->second;
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::EndPartialRun(PartialRunState* run,
+                                          const absl::Status& status) {
+  if (!status.ok()) run->step->rendezvous->StartAbort(status);
+  env_->scheduler->WaitFor(&run->step->done);
+  session_cancellation_.DeregisterCallback(run->session_token);
+  absl::MutexLock l(&partial_runs_mu_);
+  partial_runs_.erase(run->handle);
+  return status;
+}
+
+absl::Status DirectSession::SendPartialRunFeeds(
+    PartialRunState* run, const FeedList& inputs,
+    const std::vector<std::string>& feed_names) {
   const DeviceAttributes& client = device_mgr_->ClientDevice()->attributes();
-  Rendezvous* rendezvous = run->step->rendezvous;
   for (size_t i = 0; i < inputs.size(); ++i) {
     Rendezvous::ParsedKey key;
     SF_RETURN_IF_ERROR(ClientKey(client, feed_names[i], &key));
-    absl::Status s = rendezvous->Send(key, Rendezvous::Args(), inputs[i].second,
-                                      /*is_dead=*/false);
-    if (!s.ok()) return fail(s);
+    absl::Status s = run->step->rendezvous->Send(
+        key, Rendezvous::Args(), inputs[i].second, /*is_dead=*/false);
+    if (!s.ok()) return EndPartialRun(run, s);
     run->fed[feed_names[i]] = true;
-  }
-
-  // Receive every fetch, then wait for all of them.
-  struct Fetches {
-    absl::Mutex mu;
-    std::vector<Tensor> values;
-    absl::Status status;
-    int pending;
-    Notification done;
-  };
-  auto f = std::make_shared<Fetches>();
-  f->values.resize(fetch_names.size());
-  f->pending = static_cast<int>(fetch_names.size());
-  for (size_t i = 0; i < fetch_names.size(); ++i) {
-    Rendezvous::ParsedKey key;
-    SF_RETURN_IF_ERROR(ClientKey(client, fetch_names[i], &key));
-    rendezvous->RecvAsync(
-        key, Rendezvous::Args(),
-        [f, i, name = fetch_names[i]](const absl::Status& s,
-                                      const Rendezvous::Args&,
-                                      const Rendezvous::Args&, const Tensor& v,
-                                      bool is_dead) {
-          absl::MutexLock l(&f->mu);
-          if (!s.ok() && f->status.ok()) f->status = s;
-          if (s.ok() && is_dead && f->status.ok()) {
-            f->status = absl::InvalidArgumentError(absl::StrCat(
-                "The tensor returned for ", name, " was not valid."));
-          }
-          f->values[i] = v;
-          if (--f->pending == 0) f->done.Notify();
-        });
-  }
-  if (!fetch_names.empty()) env_->scheduler->WaitFor(&f->done);
-  {
-    absl::MutexLock l(&f->mu);
-    if (!f->status.ok()) {
-      absl::Status root = run->step->final_status();
-      return fail(root.ok() ? f->status : root);
-    }
-    *outputs = std::move(f->values);
-  }
-  for (const auto& c : fetch_names) run->fetched[c] = true;
-
-  bool all_done = true;
-  for (const auto& [n, v] : run->fed) all_done &= v;
-  for (const auto& [n, v] : run->fetched) all_done &= v;
-  if (all_done) {
-    finish(absl::OkStatus());
-    absl::Status s = run->step->final_status();
-    if (!s.ok()) return s;
   }
   return absl::OkStatus();
 }
 
-absl::Status DirectSession::MakeCallable(const CallableOptions& options,
-                                 CallableHandle* handle) {
-  SF_RETURN_IF_ERROR(CheckNotClosed());
-  return callables_.Make(options, handle);
-}
-
-absl::Status DirectSession::RunCallable(CallableHandle handle,
-                                const std::vector<Tensor>& feed_tensors,
-                                std::vector<Tensor>* fetch_tensors,
-                                RunMetadata* run_metadata) {
-  SF_RETURN_IF_ERROR(CheckNotClosed());
-  return callables_.Run(this, handle, feed_tensors, fetch_tensors,
-                        run_metadata);
-}
-
-absl::Status DirectSession::ReleaseCallable(CallableHandle handle) {
-  return callables_.Release(handle);
+absl::Status DirectSession::RecvPartialRunFetches(
+    PartialRunState* run, const std::vector<std::string>& fetch_names,
+    std::vector<Tensor>* outputs) {
+  const DeviceAttributes& client = device_mgr_->ClientDevice()->attributes();
+  auto f = std::make_shared<PartialRunFetches>(fetch_names.size());
+  for (size_t i = 0; i < fetch_names.size(); ++i) {
+    Rendezvous::ParsedKey key;
+    SF_RETURN_IF_ERROR(ClientKey(client, fetch_names[i], &key));
+    run->step->rendezvous->RecvAsync(
+        key, Rendezvous::Args(),
+        [f, i, name = fetch_names[i]](
+            const absl::Status& s, const Rendezvous::Args&,
+            const Rendezvous::Args&, const Tensor& v,
+            bool is_dead) { f->Received(i, name, s, v, is_dead); });
+  }
+  if (!fetch_names.empty()) env_->scheduler->WaitFor(&f->done);
+  absl::Status status;
+  {
+    absl::MutexLock l(&f->mu);
+    status = f->status;
+    if (status.ok()) *outputs = std::move(f->values);
+  }
+  if (status.ok()) return status;
+  // The step's own error explains a failed fetch best.
+  absl::Status root = run->step->final_status();
+  return EndPartialRun(run, root.ok() ? status : root);
 }
 
 absl::Status DirectSession::ListDevices(std::vector<DeviceAttributes>* devices) {

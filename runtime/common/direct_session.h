@@ -28,10 +28,13 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
-#include "runtime/common/device_mgr.h"
-#include "runtime/common/graph_execution_state.h"
 #include "runtime/common/callable_registry.h"
+#include "runtime/common/device_mgr.h"
+#include "runtime/common/function_call_frame.h"
+#include "runtime/common/graph_execution_state.h"
+#include "runtime/common/op_segment.h"
 #include "runtime/common/session.h"
+#include "runtime/common/step_stats_collector.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -40,8 +43,9 @@ namespace stepflow {
 struct ExecutorsAndKeys;
 struct PartialRunState;
 struct RunPlan;
+struct StepState;
 
-class DirectSession : public Session {
+class DirectSession : public CallableSession {
  public:
   DirectSession(const SessionOptions& options,
                 std::unique_ptr<DeviceMgr> device_mgr);
@@ -62,13 +66,6 @@ class DirectSession : public Session {
   absl::Status PRun(const std::string& handle, const FeedList& inputs,
                     const std::vector<std::string>& output_names,
                     std::vector<Tensor>* outputs) override;
-  absl::Status MakeCallable(const CallableOptions& options,
-                            CallableHandle* handle) override;
-  absl::Status RunCallable(CallableHandle handle,
-                           const std::vector<Tensor>& feed_tensors,
-                           std::vector<Tensor>* fetch_tensors,
-                           RunMetadata* run_metadata) override;
-  absl::Status ReleaseCallable(CallableHandle handle) override;
   absl::Status ListDevices(std::vector<DeviceAttributes>* devices) override;
   absl::Status Close() override;
   absl::Status Reset(const std::vector<std::string>& containers) override;
@@ -87,7 +84,17 @@ class DirectSession : public Session {
   const DeviceMgr* device_mgr() const { return device_mgr_.get(); }
 
  private:
-  absl::Status CheckNotClosed() const;
+  // How a step is cancelled: by Close (through the session's cancellation
+  // manager) and by its deadline timer (0: none).
+  struct StepCancellation {
+    CancellationToken token = 0;
+    Scheduler::TimerId timer = 0;
+    int64_t timeout_ms = 0;
+  };
+
+  absl::Status CheckNotClosed() const override;
+  // InvalidArgument unless a graph was created.
+  absl::Status CheckHasGraph() const;
   absl::Status ExtendLocked(const GraphDef& graph)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph_mu_);
   // Finds or builds the executors for a signature. `feeds`, `fetches` are
@@ -111,14 +118,48 @@ class DirectSession : public Session {
   // The step's rendezvous (one reference): options_.rendezvous_factory's, or
   // an IntraProcessRendezvous.
   Rendezvous* NewStepRendezvous(int64_t step_id);
-  // TensorFlow's OpSegment: one kernel per stateful node per device for the
-  // whole session, shared by every signature's executor, so kernel-held
-  // state (random streams) persists across Runs. Other kernels, and
-  // runtime-internal ops (_Send, _Recv, _Arg, _Retval), are made per
-  // executor.
-  absl::Status GetOrCreateKernel(Device* device, const NodeDef& ndef,
-                                 std::shared_ptr<OpKernel>* kernel);
+  // A fresh step for `ek`'s executors, with its own rendezvous.
+  std::shared_ptr<StepState> NewStep(int64_t step_id,
+                                     const ExecutorsAndKeys& ek);
   int64_t StepTimeoutMs(const RunOptions& run_options) const;
+
+  // Run's pieces, in the order Run calls them.
+  // The caller's feeds as the call frame's arguments (in the executors'
+  // order); InvalidArgument for a feed of the wrong dtype.
+  static absl::Status SetRunArgs(const RunPlan& plan, const FeedList& inputs,
+                                 FunctionCallFrame* call_frame);
+  // Cancels `step` on Close and when `timeout_ms` (> 0) passes.
+  // ClosedError when the session closed already.
+  absl::Status RegisterStepCancellation(const std::shared_ptr<StepState>& step,
+                                        int64_t timeout_ms,
+                                        StepCancellation* cancellation);
+  void DeregisterStepCancellation(const StepCancellation& cancellation);
+  // Runs one step of every executor of `ek` and waits for all of them.
+  void RunExecutorsAndWait(const ExecutorsAndKeys& ek, int64_t step_id,
+                           const std::shared_ptr<StepState>& step,
+                           FunctionCallFrame* call_frame,
+                           StepStatsCollector* stats);
+  // The step's outcome as Run reports it: DeadlineExceeded when its
+  // deadline cancelled it, ClosedError when Close did, else its status.
+  absl::Status RunStatus(StepState& step, int64_t step_id,
+                         int64_t timeout_ms) const;
+
+  // PRun's pieces, in the order PRun calls them.
+  // The partial run of `handle`; InvalidArgument for an unknown one.
+  absl::Status FindPartialRun(const std::string& handle,
+                              std::shared_ptr<PartialRunState>* run) const;
+  // Ends a partial run: on error aborts its step; waits for the executors
+  // and drops the state. Returns `status`.
+  absl::Status EndPartialRun(PartialRunState* run, const absl::Status& status);
+  // Sends the feeds (canonical names `feed_names`) to the run's step; a
+  // failed Send ends the run.
+  absl::Status SendPartialRunFeeds(PartialRunState* run, const FeedList& inputs,
+                                   const std::vector<std::string>& feed_names);
+  // Receives every fetch of `fetch_names` from the run's step; a failed
+  // fetch ends the run with the step's error (else the fetch's).
+  absl::Status RecvPartialRunFetches(
+      PartialRunState* run, const std::vector<std::string>& fetch_names,
+      std::vector<Tensor>* outputs);
 
   const SessionOptions options_;
   Env* const env_;
@@ -145,18 +186,11 @@ class DirectSession : public Session {
   std::map<std::string, std::shared_ptr<PartialRunState>> partial_runs_
       ABSL_GUARDED_BY(partial_runs_mu_);
 
-  CallableRegistry callables_;
-
   std::atomic<int64_t> next_step_id_;
 
-  struct CachedKernel {
-    NodeDef def;
-    std::shared_ptr<OpKernel> kernel;
-  };
-  absl::Mutex kernels_mu_;
-  // (device name, node name) -> kernel.
-  std::map<std::pair<std::string, std::string>, CachedKernel>
-      stateful_kernels_ ABSL_GUARDED_BY(kernels_mu_);
+  // TensorFlow's OpSegment: one kernel per stateful node per device for the
+  // whole session, shared by every signature's executors.
+  OpSegment op_segment_;
 };
 
 }  // namespace stepflow

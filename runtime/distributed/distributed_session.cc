@@ -220,25 +220,6 @@ absl::Status DistributedSession::PRun(const std::string& handle,
                  nullptr);
 }
 
-absl::Status DistributedSession::MakeCallable(const CallableOptions& options,
-                                 CallableHandle* handle) {
-  SF_RETURN_IF_ERROR(CheckNotClosed());
-  return callables_.Make(options, handle);
-}
-
-absl::Status DistributedSession::RunCallable(CallableHandle handle,
-                                const std::vector<Tensor>& feed_tensors,
-                                std::vector<Tensor>* fetch_tensors,
-                                RunMetadata* run_metadata) {
-  SF_RETURN_IF_ERROR(CheckNotClosed());
-  return callables_.Run(this, handle, feed_tensors, fetch_tensors,
-                        run_metadata);
-}
-
-absl::Status DistributedSession::ReleaseCallable(CallableHandle handle) {
-  return callables_.Release(handle);
-}
-
 absl::Status DistributedSession::ListDevices(
     std::vector<DeviceAttributes>* devices) {
   ListDevicesRequest req;

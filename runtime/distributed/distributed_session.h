@@ -51,7 +51,7 @@ namespace stepflow {
 // whole target without a scheme). InvalidArgument when that is empty.
 absl::Status MasterTaskFromTarget(const std::string& target, std::string* task);
 
-class DistributedSession : public Session {
+class DistributedSession : public CallableSession {
  public:
   // Added to a timeout to make the client's deadline for a master call.
   static constexpr int64_t kMasterCallGraceMs = 1000;
@@ -77,13 +77,6 @@ class DistributedSession : public Session {
   absl::Status PRun(const std::string& handle, const FeedList& inputs,
                     const std::vector<std::string>& output_names,
                     std::vector<Tensor>* outputs) override;
-  absl::Status MakeCallable(const CallableOptions& options,
-                            CallableHandle* handle) override;
-  absl::Status RunCallable(CallableHandle handle,
-                           const std::vector<Tensor>& feed_tensors,
-                           std::vector<Tensor>* fetch_tensors,
-                           RunMetadata* run_metadata) override;
-  absl::Status ReleaseCallable(CallableHandle handle) override;
   absl::Status ListDevices(std::vector<DeviceAttributes>* devices) override;
   absl::Status Close() override;
   absl::Status Reset(const std::vector<std::string>& containers) override;
@@ -112,7 +105,7 @@ class DistributedSession : public Session {
                        const std::string& partial_run_handle,
                        std::vector<Tensor>* outputs,
                        RunMetadata* run_metadata);
-  absl::Status CheckNotClosed() const;
+  absl::Status CheckNotClosed() const override;
   absl::Status CreateLocked(const GraphDef& graph)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
@@ -123,8 +116,6 @@ class DistributedSession : public Session {
   mutable absl::Mutex mu_;
   std::string handle_ ABSL_GUARDED_BY(mu_);
   int64_t graph_version_ ABSL_GUARDED_BY(mu_) = 0;
-
-  CallableRegistry callables_;
 };
 
 }  // namespace stepflow

@@ -4,37 +4,21 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "runtime/common/executor.h"
 #include "runtime/common/step_stats_collector.h"
 #include "runtime/distributed/status_group.h"
-#include "runtime/framework/op.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/resource_mgr.h"
 #include "runtime/framework/status_macros.h"
 #include "runtime/framework/tensor_util.h"
 #include "runtime/graph/graph_constructor.h"
-#include "runtime/graph/partition.h"
 
 namespace stepflow {
 
 // One registered partition: an executor per local device.
 struct GraphMgr::Item {
-  struct Unit {
-    Device* device = nullptr;
-    std::unique_ptr<Executor> executor;
-  };
-  std::vector<Unit> units;  // Sorted by device name.
+  std::vector<PartitionExecutor> units;  // Sorted by device name.
 };
-
-namespace {
-
-bool IsStatefulUserOp(const NodeDef& ndef) {
-  const OpDef* op_def = OpRegistry::Global()->LookUpOrNull(ndef.op());
-  return op_def != nullptr && op_def->is_stateful() && !ndef.op().empty() &&
-         ndef.op()[0] != '_';
-}
-
-}  // namespace
 
 GraphMgr::GraphMgr(Env* env, const DeviceMgr* device_mgr,
                    std::string handle_prefix)
@@ -47,34 +31,6 @@ GraphMgr::~GraphMgr() = default;
 size_t GraphMgr::NumGraphs() const {
   absl::MutexLock l(&mu_);
   return graphs_.size();
-}
-
-absl::Status GraphMgr::GetOrCreateKernel(Device* device, const NodeDef& ndef,
-                                         std::shared_ptr<OpKernel>* kernel) {
-  const bool share = IsStatefulUserOp(ndef);
-  const std::pair<std::string, std::string> key(device->name(), ndef.name());
-  if (share) {
-    absl::MutexLock l(&kernels_mu_);
-    auto it = stateful_kernels_.find(key);
-    if (it != stateful_kernels_.end() &&
-        google::protobuf::util::MessageDifferencer::Equals(it->second->def(),
-                                                           ndef)) {
-      *kernel = it->second;
-      return absl::OkStatus();
-    }
-  }
-  std::unique_ptr<OpKernel> made;
-  SF_RETURN_IF_ERROR(CreateOpKernel(device->device_type(), device, ndef, &made));
-  *kernel = std::move(made);
-  if (share) {
-    absl::MutexLock l(&kernels_mu_);
-    auto [it, inserted] = stateful_kernels_.try_emplace(key, *kernel);
-    if (google::protobuf::util::MessageDifferencer::Equals(it->second->def(),
-                                                           ndef)) {
-      *kernel = it->second;
-    }
-  }
-  return absl::OkStatus();
 }
 
 absl::Status GraphMgr::Register(const GraphDef& graph_def,
@@ -90,50 +46,20 @@ absl::Status GraphMgr::Register(const GraphDef& graph_def,
     absl::Status s = device_mgr_->LookupDevice(n->assigned_device_name(), &d);
     if (!s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "{{node ", n->name(), "}} is placed on '", n->assigned_device_name(),
+          FormatNodeName(n->name()), " is placed on '",
+          n->assigned_device_name(),
           "', which is not a device of this worker: ", s.message()));
     }
     n->set_assigned_device_name(d->name());
   }
 
-  PartitionOptions popts;
-  popts.node_to_loc = [](const Node* n) { return n->assigned_device_name(); };
-  Graph* g = &graph;
-  popts.new_name = [g](const std::string& prefix) { return g->NewName(prefix); };
-  const DeviceMgr* dm = device_mgr_;
-  popts.get_incarnation = [dm](const std::string& name) -> uint64_t {
-    Device* d = nullptr;
-    if (!dm->LookupDevice(name, &d).ok()) return 0;
-    return d->attributes().incarnation();
-  };
-  popts.take_node_defs = true;  // `graph` is not used again.
-  std::map<std::string, GraphDef> partitions;
-  SF_RETURN_IF_ERROR(Partition(popts, &graph, &partitions));
-
+  PartitionExecutorsOptions popts;
+  popts.env = env_;
+  popts.device_mgr = device_mgr_;
+  popts.op_segment = &op_segment_;
   auto item = std::make_shared<Item>();
-  for (auto& [device_name, partition_def] : partitions) {
-    Device* device = nullptr;
-    SF_RETURN_IF_ERROR(device_mgr_->LookupDevice(device_name, &device));
-    auto partition_graph = std::make_unique<Graph>();
-    SF_RETURN_IF_ERROR(
-        ConvertGraphDefToGraph(gopts, partition_def, partition_graph.get()));
-    for (Node* n : partition_graph->op_nodes()) {
-      n->set_assigned_device_name(device_name);
-    }
-    LocalExecutorParams params;
-    params.device = device;
-    params.env = env_;
-    params.create_shared_kernel = [this, device](
-                                      const NodeDef& ndef,
-                                      std::shared_ptr<OpKernel>* kernel) {
-      return GetOrCreateKernel(device, ndef, kernel);
-    };
-    Item::Unit unit;
-    unit.device = device;
-    SF_RETURN_IF_ERROR(
-        NewLocalExecutor(params, std::move(partition_graph), &unit.executor));
-    item->units.push_back(std::move(unit));
-  }
+  // `graph` is not used again.
+  SF_RETURN_IF_ERROR(BuildPartitionExecutors(popts, &graph, &item->units));
 
   absl::MutexLock l(&mu_);
   *handle = absl::StrCat(handle_prefix_, "/graph_", next_id_++);

@@ -3,11 +3,11 @@
 //
 // Register(graph_def) imports a partition the master sent (every node placed
 // on a device of this worker; cross-task edges already _Send/_Recv pairs),
-// splits it per local device with Partition (adding local Send/Recv pairs
-// and loop scaffolding), and builds one executor per device. Kernels of
-// stateful ops are shared by every graph of the session per (device, node)
-// so their state (random streams) persists across signatures; variables
-// live in the devices' resource managers anyway.
+// splits it per local device and builds one executor per device
+// (BuildPartitionExecutors, as DirectSession does). Kernels of stateful ops
+// are shared by every graph of the session per (device, node) through an
+// OpSegment, so their state (random streams) persists across signatures;
+// variables live in the devices' resource managers anyway.
 //
 // ExecuteAsync(handle, step, request, response, done) runs one step: the
 // request's `send`s are put into the step's rendezvous, every executor
@@ -48,6 +48,8 @@
 #include "proto/graph.pb.h"
 #include "proto/worker.pb.h"
 #include "runtime/common/device_mgr.h"
+#include "runtime/common/op_segment.h"
+#include "runtime/common/partition_executors.h"
 #include "runtime/distributed/worker_steps.h"
 #include "runtime/env/env.h"
 #include "runtime/framework/op_kernel.h"
@@ -84,8 +86,6 @@ class GraphMgr {
                     std::shared_ptr<WorkerStep> step,
                     const RunGraphRequest& request, RunGraphResponse* response,
                     DoneCallback done);
-  absl::Status GetOrCreateKernel(Device* device, const NodeDef& ndef,
-                                 std::shared_ptr<OpKernel>* kernel);
 
   Env* const env_;
   const DeviceMgr* const device_mgr_;
@@ -95,10 +95,8 @@ class GraphMgr {
   int64_t next_id_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, std::shared_ptr<Item>> graphs_ ABSL_GUARDED_BY(mu_);
 
-  absl::Mutex kernels_mu_;
-  // (device name, node name) -> kernel of a stateful op.
-  std::map<std::pair<std::string, std::string>, std::shared_ptr<OpKernel>>
-      stateful_kernels_ ABSL_GUARDED_BY(kernels_mu_);
+  // Kernels of stateful ops, shared by every graph of the worker session.
+  OpSegment op_segment_;
 };
 
 }  // namespace stepflow

@@ -70,23 +70,13 @@ struct MasterSession::Step {
   std::shared_ptr<Signature> signature;
   int64_t step_id = 0;
   int64_t timeout_ms = 0;
+  // When the step's deadline passes (env clock, ns); 0 without a timeout.
+  int64_t deadline_nanos = 0;
   CancellationManager cancellation;
   std::vector<RunGraphResponse> results;  // Per part.
 };
 
 namespace {
-
-std::string Canonical(const std::string& name) {
-  TensorId id = ParseTensorName(name);
-  if (id.index == kControlSlot) return name;  // Rejected by pruning.
-  return id.ToString();
-}
-
-std::vector<std::string> SortedUnique(std::vector<std::string> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
 
 absl::Status ClosedError() {
   return absl::CancelledError("Session has been closed.");
@@ -393,12 +383,20 @@ void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
   step->timeout_ms = req.options().timeout_in_ms() > 0
                          ? req.options().timeout_in_ms()
                          : std::max<int64_t>(0, config_.operation_timeout_in_ms());
+  if (step->timeout_ms > 0) {
+    step->deadline_nanos =
+        env_->clock->NowNanos() + step->timeout_ms * int64_t{1000000};
+  }
 
   std::vector<std::string> feeds;
-  for (const NamedTensorProto& f : req.feed()) feeds.push_back(Canonical(f.name()));
+  for (const NamedTensorProto& f : req.feed()) {
+    feeds.push_back(CanonicalTensorName(f.name()));
+  }
   std::sort(feeds.begin(), feeds.end());
   std::vector<std::string> fetches;
-  for (const std::string& f : req.fetch()) fetches.push_back(Canonical(f));
+  for (const std::string& f : req.fetch()) {
+    fetches.push_back(CanonicalTensorName(f));
+  }
   std::vector<std::string> targets(req.target().begin(), req.target().end());
 
   auto self = shared_from_this();
@@ -459,8 +457,12 @@ void MasterSession::PartialRunSetup(const PartialRunSetupRequest& req,
   }
   auto pr = std::make_shared<PartialRun>();
   std::vector<std::string> feeds, fetches;
-  for (const std::string& f : req.feed()) feeds.push_back(Canonical(f));
-  for (const std::string& f : req.fetch()) fetches.push_back(Canonical(f));
+  for (const std::string& f : req.feed()) {
+    feeds.push_back(CanonicalTensorName(f));
+  }
+  for (const std::string& f : req.fetch()) {
+    fetches.push_back(CanonicalTensorName(f));
+  }
   feeds = SortedUnique(std::move(feeds));
   fetches = SortedUnique(std::move(fetches));
   std::vector<std::string> targets =
@@ -513,7 +515,7 @@ void MasterSession::PartialRunStep(const RunStepRequest& req,
     } else {
       pr = it->second;
       for (const NamedTensorProto& f : req.feed()) {
-        if (pr->pending_feeds.count(Canonical(f.name())) == 0) {
+        if (pr->pending_feeds.count(CanonicalTensorName(f.name())) == 0) {
           s = absl::InvalidArgumentError(absl::StrCat(
               "The feed ", f.name(),
               " was not specified in the partial run setup, or has already "
@@ -523,7 +525,7 @@ void MasterSession::PartialRunStep(const RunStepRequest& req,
       }
       for (const std::string& f : req.fetch()) {
         if (!s.ok()) break;
-        if (pr->pending_fetches.count(Canonical(f)) == 0) {
+        if (pr->pending_fetches.count(CanonicalTensorName(f)) == 0) {
           s = absl::InvalidArgumentError(absl::StrCat(
               "The fetch ", f,
               " was not specified in the partial run setup, or has already "
@@ -532,10 +534,10 @@ void MasterSession::PartialRunStep(const RunStepRequest& req,
       }
       if (s.ok()) {
         for (const NamedTensorProto& f : req.feed()) {
-          pr->pending_feeds.erase(Canonical(f.name()));
+          pr->pending_feeds.erase(CanonicalTensorName(f.name()));
         }
         for (const std::string& f : req.fetch()) {
-          pr->pending_fetches.erase(Canonical(f));
+          pr->pending_fetches.erase(CanonicalTensorName(f));
         }
         last = pr->pending_feeds.empty() && pr->pending_fetches.empty();
         pr->busy = true;
@@ -681,24 +683,16 @@ void MasterSession::FinishRefresh(const absl::Status& status) {
 void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
   const RunStepRequest& req = *step->request;
   const Signature& sig = *step->signature;
-  // Feeds by canonical name; dtypes checked before anything runs.
   std::map<std::string, const TensorProto*> feed_values;
-  for (const NamedTensorProto& f : req.feed()) {
-    const std::string name = Canonical(f.name());
-    auto it = sig.feed_types.find(name);
-    if (it != sig.feed_types.end() && f.tensor().dtype() != it->second) {
-      FinishStep(step, absl::InvalidArgumentError(absl::StrCat(
-                           "Feed for '", f.name(), "' has dtype ",
-                           DataTypeString(f.tensor().dtype()),
-                           " but the graph expects ",
-                           DataTypeString(it->second))));
-      return;
-    }
-    feed_values[name] = &f.tensor();
+  absl::Status feeds_ok = FeedValues(req, sig, &feed_values);
+  if (!feeds_ok.ok()) {
+    FinishStep(step, feeds_ok);
+    return;
   }
-
   std::set<std::string> fetched;
-  for (const std::string& f : req.fetch()) fetched.insert(Canonical(f));
+  for (const std::string& f : req.fetch()) {
+    fetched.insert(CanonicalTensorName(f));
+  }
 
   step->step_id = step->partial != nullptr
                       ? step->partial->step_id
@@ -709,144 +703,102 @@ void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
       static_cast<int>(sig.parts.size()),
       [self, step](const absl::Status& s) { self->FinishStep(step, s); },
       [step] { step->cancellation.StartCancel(); });
-
-  // Partial runs have no deadline (as in TensorFlow).
-  const int64_t timeout_nanos =
-      step->partial != nullptr ? 0 : step->timeout_ms * 1000000;
-  const DeviceAttributes& client = sig.view->client_device;
   for (size_t i = 0; i < sig.parts.size(); ++i) {
-    const Signature::Part& part = sig.parts[i];
-    RunGraphRequest rg;
-    if (step->partial != nullptr) {
-      rg.set_is_partial(true);
-      rg.set_is_last_partial_run(step->partial_last);
-    }
-    rg.set_session_handle(handle_);
-    rg.set_graph_handle(part.graph_handle);
-    rg.set_step_id(step->step_id);
-    rg.mutable_exec_opts()->set_record_timeline(
-        req.options().trace_level() > RunOptions::NO_TRACE);
-    rg.mutable_exec_opts()->set_deadline_nanos(timeout_nanos);
-    for (const std::string& feed : part.feeds) {
-      auto it = feed_values.find(feed);
-      if (it == feed_values.end()) continue;
-      NamedTensorProto* send = rg.add_send();
-      send->set_name(Rendezvous::CreateKey(
-          client.name(), client.incarnation(), client.name(), feed,
-          FrameAndIter()));
-      *send->mutable_tensor() = *it->second;
-    }
-    for (const std::string& fetch : part.fetches) {
-      if (fetched.count(fetch) == 0) continue;  // A later partial run's.
-      rg.add_recv_key(Rendezvous::CreateKey(
-          client.name(), client.incarnation(), client.name(), fetch,
-          FrameAndIter()));
-    }
+    RunGraphRequest rg = PartRequest(*step, i, feed_values, fetched);
     if (step->partial != nullptr && !step->partial_setup &&
         !step->partial_last && rg.send_size() == 0 && rg.recv_key_size() == 0) {
       group->Report(absl::OkStatus());  // Nothing for this task this time.
       continue;
     }
-    rg.set_request_id(static_cast<int64_t>(env_->random->NewNonZero64() >> 1));
-    rg.set_worker_incarnation(sig.view->FindWorker(part.task)->incarnation);
-    CallOptions opts;
-    opts.timeout_nanos = timeout_nanos;
-    opts.cancellation = &step->cancellation;
-    CallTask<RunGraphRequest, RunGraphResponse>(
-        env_, part.task, "WorkerService/RunGraph", rg, opts,
-        [group, step, i](const absl::Status& s, RunGraphResponse* r) {
-          if (s.ok()) step->results[i] = std::move(*r);
-          group->Report(s);
-        });
+    CallRunGraph(step, i, std::move(rg), group);
   }
+}
+
+absl::Status MasterSession::FeedValues(
+    const RunStepRequest& req, const Signature& sig,
+    std::map<std::string, const TensorProto*>* values) {
+  for (const NamedTensorProto& f : req.feed()) {
+    const std::string name = CanonicalTensorName(f.name());
+    auto it = sig.feed_types.find(name);
+    if (it != sig.feed_types.end() && f.tensor().dtype() != it->second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Feed for '", f.name(), "' has dtype ",
+                       DataTypeString(f.tensor().dtype()),
+                       " but the graph expects ", DataTypeString(it->second)));
+    }
+    (*values)[name] = &f.tensor();
+  }
+  return absl::OkStatus();
+}
+
+int64_t MasterSession::StepTimeoutNanos(const Step& step) {
+  // Partial runs have no deadline (as in TensorFlow).
+  return step.partial != nullptr ? 0 : step.timeout_ms * 1000000;
+}
+
+RunGraphRequest MasterSession::PartRequest(
+    const Step& step, size_t part_index,
+    const std::map<std::string, const TensorProto*>& feed_values,
+    const std::set<std::string>& fetched) const {
+  const Signature::Part& part = step.signature->parts[part_index];
+  const RunStepRequest& req = *step.request;
+  const DeviceAttributes& client = step.signature->view->client_device;
+  RunGraphRequest rg;
+  if (step.partial != nullptr) {
+    rg.set_is_partial(true);
+    rg.set_is_last_partial_run(step.partial_last);
+  }
+  rg.set_session_handle(handle_);
+  rg.set_graph_handle(part.graph_handle);
+  rg.set_step_id(step.step_id);
+  rg.mutable_exec_opts()->set_record_timeline(req.options().trace_level() >
+                                              RunOptions::NO_TRACE);
+  rg.mutable_exec_opts()->set_deadline_nanos(StepTimeoutNanos(step));
+  for (const std::string& feed : part.feeds) {
+    auto it = feed_values.find(feed);
+    if (it == feed_values.end()) continue;
+    NamedTensorProto* send = rg.add_send();
+    send->set_name(Rendezvous::CreateKey(client.name(), client.incarnation(),
+                                         client.name(), feed, FrameAndIter()));
+    *send->mutable_tensor() = *it->second;
+  }
+  for (const std::string& fetch : part.fetches) {
+    if (fetched.count(fetch) == 0) continue;  // A later partial run's.
+    rg.add_recv_key(Rendezvous::CreateKey(client.name(), client.incarnation(),
+                                          client.name(), fetch,
+                                          FrameAndIter()));
+  }
+  return rg;
+}
+
+void MasterSession::CallRunGraph(std::shared_ptr<Step> step, size_t part,
+                                 RunGraphRequest rg,
+                                 std::shared_ptr<StatusGroup> group) {
+  const Signature& sig = *step->signature;
+  const std::string& task = sig.parts[part].task;
+  rg.set_request_id(static_cast<int64_t>(env_->random->NewNonZero64() >> 1));
+  rg.set_worker_incarnation(sig.view->FindWorker(task)->incarnation);
+  CallOptions opts;
+  opts.timeout_nanos = StepTimeoutNanos(*step);
+  opts.cancellation = &step->cancellation;
+  CallTask<RunGraphRequest, RunGraphResponse>(
+      env_, task, "WorkerService/RunGraph", rg, opts,
+      [group, step, part](const absl::Status& s, RunGraphResponse* r) {
+        if (s.ok()) step->results[part] = std::move(*r);
+        group->Report(s);
+      });
 }
 
 void MasterSession::FinishStep(std::shared_ptr<Step> step,
                                absl::Status status) {
-  auto self = shared_from_this();
-  auto finish = [self, step, status]() mutable {
-    const RunStepRequest& req = *step->request;
-    RunStepResponse* resp = step->response;
-    bool closed;
-    {
-      absl::MutexLock l(&self->mu_);
-      closed = self->closed_;
-    }
-    if (!status.ok()) {
-      if (absl::IsCancelled(status) && closed) status = ClosedError();
-      if (absl::IsAborted(status) || IsRetriableRpcError(status)) {
-        // Perhaps a worker restarted: check before the next step.
-        absl::MutexLock l(&self->mu_);
-        self->needs_refresh_ = true;
-      }
-    } else {
-      // Fetched values by key, then in the request's order.
-      std::map<std::string, const TensorProto*> by_name;
-      for (const RunGraphResponse& r : step->results) {
-        for (const NamedTensorProto& t : r.recv()) {
-          Rendezvous::ParsedKey key;
-          if (Rendezvous::ParseKey(t.name(), &key).ok()) {
-            by_name[key.edge_name] = &t.tensor();
-          }
-        }
-      }
-      for (const std::string& f : req.fetch()) {
-        const std::string name = Canonical(f);
-        auto it = by_name.find(name);
-        if (it == by_name.end()) {
-          status = absl::InternalError(
-              absl::StrCat("No value came back for fetch ", name));
-          break;
-        }
-        NamedTensorProto* out = resp->add_tensor();
-        out->set_name(f);
-        *out->mutable_tensor() = *it->second;
-      }
-      if (status.ok()) {
-        for (const RunGraphResponse& r : step->results) {
-          for (const auto& d : r.step_stats().dev_stats()) {
-            *resp->mutable_metadata()->mutable_step_stats()->add_dev_stats() = d;
-          }
-        }
-        if (req.options().output_partition_graphs() && step->signature) {
-          for (const auto& part : step->signature->parts) {
-            *resp->mutable_metadata()->add_partition_graphs() = part.graph_def;
-          }
-        }
-      }
-    }
-    if (!status.ok()) resp->clear_tensor();
-    DoneCallback done = std::move(step->done);
-    if (!status.ok() && req.store_errors_in_response_body()) {
-      resp->set_status_code(static_cast<int>(status.code()));
-      resp->set_status_error_message(std::string(status.message()));
-      status = absl::OkStatus();
-    }
-    done(status);
-  };
-
-  if (step->partial != nullptr) {
-    const bool goes_on = status.ok() && !step->partial_last;
-    {
-      absl::MutexLock l(&mu_);
-      if (goes_on) {
-        // The partial run goes on: its state stays on the workers.
-        step->partial->busy = false;
-        if (step->partial_setup) {
-          partial_runs_[step->partial->handle] = step->partial;
-        }
-      } else {
-        partial_runs_.erase(step->partial->handle);
-      }
-    }
-    if (goes_on) {
-      finish();
-      return;
-    }
+  status = DeadlineError(*step, std::move(status));
+  if (step->partial != nullptr && PartialRunGoesOn(*step, status)) {
+    Answer(step, status);
+    return;
   }
   if (step->step_id == 0 || step->signature == nullptr ||
       PlantedBugActive(PlantedBug::kSkipCleanupGraph)) {
-    finish();
+    Answer(step, status);
     StepEnded();
     return;
   }
@@ -855,12 +807,113 @@ void MasterSession::FinishStep(std::shared_ptr<Step> step,
   // once (its error names the task that failed; an unreachable worker must
   // not hold the answer for another operation timeout) and cleans up behind.
   const bool answer_first = !status.ok();
-  if (answer_first) finish();
+  if (answer_first) Answer(step, status);
+  auto self = shared_from_this();
   CleanupStep(*step->signature, step->step_id,
-              [self, finish, answer_first]() mutable {
-                if (!answer_first) finish();
+              [self, step, status, answer_first] {
+                if (!answer_first) self->Answer(step, status);
                 self->StepEnded();
               });
+}
+
+bool MasterSession::PartialRunGoesOn(const Step& step,
+                                     const absl::Status& status) {
+  const bool goes_on = status.ok() && !step.partial_last;
+  absl::MutexLock l(&mu_);
+  if (goes_on) {
+    // The partial run goes on: its state stays on the workers.
+    step.partial->busy = false;
+    if (step.partial_setup) partial_runs_[step.partial->handle] = step.partial;
+  } else {
+    partial_runs_.erase(step.partial->handle);
+  }
+  return goes_on;
+}
+
+void MasterSession::Answer(const std::shared_ptr<Step>& step,
+                           absl::Status status) {
+  const RunStepRequest& req = *step->request;
+  RunStepResponse* resp = step->response;
+  if (status.ok()) {
+    status = FillResponse(*step, resp);
+  } else {
+    status = StepError(status);
+  }
+  if (!status.ok()) resp->clear_tensor();
+  DoneCallback done = std::move(step->done);
+  if (!status.ok() && req.store_errors_in_response_body()) {
+    resp->set_status_code(static_cast<int>(status.code()));
+    resp->set_status_error_message(std::string(status.message()));
+    status = absl::OkStatus();
+  }
+  done(status);
+}
+
+absl::Status MasterSession::DeadlineError(const Step& step,
+                                          absl::Status status) {
+  // Once the deadline has passed, the workers' Cancelled or Aborted answers
+  // (whichever task noticed first cancels the others) are its consequence.
+  if (step.partial != nullptr || step.deadline_nanos == 0 ||
+      !(absl::IsCancelled(status) || absl::IsAborted(status)) ||
+      env_->clock->NowNanos() < step.deadline_nanos) {
+    return status;
+  }
+  {
+    absl::MutexLock l(&mu_);
+    if (closed_) return status;
+  }
+  return absl::DeadlineExceededError(
+      absl::StrCat("Step exceeded its deadline of ", step.timeout_ms,
+                   " ms and was cancelled (", status.message(), ")"));
+}
+
+absl::Status MasterSession::StepError(absl::Status status) {
+  absl::MutexLock l(&mu_);
+  if (absl::IsCancelled(status) && closed_) status = ClosedError();
+  if (absl::IsAborted(status) || IsRetriableRpcError(status)) {
+    // Perhaps a worker restarted: check before the next step.
+    needs_refresh_ = true;
+  }
+  return status;
+}
+
+absl::Status MasterSession::FillResponse(const Step& step,
+                                         RunStepResponse* resp) {
+  // Fetched values by key, then in the request's order.
+  std::map<std::string, const TensorProto*> by_name;
+  for (const RunGraphResponse& r : step.results) {
+    for (const NamedTensorProto& t : r.recv()) {
+      Rendezvous::ParsedKey key;
+      if (Rendezvous::ParseKey(t.name(), &key).ok()) {
+        by_name[key.edge_name] = &t.tensor();
+      }
+    }
+  }
+  const RunStepRequest& req = *step.request;
+  for (const std::string& f : req.fetch()) {
+    const std::string name = CanonicalTensorName(f);
+    auto it = by_name.find(name);
+    if (it == by_name.end()) {
+      return absl::InternalError(
+          absl::StrCat("No value came back for fetch ", name));
+    }
+    NamedTensorProto* out = resp->add_tensor();
+    out->set_name(f);
+    *out->mutable_tensor() = *it->second;
+  }
+  // (resp->mutable_metadata() only where there is something to add: an
+  // empty metadata message would still go on the wire.)
+  for (const RunGraphResponse& r : step.results) {
+    for (const auto& d : r.step_stats().dev_stats()) {
+      *resp->mutable_metadata()->mutable_step_stats()->add_dev_stats() = d;
+    }
+  }
+  if (req.options().output_partition_graphs() && step.signature) {
+    for (const auto& part : step.signature->parts) {
+      *resp->mutable_metadata()->add_partition_graphs() = part.graph_def;
+    }
+  }
+  return absl::OkStatus();
 }
 
 void MasterSession::CleanupStep(const Signature& signature, int64_t step_id,

@@ -63,6 +63,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,7 @@
 #include "proto/master.pb.h"
 #include "proto/worker.pb.h"
 #include "runtime/common/graph_execution_state.h"
+#include "runtime/distributed/status_group.h"
 #include "runtime/env/env.h"
 #include "runtime/framework/cancellation.h"
 
@@ -162,12 +164,51 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
                         const std::vector<std::string>& fetches,
                         const std::vector<std::string>& targets,
                         std::function<void(std::shared_ptr<Signature>)> then);
+  // Runs `step` on every task of its signature (RunGraph), then
+  // FinishStep with the first error or OK.
   void RunPartitions(std::shared_ptr<Step> step);
+  // The request's feeds by canonical name; InvalidArgument for one whose
+  // dtype is not the graph's.
+  static absl::Status FeedValues(
+      const RunStepRequest& req, const Signature& sig,
+      std::map<std::string, const TensorProto*>* values);
+  // The step's deadline for workers and RPCs (0: none).
+  static int64_t StepTimeoutNanos(const Step& step);
+  // The RunGraph request of signature part `part`: its share of the feeds
+  // (`feed_values`) and of the fetches (`fetched`, canonical) as client
+  // rendezvous keys.
+  RunGraphRequest PartRequest(
+      const Step& step, size_t part,
+      const std::map<std::string, const TensorProto*>& feed_values,
+      const std::set<std::string>& fetched) const;
+  // Sends `rg` to the task of signature part `part`; its answer goes to
+  // step->results[part] and its status to `group`.
+  void CallRunGraph(std::shared_ptr<Step> step, size_t part, RunGraphRequest rg,
+                    std::shared_ptr<StatusGroup> group);
   // CleanupGraph(step_id) to every task of `signature` (retried in the
   // background), then `after` once the first attempts answered.
   void CleanupStep(const Signature& signature, int64_t step_id,
                    std::function<void()> after);
+  // Ends `step`: answers the client (Answer) and cleans up the workers
+  // (CleanupStep), in the order described above.
   void FinishStep(std::shared_ptr<Step> step, absl::Status status);
+  // A partial-run call ended with `status`: whether the run goes on (the
+  // call succeeded and was not the last); if not, the run is forgotten.
+  bool PartialRunGoesOn(const Step& step, const absl::Status& status);
+  // Answers the client once: the fetched values on success, else the
+  // error (in the response body when the request asks for that).
+  void Answer(const std::shared_ptr<Step>& step, absl::Status status);
+  // A failed step's error as the client sees it (Close's Cancelled is
+  // ClosedError); errors that may mean a worker restarted mark the
+  // workers for a check before the next step.
+  absl::Status StepError(absl::Status status);
+  // DeadlineExceeded when the step ran past its timeout and `status` is the
+  // Cancelled or Aborted that followed (TensorFlow reports the timeout, not
+  // its consequence); otherwise `status` unchanged.
+  absl::Status DeadlineError(const Step& step, absl::Status status);
+  // The fetched values, in the request's order, step stats and partition
+  // graphs into `resp`; Internal when a fetch's value did not come back.
+  static absl::Status FillResponse(const Step& step, RunStepResponse* resp);
   void StepEnded();
   std::shared_ptr<const ClusterView> view() const;
   static std::shared_ptr<const ClusterView> MakeView(

@@ -352,6 +352,18 @@ std::string FormatNodeName(absl::string_view name) {
   return absl::StrCat("{{node ", name, "}}");
 }
 
+absl::Status AttachDef(const absl::Status& status,
+                       absl::string_view node_name) {
+  if (status.ok()) return status;
+  const std::string tag = FormatNodeName(node_name);
+  const absl::string_view message = status.message();
+  if (absl::StrContains(message, tag)) return status;
+  const absl::string_view attached =
+      absl::StrContains(message, "{{node ") ? node_name : tag;
+  return absl::Status(status.code(),
+                      absl::StrCat(message, "\n\t [[", attached, "]]"));
+}
+
 std::string SummarizeAttrValue(const AttrValue& v) {
   switch (v.value_case()) {
     case AttrValue::kS: return Quote(v.s());

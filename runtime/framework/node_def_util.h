@@ -33,6 +33,24 @@ absl::Status ValidateNodeName(absl::string_view name);
 std::string SummarizeNodeDef(const NodeDef& def);
 // "{{node <name>}}": how every error names a node.
 std::string FormatNodeName(absl::string_view name);
+
+// `status` with the node it came from attached, TensorFlow's AttachDef: the
+// same code, the message followed by "\n\t [[{{node <name>}}]]". The one way
+// runtime code names the node of an error it passes on (kernels, kernel
+// construction, sessions); messages that name a node where they are built
+// use FormatNodeName instead.
+//  * OK stays OK.
+//  * A message that already names a node (contains "{{node ") keeps that
+//    node as the one tools and tests pick out: as in TensorFlow, only the
+//    plain name is appended ("\n\t [[<name>]]").
+//  * Attaching the node a message already names ("{{node <name>}}") is a
+//    no-op, so a kernel's own tagged error passes unchanged through the
+//    framework's attach on the way out (TensorFlow would repeat the name).
+// Pure function; thread-safe.
+absl::Status AttachDef(const absl::Status& status, absl::string_view node_name);
+inline absl::Status AttachDef(const absl::Status& status, const NodeDef& def) {
+  return AttachDef(status, def.name());
+}
 // Short text of an attr value: 3, 1.5, true, "s", DT_FLOAT, [2,3], [1, 2].
 std::string SummarizeAttrValue(const AttrValue& value);
 

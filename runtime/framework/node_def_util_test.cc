@@ -3,6 +3,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include "absl/strings/str_cat.h"
 #include "runtime/framework/op.h"
 
 namespace stepflow {
@@ -46,6 +47,44 @@ TEST(NodeDefUtilTest, SummarizeAndFormat) {
   EXPECT_EQ(FormatNodeName("add"), "{{node add}}");
   EXPECT_EQ(SummarizeNodeDef(n),
             "{{node add}} = Add[T=DT_FLOAT, alpha=2](a, b:1, ^c) @ /cpu:0");
+}
+
+TEST(NodeDefUtilTest, AttachDefAppendsTheNodeAndKeepsTheCode) {
+  const absl::Status s =
+      AttachDef(absl::ResourceExhaustedError("OOM"), "scope/add");
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(s.message(), "OOM\n\t [[{{node scope/add}}]]");
+}
+
+TEST(NodeDefUtilTest, AttachDefLeavesOkAlone) {
+  EXPECT_TRUE(AttachDef(absl::OkStatus(), "add").ok());
+}
+
+TEST(NodeDefUtilTest, AttachDefOfTheNamedNodeIsANoOp) {
+  const absl::Status once = AttachDef(absl::InvalidArgumentError("bad"), "a");
+  EXPECT_EQ(AttachDef(once, "a"), once);
+  // Also when the message named the node where it was built.
+  const absl::Status built =
+      absl::InternalError(absl::StrCat(FormatNodeName("a"), " failed"));
+  EXPECT_EQ(AttachDef(built, "a"), built);
+}
+
+TEST(NodeDefUtilTest, AttachDefKeepsTheFirstFormattedNode) {
+  // The root cause names {{node a}}; b, which passed it on, is plain context.
+  const absl::Status root = AttachDef(absl::AbortedError("lost"), "a");
+  const absl::Status passed = AttachDef(root, "b");
+  EXPECT_EQ(passed.code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(passed.message(), "lost\n\t [[{{node a}}]]\n\t [[b]]");
+}
+
+TEST(NodeDefUtilTest, AttachDefTakesANodeDef) {
+  NodeDef n = MakeNode("x", "Op", {});
+  EXPECT_EQ(AttachDef(absl::CancelledError("c"), n).message(),
+            "c\n\t [[{{node x}}]]");
+  // A name that is a prefix of the named node is another node.
+  EXPECT_EQ(
+      AttachDef(AttachDef(absl::CancelledError("c"), "xy"), "x").message(),
+      "c\n\t [[{{node xy}}]]\n\t [[x]]");
 }
 
 TEST(NodeDefUtilTest, AddNodeAttrReplacesAnExistingValue) {

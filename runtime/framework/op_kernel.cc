@@ -5,21 +5,12 @@
 #include <atomic>
 #include <set>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/status_macros.h"
 
 namespace stepflow {
 namespace {
-
-// Appends " [[{{node x}}]]" unless the message already names the node.
-absl::Status WithNode(const absl::Status& s, absl::string_view node) {
-  if (s.ok()) return s;
-  const std::string tag = FormatNodeName(node);
-  if (absl::StrContains(s.message(), tag)) return s;
-  return absl::Status(s.code(), absl::StrCat(s.message(), " [[", tag, "]]"));
-}
 
 absl::Status CheckShape(const TensorShape& shape) {
   TensorShape checked;
@@ -38,7 +29,7 @@ OpKernel::OpKernel(OpKernelConstruction* ctx)
       is_stateful_(ctx->op_def().is_stateful()) {
   absl::Status s = NameRangesForNode(def_, ctx->op_def(), &input_name_map_,
                                      &output_name_map_);
-  if (!s.ok()) ctx->SetStatus(WithNode(s, def_.name()));
+  if (!s.ok()) ctx->SetStatus(AttachDef(s, def_.name()));
 }
 
 OpKernel::~OpKernel() = default;
@@ -188,7 +179,7 @@ absl::Status OpKernelContext::allocate_output(int index,
         " outputs"));
   }
   Tensor* value = &values_[index];
-  SF_RETURN_IF_ERROR(WithNode(
+  SF_RETURN_IF_ERROR(AttachDef(
       allocate_temp(BaseType(expected_output_dtype(index)), shape, value),
       op_kernel().name()));
   outputs_[index] = TensorValue(value);
@@ -477,20 +468,20 @@ absl::Status CreateOpKernel(absl::string_view device_type, DeviceBase* device,
                             std::unique_ptr<OpKernel>* kernel) {
   const OpDef* op_def = nullptr;
   SF_RETURN_IF_ERROR(
-      WithNode(OpRegistry::Global()->LookUp(def.op(), &op_def), def.name()));
+      AttachDef(OpRegistry::Global()->LookUp(def.op(), &op_def), def.name()));
   NodeDef node = def;
   AddDefaultsToNodeDef(*op_def, &node);
   SF_RETURN_IF_ERROR(ValidateNodeDef(node, *op_def));
   DataTypeVector inputs, outputs;
-  SF_RETURN_IF_ERROR(
-      WithNode(InOutTypesForNode(node, *op_def, &inputs, &outputs), def.name()));
+  SF_RETURN_IF_ERROR(AttachDef(
+      InOutTypesForNode(node, *op_def, &inputs, &outputs), def.name()));
   KernelFactory factory;
   SF_RETURN_IF_ERROR(KernelRegistry::Global()->FindKernel(device_type, node,
                                                           nullptr, &factory));
   OpKernelConstruction ctx(device, &node, op_def, std::move(inputs),
                            std::move(outputs));
   std::unique_ptr<OpKernel> made(factory(&ctx));
-  if (!ctx.status().ok()) return WithNode(ctx.status(), def.name());
+  if (!ctx.status().ok()) return AttachDef(ctx.status(), def.name());
   if (made == nullptr) {
     return absl::InternalError(absl::StrCat(
         "Kernel factory returned null for ", FormatNodeName(def.name())));

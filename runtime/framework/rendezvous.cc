@@ -1,11 +1,13 @@
 #include "runtime/framework/rendezvous.h"
 
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "runtime/framework/node_def_util.h"
 
 namespace stepflow {
 namespace {
@@ -92,6 +94,43 @@ absl::Status Rendezvous::ParseKey(absl::string_view key, ParsedKey* out) {
                 parsed.edge_name, parsed.frame_iter);
   *out = std::move(parsed);
   return absl::OkStatus();
+}
+
+absl::Status SendRecvKey::FromNodeDef(const NodeDef& def, SendRecvKey* key) {
+  SendRecvKey k;
+  k.node_name_ = def.name();
+  int64_t incarnation = 0;
+  for (absl::Status s :
+       {GetNodeAttr(def, "send_device", &k.send_device_),
+        GetNodeAttr(def, "send_device_incarnation", &incarnation),
+        GetNodeAttr(def, "recv_device", &k.recv_device_),
+        GetNodeAttr(def, "tensor_name", &k.tensor_name_)}) {
+    if (!s.ok()) return AttachDef(s, def.name());
+  }
+  k.incarnation_ = static_cast<uint64_t>(incarnation);
+  absl::Status s = k.Parse(FrameAndIter(), &k.root_);
+  if (!s.ok()) return s;
+  *key = std::move(k);
+  return absl::OkStatus();
+}
+
+absl::Status SendRecvKey::Get(const FrameAndIter& frame_iter,
+                              Rendezvous::ParsedKey* key) const {
+  if (frame_iter == FrameAndIter()) {
+    *key = root_;
+    return absl::OkStatus();
+  }
+  return Parse(frame_iter, key);
+}
+
+absl::Status SendRecvKey::Parse(const FrameAndIter& frame_iter,
+                                Rendezvous::ParsedKey* key) const {
+  return AttachDef(
+      Rendezvous::ParseKey(
+          Rendezvous::CreateKey(send_device_, incarnation_, recv_device_,
+                                tensor_name_, frame_iter),
+          key),
+      node_name_);
 }
 
 }  // namespace stepflow

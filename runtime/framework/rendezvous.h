@@ -23,6 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "proto/node_def.pb.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/device_name_utils.h"
 #include "runtime/framework/refcount.h"
@@ -81,6 +82,43 @@ class Rendezvous : public RefCounted {
 
  protected:
   ~Rendezvous() override = default;
+};
+
+// The rendezvous key of one _Send/_Recv (or _HostSend/_HostRecv) node, from
+// the attrs subgraph rewriting and partitioning give it: send_device,
+// send_device_incarnation, recv_device and tensor_name. Every user of such
+// a key (the transfer kernels, CPU and GPU, and whatever sends on a node's
+// behalf) reads it here, so they all agree on it.
+//
+// Errors name the node (AttachDef): a missing attr is NotFound, one of the
+// wrong kind InvalidArgument, and so is a key ParseKey rejects.
+// Immutable after FromNodeDef; thread-safe.
+class SendRecvKey {
+ public:
+  // Reads `def`'s attrs and parses the root frame's key (0:0), which Get
+  // then returns without parsing again.
+  static absl::Status FromNodeDef(const NodeDef& def, SendRecvKey* key);
+
+  // The parsed key of the value for `frame_iter` (each loop iteration has
+  // its own key).
+  absl::Status Get(const FrameAndIter& frame_iter,
+                   Rendezvous::ParsedKey* key) const;
+
+  const std::string& send_device() const { return send_device_; }
+  const std::string& recv_device() const { return recv_device_; }
+  const std::string& tensor_name() const { return tensor_name_; }
+  uint64_t send_device_incarnation() const { return incarnation_; }
+
+ private:
+  absl::Status Parse(const FrameAndIter& frame_iter,
+                     Rendezvous::ParsedKey* key) const;
+
+  std::string node_name_;
+  std::string send_device_;
+  std::string recv_device_;
+  std::string tensor_name_;
+  uint64_t incarnation_ = 0;
+  Rendezvous::ParsedKey root_;
 };
 
 }  // namespace stepflow

@@ -1,6 +1,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/rendezvous.h"
 
 namespace stepflow {
@@ -55,6 +56,64 @@ TEST(RendezvousKeyTest, ParseErrors) {
   ExpectBad(s + ";0000000000000001;" + d + ";name;");         // Empty.
   ExpectBad(s + ";0000000000000001;" + d + ";name;1:-2");     // Negative.
   ExpectBad("");
+}
+
+NodeDef SendNode(const std::string& name) {
+  NodeDef def;
+  def.set_name(name);
+  def.set_op("_Send");
+  AddNodeAttr("send_device", kSrc, &def);
+  AddNodeAttr("send_device_incarnation", int64_t{0x42}, &def);
+  AddNodeAttr("recv_device", kDst, &def);
+  AddNodeAttr("tensor_name", "edge_3_x", &def);
+  return def;
+}
+
+TEST(SendRecvKeyTest, ReadsTheAttrsAndCachesTheRootKey) {
+  SendRecvKey key;
+  ASSERT_TRUE(SendRecvKey::FromNodeDef(SendNode("s"), &key).ok());
+  EXPECT_EQ(key.send_device(), kSrc);
+  EXPECT_EQ(key.recv_device(), kDst);
+  EXPECT_EQ(key.tensor_name(), "edge_3_x");
+  EXPECT_EQ(key.send_device_incarnation(), 0x42u);
+  Rendezvous::ParsedKey root;
+  ASSERT_TRUE(key.Get(FrameAndIter(), &root).ok());
+  EXPECT_EQ(root.full_key,
+            Rendezvous::CreateKey(kSrc, 0x42, kDst, "edge_3_x", {}));
+  Rendezvous::ParsedKey iter;
+  ASSERT_TRUE(key.Get({7, 2}, &iter).ok());
+  EXPECT_EQ(iter.full_key,
+            Rendezvous::CreateKey(kSrc, 0x42, kDst, "edge_3_x", {7, 2}));
+  EXPECT_EQ(iter.frame_iter, (FrameAndIter{7, 2}));
+}
+
+TEST(SendRecvKeyTest, MissingAttrIsNotFoundNamingTheNode) {
+  for (const char* attr : {"send_device", "send_device_incarnation",
+                           "recv_device", "tensor_name"}) {
+    NodeDef def = SendNode("send/x");
+    def.mutable_attr()->erase(attr);
+    SendRecvKey key;
+    const absl::Status s = SendRecvKey::FromNodeDef(def, &key);
+    EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << attr;
+    EXPECT_NE(s.message().find("{{node send/x}}"), std::string::npos) << s;
+  }
+}
+
+TEST(SendRecvKeyTest, BadDeviceIsInvalidArgumentNamingTheNode) {
+  NodeDef def = SendNode("r");
+  AddNodeAttr("recv_device", "not a device", &def);
+  SendRecvKey key;
+  const absl::Status s = SendRecvKey::FromNodeDef(def, &key);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("{{node r}}"), std::string::npos) << s;
+}
+
+TEST(SendRecvKeyTest, WrongAttrKindIsInvalidArgument) {
+  NodeDef def = SendNode("r");
+  AddNodeAttr("send_device_incarnation", "not an int", &def);
+  SendRecvKey key;
+  EXPECT_EQ(SendRecvKey::FromNodeDef(def, &key).code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

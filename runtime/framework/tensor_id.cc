@@ -1,5 +1,8 @@
 #include "runtime/framework/tensor_id.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 
@@ -32,6 +35,16 @@ TensorId ParseTensorName(absl::string_view name) {
   id.node = std::string(name);
   id.index = 0;
   return id;
+}
+
+std::string CanonicalTensorName(absl::string_view name) {
+  return ParseTensorName(name).ToString();
+}
+
+std::vector<std::string> SortedUnique(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
 }
 
 }  // namespace stepflow

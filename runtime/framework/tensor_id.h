@@ -4,6 +4,7 @@
 #define STEPFLOW_RUNTIME_FRAMEWORK_TENSOR_ID_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -30,6 +31,18 @@ struct TensorId {
 
 // Never fails: "a:b" with a non-numeric suffix is a node named "a:b", index 0.
 TensorId ParseTensorName(absl::string_view name);
+
+// The one spelling of an endpoint, ParseTensorName(name).ToString(), as
+// TensorFlow's TensorId prints it: "x" -> "x:0"; "x:1" stays; "^ctrl" (a
+// control input) stays "^ctrl", never "^ctrl:0" (callers that accept only
+// tensors reject it later, naming it as the user wrote it). Sessions key
+// feeds and fetches by this form, so "x" and "x:0" are the same tensor.
+std::string CanonicalTensorName(absl::string_view name);
+
+// `names` sorted with duplicates removed: the order-insensitive form of a
+// list of fetches or targets (a session keys its cached executors by it;
+// feeds keep their duplicates so pruning can reject them).
+std::vector<std::string> SortedUnique(std::vector<std::string> names);
 
 }  // namespace stepflow
 

@@ -1,7 +1,9 @@
-// CUDA OpKernels: MatMul (cuBLAS), element-wise math with broadcasting, BiasAdd, Relu/ReluGrad, Sum/Mean, Softmax,
-// SoftmaxCrossEntropyWithLogits, ApplyGradientDescent, Identity, Const,
-// Cast and ref variables (VariableV2/Assign). All enqueue on the device's
-// compute stream and return; see gpu_device.h for the ordering contract.
+// CUDA OpKernels: MatMul (cuBLAS), element-wise math with broadcasting,
+// BiasAdd, Relu/ReluGrad, Sum/Mean, Softmax, SoftmaxCrossEntropyWithLogits,
+// ApplyGradientDescent, Identity, Const, Cast and Assign (ref variables:
+// Variable/VariableV2 are the device-agnostic VariableOp of
+// runtime/kernels/variable.h). All enqueue on the device's compute stream and
+// return; see gpu_device.h for the ordering contract.
 //
 // Binary ops broadcast as NumPy does, up to 8 output dimensions (beyond:
 // Unimplemented naming the node); non-broadcastable shapes are
@@ -73,7 +75,7 @@ absl::Status AllocateOutput(OpKernelContext* ctx, GpuDevice* gpu, int index,
                             DataType dtype, const TensorShape& shape,
                             Tensor* out) {
   absl::Status s = gpu->AllocateTensor(dtype, shape, out);
-  if (!s.ok()) return AttachNode(ctx->op_kernel().name(), s);
+  if (!s.ok()) return AttachDef(s, ctx->op_kernel().name());
   ctx->set_output(index, *out);
   return ctx->status();
 }
@@ -172,11 +174,11 @@ absl::Status GeneralBroadcast(OpKernelContext* ctx, const TensorShape& xs,
                               gpu::BroadcastIndexing* ix) {
   const int rank = std::max(xs.dims(), ys.dims());
   if (rank > gpu::kMaxBroadcastRank) {
-    return absl::UnimplementedError(WithNode(
-        ctx->op_kernel().name(),
-        absl::StrCat("GPU broadcasting supports up to ", gpu::kMaxBroadcastRank,
-                     " dimensions; got ", xs.DebugString(), " and ",
-                     ys.DebugString())));
+    return AttachDef(
+        absl::UnimplementedError(absl::StrCat(
+            "GPU broadcasting supports up to ", gpu::kMaxBroadcastRank,
+            " dimensions; got ", xs.DebugString(), " and ", ys.DebugString())),
+        ctx->op_kernel().name());
   }
   ix->rank = rank;
   std::vector<int64_t> dims(rank);
@@ -334,9 +336,11 @@ class BiasAddOp : public OpKernel {
       OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
     }
     OP_REQUIRES(ctx, format == "NHWC",
-                absl::UnimplementedError(WithNode(
-                    name(), absl::StrCat("GPU BiasAdd supports data_format "
-                                         "NHWC only, got ", format))));
+                AttachDef(absl::UnimplementedError(
+                              absl::StrCat("GPU BiasAdd supports data_format "
+                                           "NHWC only, got ",
+                                           format)),
+                          name()));
   }
   void Compute(OpKernelContext* ctx) override {
     GpuDevice* gpu = nullptr;
@@ -419,11 +423,12 @@ class ReduceOp : public OpKernel {
     if (gi < groups.size() && groups[gi].first) red = groups[gi++].second;
     if (gi < groups.size() && !groups[gi].first) inner = groups[gi++].second;
     OP_REQUIRES(ctx, gi == groups.size(),
-                absl::UnimplementedError(WithNode(
-                    name(), absl::StrCat("GPU ", type_string(),
-                                         " reduces one contiguous block of "
-                                         "dimensions; got input ",
-                                         x.shape().DebugString()))));
+                AttachDef(absl::UnimplementedError(
+                              absl::StrCat("GPU ", type_string(),
+                                           " reduces one contiguous block of "
+                                           "dimensions; got input ",
+                                           x.shape().DebugString())),
+                          name()));
     if (r == 0) red = 0;
     TensorShape out_shape;
     OP_REQUIRES_OK(ctx, MakeOutputShape(*this, out_dims, x.dtype(), &out_shape));
@@ -485,9 +490,11 @@ class SoftmaxXentOp : public OpKernel {
                                       logits.shape().DebugString(),
                                       " labels_size=",
                                       labels.shape().DebugString()));
-      ctx->SetStatus(absl::UnimplementedError(WithNode(
-          name(), "GPU SoftmaxCrossEntropyWithLogits needs logits and labels "
-                  "of the same shape")));
+      ctx->SetStatus(AttachDef(
+          absl::UnimplementedError(
+              "GPU SoftmaxCrossEntropyWithLogits needs logits and labels "
+              "of the same shape"),
+          name()));
       return;
     }
     OP_REQUIRES(ctx, logits.dims() == 2,
@@ -530,9 +537,11 @@ class ApplyGradientDescentOp : public OpKernel {
       absl::MutexLock l(ctx->input_ref_mutex(0));
       Tensor var = ctx->mutable_input(0, /*lock_held=*/true);
       OP_REQUIRES(ctx, var.IsInitialized(),
-                  absl::FailedPreconditionError(WithNode(
-                      name(), absl::StrCat("Attempting to use uninitialized "
-                                           "value ", def().input(0)))));
+                  AttachDef(absl::FailedPreconditionError(
+                                absl::StrCat("Attempting to use uninitialized "
+                                             "value ",
+                                             def().input(0))),
+                            name()));
       OP_REQUIRES(ctx, alpha.NumElements() == 1 && alpha.dims() == 0,
                   NodeInvalidArgument(ctx, "alpha is not a scalar: ",
                                       alpha.shape().DebugString()));
@@ -550,42 +559,6 @@ class ApplyGradientDescentOp : public OpKernel {
     }
     ctx->forward_ref_input_to_ref_output(0, 0);
   }
-};
-
-class VariableOp : public OpKernel {
- public:
-  explicit VariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    dtype_ = BaseType(ctx->output_types()[0]);
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("container", &container_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("shared_name", &shared_name_));
-    OP_REQUIRES_OK(ctx, ValidateContainerName(container_));
-  }
-  void Compute(OpKernelContext* ctx) override {
-    ResourceMgr* rm = ctx->resource_manager();
-    const std::string& container =
-        container_.empty() ? rm->default_container() : container_;
-    const std::string& var_name = shared_name_.empty() ? name() : shared_name_;
-    LegacyVar* var = nullptr;
-    const DataType dtype = dtype_;
-    OP_REQUIRES_OK(ctx, rm->LookupOrCreate<LegacyVar>(
-                            container, var_name, &var, [dtype](LegacyVar** made) {
-                              *made = new LegacyVar(dtype);
-                              return absl::OkStatus();
-                            }));
-    ScopedUnref unref(var);
-    OP_REQUIRES(ctx, var->dtype() == dtype_,
-                NodeInvalidArgument(ctx, "Variable ", var_name, " in container ",
-                                    container, " holds ",
-                                    DataTypeString(var->dtype()), " but the "
-                                    "node declares ", DataTypeString(dtype_)));
-    ctx->set_output_ref(0, var->mu(), var->tensor());
-  }
-  bool IsExpensive() const override { return false; }
-
- private:
-  DataType dtype_ = DT_INVALID;
-  std::string container_;
-  std::string shared_name_;
 };
 
 class AssignOp : public OpKernel {
@@ -609,13 +582,15 @@ class AssignOp : public OpKernel {
                                       rhs.shape().DebugString()));
       if (same_shape && lhs.dtype() == rhs.dtype()) {
         // In place, so earlier reads sharing the buffer see the new value.
-        OP_REQUIRES_OK(ctx, AttachNode(name(), gpu->CopyDeviceToDevice(rhs, &lhs)));
+        OP_REQUIRES_OK(ctx,
+                       AttachDef(gpu->CopyDeviceToDevice(rhs, &lhs), name()));
       } else {
         Tensor fresh;
-        OP_REQUIRES_OK(ctx, AttachNode(name(), gpu->AllocateTensor(
-                                                   rhs.dtype(), rhs.shape(),
-                                                   &fresh)));
-        OP_REQUIRES_OK(ctx, AttachNode(name(), gpu->CopyDeviceToDevice(rhs, &fresh)));
+        OP_REQUIRES_OK(ctx, AttachDef(gpu->AllocateTensor(rhs.dtype(),
+                                                          rhs.shape(), &fresh),
+                                      name()));
+        OP_REQUIRES_OK(ctx,
+                       AttachDef(gpu->CopyDeviceToDevice(rhs, &fresh), name()));
         ctx->replace_ref_input(0, fresh, /*lock_held=*/true);
       }
     }
@@ -643,7 +618,7 @@ class ConstOp : public OpKernel {
   explicit ConstOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     TensorProto proto;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("value", &proto));
-    OP_REQUIRES_OK(ctx, AttachNode(name(), TensorFromProto(proto, &value_)));
+    OP_REQUIRES_OK(ctx, AttachDef(TensorFromProto(proto, &value_), name()));
     DataType dtype;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype));
     OP_REQUIRES(ctx, value_.dtype() == dtype,
@@ -655,7 +630,7 @@ class ConstOp : public OpKernel {
     GpuDevice* gpu = nullptr;
     OP_REQUIRES_OK(ctx, GetGpu(ctx, &gpu));
     Tensor out;
-    OP_REQUIRES_OK(ctx, AttachNode(name(), gpu->CopyHostToDevice(value_, &out)));
+    OP_REQUIRES_OK(ctx, AttachDef(gpu->CopyHostToDevice(value_, &out), name()));
     ctx->set_output(0, out);
   }
   bool IsExpensive() const override { return false; }
@@ -697,7 +672,7 @@ class CastOp : public OpKernel {
                        return absl::OkStatus();
                      }));
       Tensor out;
-      OP_REQUIRES_OK(ctx, AttachNode(name(), gpu->CopyHostToDevice(host, &out)));
+      OP_REQUIRES_OK(ctx, AttachDef(gpu->CopyHostToDevice(host, &out), name()));
       ctx->set_output(0, out);
       return;
     }

@@ -7,10 +7,12 @@
 //     compute stream waits for it) and finishes; later kernels see the value
 //     in stream order.
 // Host-memory dtypes (int32 shapes, indices, ...) pass through unchanged.
-// Keys and attrs as the CPU kernels (runtime/kernels/sendrecv_ops.cc).
+// Keys: SendRecvKey, as the CPU kernels (runtime/kernels/sendrecv_ops.cc).
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/node_def_util.h"
+#include "runtime/framework/rendezvous.h"
 #include "runtime/gpu/gpu_device.h"
 #include "runtime/gpu/gpu_kernel_defs.h"
 #include "runtime/gpu/gpu_ops.h"
@@ -18,32 +20,6 @@
 
 namespace stepflow {
 namespace {
-
-class KeyBuilder {
- public:
-  absl::Status Init(OpKernelConstruction* ctx) {
-    int64_t incarnation = 0;
-    absl::Status s = ctx->GetAttr("tensor_name", &tensor_name_);
-    if (s.ok()) s = ctx->GetAttr("send_device", &send_device_);
-    if (s.ok()) s = ctx->GetAttr("send_device_incarnation", &incarnation);
-    if (s.ok()) s = ctx->GetAttr("recv_device", &recv_device_);
-    if (!s.ok()) return AttachNode(ctx->name(), s);
-    incarnation_ = static_cast<uint64_t>(incarnation);
-    Rendezvous::ParsedKey unused;
-    return AttachNode(ctx->name(), Get(FrameAndIter(), &unused));
-  }
-  absl::Status Get(const FrameAndIter& frame_iter,
-                   Rendezvous::ParsedKey* key) const {
-    return Rendezvous::ParseKey(
-        Rendezvous::CreateKey(send_device_, incarnation_, recv_device_,
-                              tensor_name_, frame_iter),
-        key);
-  }
-
- private:
-  std::string tensor_name_, send_device_, recv_device_;
-  uint64_t incarnation_ = 0;
-};
 
 absl::Status GetGpu(OpKernelContext* ctx, GpuDevice** out) {
   *out = dynamic_cast<GpuDevice*>(ctx->device());
@@ -58,7 +34,7 @@ absl::Status GetGpu(OpKernelContext* ctx, GpuDevice** out) {
 class GpuSendOp : public AsyncOpKernel {
  public:
   explicit GpuSendOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, key_.Init(ctx));
+    OP_REQUIRES_OK(ctx, SendRecvKey::FromNodeDef(def(), &key_));
   }
 
   void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
@@ -69,14 +45,13 @@ class GpuSendOp : public AsyncOpKernel {
                                    " requires a rendezvous"),
                       done);
     Rendezvous::ParsedKey key;
-    OP_REQUIRES_OK_ASYNC(ctx, AttachNode(name(), key_.Get(ctx->frame_iter(), &key)),
-                         done);
+    OP_REQUIRES_OK_ASYNC(ctx, key_.Get(ctx->frame_iter(), &key), done);
     Rendezvous::Args args;
     args.cancellation_manager = ctx->cancellation_manager();
     const Tensor& val = ctx->input(0);
     if (!GpuTypeInDeviceMemory(val.dtype())) {
-      ctx->SetStatus(AttachNode(
-          name(), ctx->rendezvous()->Send(key, args, val, /*is_dead=*/false)));
+      ctx->SetStatus(AttachDef(
+          ctx->rendezvous()->Send(key, args, val, /*is_dead=*/false), name()));
       done();
       return;
     }
@@ -89,19 +64,19 @@ class GpuSendOp : public AsyncOpKernel {
           if (s.ok()) {
             s = ctx->rendezvous()->Send(key, args, copied, /*is_dead=*/false);
           }
-          if (!s.ok()) ctx->SetStatus(AttachNode(node, s));
+          if (!s.ok()) ctx->SetStatus(AttachDef(s, node));
           done();
         });
   }
 
  private:
-  KeyBuilder key_;
+  SendRecvKey key_;
 };
 
 class GpuRecvOp : public AsyncOpKernel {
  public:
   explicit GpuRecvOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, key_.Init(ctx));
+    OP_REQUIRES_OK(ctx, SendRecvKey::FromNodeDef(def(), &key_));
   }
 
   void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
@@ -112,8 +87,7 @@ class GpuRecvOp : public AsyncOpKernel {
                                    " requires a rendezvous"),
                       done);
     Rendezvous::ParsedKey key;
-    OP_REQUIRES_OK_ASYNC(ctx, AttachNode(name(), key_.Get(ctx->frame_iter(), &key)),
-                         done);
+    OP_REQUIRES_OK_ASYNC(ctx, key_.Get(ctx->frame_iter(), &key), done);
     Rendezvous::Args args;
     args.cancellation_manager = ctx->cancellation_manager();
     const std::string node = name();
@@ -123,7 +97,7 @@ class GpuRecvOp : public AsyncOpKernel {
             const absl::Status& s, const Rendezvous::Args&,
             const Rendezvous::Args&, const Tensor& val, bool is_dead) {
           if (!s.ok()) {
-            ctx->SetStatus(AttachNode(node, s));
+            ctx->SetStatus(AttachDef(s, node));
           } else if (is_dead) {
             *ctx->is_output_dead() = true;
           } else if (!GpuTypeInDeviceMemory(val.dtype())) {
@@ -136,7 +110,7 @@ class GpuRecvOp : public AsyncOpKernel {
             if (cs.ok()) {
               ctx->set_output(0, on_device);
             } else {
-              ctx->SetStatus(AttachNode(node, cs));
+              ctx->SetStatus(AttachDef(cs, node));
             }
           }
           done();
@@ -144,7 +118,7 @@ class GpuRecvOp : public AsyncOpKernel {
   }
 
  private:
-  KeyBuilder key_;
+  SendRecvKey key_;
 };
 
 }  // namespace

@@ -144,10 +144,10 @@ class CastOp : public OpKernel {
     if (src_ != dst_) {
       fn_ = GetCast(src_, dst_);
       OP_REQUIRES(ctx, fn_ != nullptr,
-                  absl::UnimplementedError(WithNode(
-                      name(), absl::StrCat("Cast ", DataTypeString(src_),
-                                           " to ", DataTypeString(dst_),
-                                           " is not supported"))));
+                  AttachDef(absl::UnimplementedError(absl::StrCat(
+                                "Cast ", DataTypeString(src_), " to ",
+                                DataTypeString(dst_), " is not supported")),
+                            name()));
     }
   }
 

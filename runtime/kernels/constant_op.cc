@@ -19,7 +19,7 @@ class ConstantOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("value", &proto));
     DataType dtype = DT_INVALID;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype));
-    OP_REQUIRES_OK(ctx, AttachNode(name(), TensorFromProto(proto, &tensor_)));
+    OP_REQUIRES_OK(ctx, AttachDef(TensorFromProto(proto, &tensor_), name()));
     OP_REQUIRES(ctx, tensor_.dtype() == dtype,
                 NodeInvalidArgument(*this, "Type mismatch between value (",
                                     DataTypeString(tensor_.dtype()),

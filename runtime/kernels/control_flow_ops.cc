@@ -105,8 +105,8 @@ class LoopCondOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     CancellationManager* cm = ctx->cancellation_manager();
     OP_REQUIRES(ctx, cm == nullptr || !cm->IsCancelled(),
-                absl::CancelledError(WithNode(
-                    name(), "Loop execution was cancelled.")));
+                AttachDef(absl::CancelledError("Loop execution was cancelled."),
+                          name()));
     ctx->set_output(0, ctx->input(0));
   }
   bool IsExpensive() const override { return false; }

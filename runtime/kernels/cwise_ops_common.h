@@ -54,8 +54,7 @@ struct FunctorBase {
 // F::kErrorCode, naming the node.
 template <typename F>
 absl::Status FunctorError(OpKernelContext* ctx) {
-  return absl::Status(F::kErrorCode,
-                      WithNode(ctx->op_kernel().name(), F::kError));
+  return NodeError(F::kErrorCode, ctx->op_kernel(), F::kError);
 }
 
 // Whether functor F computes with Expr (true unless F::kVectorized says

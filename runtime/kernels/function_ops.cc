@@ -20,7 +20,7 @@ class ArgOp : public OpKernel {
     OP_REQUIRES(ctx, frame != nullptr,
                 NodeInternal(ctx, "No call frame for argument ", index_));
     const Tensor* val = nullptr;
-    OP_REQUIRES_OK(ctx, AttachNode(name(), frame->GetArg(index_, &val)));
+    OP_REQUIRES_OK(ctx, AttachDef(frame->GetArg(index_, &val), name()));
     OP_REQUIRES(ctx, val != nullptr && val->IsInitialized(),
                 NodeInternal(ctx, "Argument ", index_, " is not set"));
     OP_REQUIRES(ctx, val->dtype() == dtype_,
@@ -49,7 +49,7 @@ class RetvalOp : public OpKernel {
     OP_REQUIRES(ctx, frame != nullptr,
                 NodeInternal(ctx, "No call frame for return value ", index_));
     OP_REQUIRES_OK(ctx,
-                   AttachNode(name(), frame->SetRetval(index_, ctx->input(0))));
+                   AttachDef(frame->SetRetval(index_, ctx->input(0)), name()));
   }
   bool IsExpensive() const override { return false; }
 

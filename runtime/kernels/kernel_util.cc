@@ -2,20 +2,9 @@
 
 #include <limits>
 
-#include "absl/strings/match.h"
 #include "runtime/framework/node_def_util.h"
 
 namespace stepflow {
-
-std::string WithNode(absl::string_view node_name, absl::string_view message) {
-  return absl::StrCat(message, "\n\t [[", FormatNodeName(node_name), "]]");
-}
-
-absl::Status AttachNode(absl::string_view node_name, const absl::Status& s) {
-  if (s.ok()) return s;
-  if (absl::StrContains(s.message(), FormatNodeName(node_name))) return s;
-  return absl::Status(s.code(), WithNode(node_name, s.message()));
-}
 
 absl::Status IndexTensorToVector(const OpKernel& kernel, const Tensor& t,
                                  std::vector<int64_t>* out) {
@@ -41,12 +30,13 @@ absl::Status CheckAllocationSize(const OpKernel& kernel,
   if (elem == 0) elem = 32;  // string / resource objects.
   const int64_t n = shape.num_elements();
   if (n > kMaxTensorBytes / elem) {
-    return absl::ResourceExhaustedError(WithNode(
-        kernel.name(),
-        absl::StrCat("OOM when allocating tensor with shape ",
-                     shape.DebugString(), " and type ", DataTypeString(dtype),
-                     " on CPU: exceeds the per-tensor limit of ",
-                     kMaxTensorBytes, " bytes")));
+    return AttachDef(
+        absl::ResourceExhaustedError(absl::StrCat(
+            "OOM when allocating tensor with shape ", shape.DebugString(),
+            " and type ", DataTypeString(dtype),
+            " on CPU: exceeds the per-tensor limit of ", kMaxTensorBytes,
+            " bytes")),
+        kernel.name());
   }
   return absl::OkStatus();
 }
@@ -55,7 +45,7 @@ absl::Status MakeOutputShape(const OpKernel& kernel,
                              absl::Span<const int64_t> dims, DataType dtype,
                              TensorShape* out) {
   absl::Status s = TensorShape::BuildTensorShape(dims, out);
-  if (!s.ok()) return AttachNode(kernel.name(), s);
+  if (!s.ok()) return AttachDef(s, kernel.name());
   return CheckAllocationSize(kernel, *out, dtype);
 }
 

@@ -4,7 +4,8 @@
 // kernels that only move data.
 //
 // Error contract: every helper that can fail returns an absl::Status whose
-// message names the kernel's node ("{{node <name>}}"); callers pass it to
+// message names the kernel's node ("{{node <name>}}", attached with
+// AttachDef from runtime/framework/node_def_util.h); callers pass it to
 // OP_REQUIRES_OK unchanged. Nothing here aborts on user data.
 #ifndef STEPFLOW_RUNTIME_KERNELS_KERNEL_UTIL_H_
 #define STEPFLOW_RUNTIME_KERNELS_KERNEL_UTIL_H_
@@ -17,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/framework/tensor_shape.h"
@@ -24,15 +26,18 @@
 
 namespace stepflow {
 
-// `message` followed by the node, TensorFlow-style:
-//   "<message>\n\t [[{{node <name>}}]]".
-std::string WithNode(absl::string_view node_name, absl::string_view message);
+// An error of `code` naming the kernel's node: the StrCat of `args`
+// followed by the node (AttachDef, "<message>\n\t [[{{node <name>}}]]").
+template <typename... Args>
+absl::Status NodeError(absl::StatusCode code, const OpKernel& kernel,
+                       const Args&... args) {
+  return AttachDef(absl::Status(code, absl::StrCat(args...)), kernel.name());
+}
 
 // InvalidArgument naming the kernel's node. Arguments are StrCat'ed.
 template <typename... Args>
 absl::Status NodeInvalidArgument(const OpKernel& kernel, const Args&... args) {
-  return absl::InvalidArgumentError(
-      WithNode(kernel.name(), absl::StrCat(args...)));
+  return NodeError(absl::StatusCode::kInvalidArgument, kernel, args...);
 }
 template <typename... Args>
 absl::Status NodeInvalidArgument(OpKernelContext* ctx, const Args&... args) {
@@ -40,13 +45,8 @@ absl::Status NodeInvalidArgument(OpKernelContext* ctx, const Args&... args) {
 }
 template <typename... Args>
 absl::Status NodeInternal(OpKernelContext* ctx, const Args&... args) {
-  return absl::InternalError(
-      WithNode(ctx->op_kernel().name(), absl::StrCat(args...)));
+  return NodeError(absl::StatusCode::kInternal, ctx->op_kernel(), args...);
 }
-
-// Re-wraps a non-OK `s` (same code) so its message names the node, unless it
-// already does. OK stays OK.
-absl::Status AttachNode(absl::string_view node_name, const absl::Status& s);
 
 // Reads an int32 or int64 tensor of any shape into `out` (row-major).
 // InvalidArgument naming the node for other dtypes.

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/philox_random.h"
 #include "runtime/kernels/random_distributions.h"
@@ -54,8 +55,8 @@ absl::Status ShapeFromInput(const OpKernel& op, const Tensor& t,
         "shape must be int32 or int64, got ", DataTypeString(t.dtype())));
   }
   if (s.ok()) return s;
-  return absl::InvalidArgumentError(
-      absl::StrCat(s.message(), " [[", FormatNodeName(op.name()), "]]"));
+  // Whatever ReadShape's code, a bad shape input is InvalidArgument.
+  return AttachDef(absl::InvalidArgumentError(s.message()), op.name());
 }
 
 // Shared by all random kernels: attrs, the stream, the output.
@@ -140,15 +141,15 @@ class RandomUniformIntOp : public RandomOpBase {
     const Tensor& minval = ctx->input(1);
     const Tensor& maxval = ctx->input(2);
     OP_REQUIRES(ctx, minval.dims() == 0,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "minval must be 0-D, got shape ",
-                    minval.shape().DebugString(), " [[",
-                    FormatNodeName(name()), "]]")));
+                AttachDef(absl::InvalidArgumentError(
+                              absl::StrCat("minval must be 0-D, got shape ",
+                                           minval.shape().DebugString())),
+                          name()));
     OP_REQUIRES(ctx, maxval.dims() == 0,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "maxval must be 0-D, got shape ",
-                    maxval.shape().DebugString(), " [[",
-                    FormatNodeName(name()), "]]")));
+                AttachDef(absl::InvalidArgumentError(
+                              absl::StrCat("maxval must be 0-D, got shape ",
+                                           maxval.shape().DebugString())),
+                          name()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, AllocateOutput(ctx, &out));
     const uint64_t n = static_cast<uint64_t>(out->NumElements());
@@ -156,9 +157,9 @@ class RandomUniformIntOp : public RandomOpBase {
     const T lo = minval.scalar<T>();
     const T hi = maxval.scalar<T>();
     OP_REQUIRES(ctx, lo < hi,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "Need minval < maxval: ", lo, " >= ", hi, " [[",
-                    FormatNodeName(name()), "]]")));
+                AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                              "Need minval < maxval: ", lo, " >= ", hi)),
+                          name()));
     PhiloxRandom blocks =
         generator_.ReserveBlocks(n * kBlocksReservedPerValue);
     constexpr int kGroup = kGroupSize<T>;

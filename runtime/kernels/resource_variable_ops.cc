@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/refcount.h"
 #include "runtime/kernels/variable.h"
@@ -54,10 +55,10 @@ REGISTER_KERNEL_BUILDER(Name("VarHandleOp").Device(DEVICE_CPU), VarHandleOp);
 
 absl::Status UninitializedError(OpKernelContext* ctx,
                                 const ResourceHandleProto& handle) {
-  return absl::FailedPreconditionError(absl::StrCat(
-      "Attempting to use uninitialized value ", handle.name(),
-      " (container=", handle.container(), ") [[",
-      FormatNodeName(ctx->op_kernel().name()), "]]"));
+  return AttachDef(absl::FailedPreconditionError(absl::StrCat(
+                       "Attempting to use uninitialized value ", handle.name(),
+                       " (container=", handle.container(), ")")),
+                   ctx->op_kernel().name());
 }
 
 class ReadVariableOp : public OpKernel {
@@ -73,12 +74,12 @@ class ReadVariableOp : public OpKernel {
     OP_REQUIRES_OK(ctx, LookupVar(ctx, *handle, &var));
     ScopedUnref unref(var);
     OP_REQUIRES(ctx, var->dtype() == dtype_,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "Trying to read variable ", handle->name(),
-                    " with wrong dtype. Expected ",
-                    DataTypeString(var->dtype()), " got ",
-                    DataTypeString(dtype_), " [[", FormatNodeName(name()),
-                    "]]")));
+                AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                              "Trying to read variable ", handle->name(),
+                              " with wrong dtype. Expected ",
+                              DataTypeString(var->dtype()), " got ",
+                              DataTypeString(dtype_))),
+                          name()));
     absl::ReaderMutexLock l(var->mu());
     OP_REQUIRES(ctx, var->tensor()->IsInitialized(),
                 UninitializedError(ctx, *handle));
@@ -105,12 +106,13 @@ class AssignVariableOp : public OpKernel {
     const ResourceHandleProto* handle = nullptr;
     OP_REQUIRES_OK(ctx, HandleFromInput(ctx, 0, &handle));
     const Tensor& value = ctx->input(1);
-    OP_REQUIRES(ctx, value.dtype() == dtype_,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "Variable and value dtypes don't match; respectively, ",
-                    DataTypeString(dtype_), " and ",
-                    DataTypeString(value.dtype()), " [[",
-                    FormatNodeName(name()), "]]")));
+    OP_REQUIRES(
+        ctx, value.dtype() == dtype_,
+        AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                      "Variable and value dtypes don't match; respectively, ",
+                      DataTypeString(dtype_), " and ",
+                      DataTypeString(value.dtype()))),
+                  name()));
     Var* var = nullptr;
     OP_REQUIRES_OK(ctx, LookupOrCreateVar(ctx, *handle, dtype_, &var));
     ScopedUnref unref(var);
@@ -118,12 +120,12 @@ class AssignVariableOp : public OpKernel {
     Tensor* current = var->tensor();
     if (validate_shape_ && current->IsInitialized()) {
       OP_REQUIRES(ctx, current->shape() == value.shape(),
-                  absl::InvalidArgumentError(absl::StrCat(
-                      "Trying to assign to variable ", handle->name(),
-                      " with tensor with wrong shape. Expected ",
-                      current->shape().DebugString(), " got ",
-                      value.shape().DebugString(), " [[",
-                      FormatNodeName(name()), "]]")));
+                  AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                                "Trying to assign to variable ", handle->name(),
+                                " with tensor with wrong shape. Expected ",
+                                current->shape().DebugString(), " got ",
+                                value.shape().DebugString())),
+                            name()));
     }
     *current = value.DeepCopy();
   }
@@ -152,23 +154,24 @@ class AssignUpdateVariableOp : public OpKernel {
     if (absl::IsFailedPrecondition(s)) s = absl::NotFoundError(s.message());
     OP_REQUIRES_OK(ctx, s);
     ScopedUnref unref(var);
-    OP_REQUIRES(ctx, var->dtype() == value.dtype(),
-                absl::InvalidArgumentError(absl::StrCat(
-                    "Variable ", handle->name(), " holds ",
-                    DataTypeString(var->dtype()), " but the update is ",
-                    DataTypeString(value.dtype()), " [[",
-                    FormatNodeName(name()), "]]")));
+    OP_REQUIRES(
+        ctx, var->dtype() == value.dtype(),
+        AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                      "Variable ", handle->name(), " holds ",
+                      DataTypeString(var->dtype()), " but the update is ",
+                      DataTypeString(value.dtype()))),
+                  name()));
     absl::MutexLock l(var->mu());
     OP_REQUIRES(ctx, var->tensor()->IsInitialized(),
                 UninitializedError(ctx, *handle));
-    OP_REQUIRES(ctx, var->tensor()->shape() == value.shape(),
-                absl::InvalidArgumentError(absl::StrCat(
-                    "Cannot update variable ", handle->name(),
-                    " with shape ", var->tensor()->shape().DebugString(),
-                    " using a Tensor with shape ",
-                    value.shape().DebugString(),
-                    ", shapes must be equal. [[", FormatNodeName(name()),
-                    "]]")));
+    OP_REQUIRES(
+        ctx, var->tensor()->shape() == value.shape(),
+        AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                      "Cannot update variable ", handle->name(), " with shape ",
+                      var->tensor()->shape().DebugString(),
+                      " using a Tensor with shape ",
+                      value.shape().DebugString(), ", shapes must be equal.")),
+                  name()));
     PrepareToUpdateVariable(var);
     auto v = var->tensor()->flat<T>();
     auto u = value.flat<T>();
@@ -234,9 +237,7 @@ class DestroyResourceOp : public OpKernel {
     absl::Status s = ctx->resource_manager()->Delete<Var>(handle->container(),
                                                           handle->name());
     if (!s.ok() && !(ignore_lookup_error_ && absl::IsNotFound(s))) {
-      ctx->SetStatus(absl::Status(
-          s.code(), absl::StrCat(s.message(), " [[", FormatNodeName(name()),
-                                 "]]")));
+      ctx->SetStatus(AttachDef(s, name()));
     }
   }
 

@@ -152,14 +152,14 @@ absl::Status RequireFullTensors(OpKernelContext* ctx) {
   for (int64_t i = 0; i < slices.NumElements(); ++i) {
     const std::string& slice = slices.flat<std::string>()(i);
     if (!slice.empty()) {
-      return absl::UnimplementedError(WithNode(
-          ctx->op_kernel().name(),
-          absl::StrCat("Partitioned (sliced) tensors are not supported: "
-                       "tensor '",
-                       names.flat<std::string>()(i),
-                       "' has shape_and_slice '", slice,
-                       "'; only whole tensors (\"\") can be saved or "
-                       "restored")));
+      return AttachDef(
+          absl::UnimplementedError(absl::StrCat(
+              "Partitioned (sliced) tensors are not supported: "
+              "tensor '",
+              names.flat<std::string>()(i), "' has shape_and_slice '", slice,
+              "'; only whole tensors (\"\") can be saved or "
+              "restored")),
+          ctx->op_kernel().name());
     }
   }
   return absl::OkStatus();
@@ -177,11 +177,11 @@ class SaveV2Op : public OpKernel {
     const Tensor& names = ctx->input(1);
     checkpoint::CheckpointWriter writer(prefix, temp_ids_.Next(ctx));
     for (int64_t i = 0; i < num_tensors; ++i) {
-      OP_REQUIRES_OK(ctx, AttachNode(name(), writer.Add(
-                                                 names.flat<std::string>()(i),
-                                                 ctx->input(kFixedInputs + i))));
+      OP_REQUIRES_OK(ctx, AttachDef(writer.Add(names.flat<std::string>()(i),
+                                               ctx->input(kFixedInputs + i)),
+                                    name()));
     }
-    OP_REQUIRES_OK(ctx, AttachNode(name(), writer.Finish()));
+    OP_REQUIRES_OK(ctx, AttachDef(writer.Finish(), name()));
   }
 
  private:
@@ -203,13 +203,14 @@ class RestoreV2Op : public OpKernel {
     const Tensor& names = ctx->input(1);
     const Tensor& slices = ctx->input(2);
     std::unique_ptr<checkpoint::CheckpointReader> reader;
-    OP_REQUIRES_OK(ctx, AttachNode(name(), checkpoint::CheckpointReader::Open(
-                                               prefix, &reader)));
+    OP_REQUIRES_OK(
+        ctx,
+        AttachDef(checkpoint::CheckpointReader::Open(prefix, &reader), name()));
     // All lookups and dtype checks first, so a wrong request reads nothing.
     for (int64_t i = 0; i < num_tensors; ++i) {
       const std::string& key = names.flat<std::string>()(i);
       const checkpoint::EntryInfo* info = nullptr;
-      OP_REQUIRES_OK(ctx, AttachNode(name(), reader->Lookup(key, &info)));
+      OP_REQUIRES_OK(ctx, AttachDef(reader->Lookup(key, &info), name()));
       OP_REQUIRES(ctx, info->dtype == dtypes_[i],
                   NodeInvalidArgument(ctx, "tensor_name = ", key,
                                       "; expected dtype ",
@@ -220,7 +221,7 @@ class RestoreV2Op : public OpKernel {
     for (int64_t i = 0; i < num_tensors; ++i) {
       const std::string& key = names.flat<std::string>()(i);
       Tensor t;
-      OP_REQUIRES_OK(ctx, AttachNode(name(), reader->Read(key, &t)));
+      OP_REQUIRES_OK(ctx, AttachDef(reader->Read(key, &t), name()));
       const std::string& spec_text = slices.flat<std::string>()(i);
       if (!spec_text.empty()) {
         SliceSpec spec;
@@ -285,7 +286,7 @@ class MergeV2CheckpointsOp : public OpKernel {
           "not exist: ",
           s.message()));
     }
-    OP_REQUIRES_OK(ctx, AttachNode(name(), s));
+    OP_REQUIRES_OK(ctx, AttachDef(s, name()));
   }
 
  private:

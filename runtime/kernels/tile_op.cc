@@ -73,11 +73,12 @@ class TileOp : public OpKernel {
     if (shape.num_elements() == 0) return;
     if (rank == 0) return;  // Unreachable: a scalar's shape never changes.
     OP_REQUIRES(ctx, input.dtype() != DT_UINT16,
-                absl::UnimplementedError(WithNode(
-                    name(), absl::StrCat("TileOp : The input data type is not "
-                                         "supported, DataType : uint16, "
-                                         "Dimension : ",
-                                         rank))));
+                AttachDef(absl::UnimplementedError(absl::StrCat(
+                              "TileOp : The input data type is not "
+                              "supported, DataType : uint16, "
+                              "Dimension : ",
+                              rank)),
+                          name()));
     std::vector<int64_t> in_strides(rank, 1), out_strides(rank, 1);
     for (int i = rank - 2; i >= 0; --i) {
       in_strides[i] = in_strides[i + 1] * in_dims[i + 1];

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/variable.h"
 
@@ -94,9 +95,10 @@ class UpdateVariables {
       Tensor t = vars[k] != nullptr ? *vars[k]->tensor()
                                     : ctx->mutable_input(index, true);
       if (!t.IsInitialized()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "Attempting to use uninitialized value ", names[k], " [[",
-            FormatNodeName(node), "]]"));
+        return AttachDef(
+            absl::FailedPreconditionError(absl::StrCat(
+                "Attempting to use uninitialized value ", names[k])),
+            node);
       }
       if (t.dtype() != dtype) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -133,18 +135,19 @@ bool IsScalar(const Tensor& t) { return t.dims() == 0; }
 absl::Status RequireScalar(const OpKernel& op, const Tensor& t,
                            const char* what) {
   if (IsScalar(t)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      what, " is not a scalar: ", t.shape().DebugString(), " [[",
-      FormatNodeName(op.name()), "]]"));
+  return AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                       what, " is not a scalar: ", t.shape().DebugString())),
+                   op.name());
 }
 
 absl::Status RequireSameShape(const OpKernel& op, const Tensor& var,
                               const Tensor& other, const char* other_name) {
   if (var.shape() == other.shape()) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "var and ", other_name, " do not have the same shape",
-      var.shape().DebugString(), " ", other.shape().DebugString(), " [[",
-      FormatNodeName(op.name()), "]]"));
+  return AttachDef(
+      absl::InvalidArgumentError(absl::StrCat(
+          "var and ", other_name, " do not have the same shape",
+          var.shape().DebugString(), " ", other.shape().DebugString())),
+      op.name());
 }
 
 // Passes the updated ref through (the ResourceApply forms have no output).

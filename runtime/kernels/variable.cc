@@ -1,6 +1,7 @@
 #include "runtime/kernels/variable.h"
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/refcount.h"
 
 namespace stepflow {
@@ -102,11 +103,13 @@ absl::Status LookupVar(OpKernelContext* ctx, const ResourceHandleProto& handle,
   s = ctx->resource_manager()->Lookup<Var>(handle.container(), handle.name(),
                                            var);
   if (!s.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "Could not find variable ", handle.name(),
-        ". It has not been initialized, or it was reset or destroyed "
-        "(container=", handle.container(), ") [[",
-        FormatNodeName(ctx->op_kernel().name()), "]]"));
+    return AttachDef(
+        absl::FailedPreconditionError(absl::StrCat(
+            "Could not find variable ", handle.name(),
+            ". It has not been initialized, or it was reset or destroyed "
+            "(container=",
+            handle.container(), ")")),
+        ctx->op_kernel().name());
   }
   return absl::OkStatus();
 }
@@ -126,10 +129,11 @@ absl::Status LookupOrCreateVar(OpKernelContext* ctx,
     const DataType existing = (*var)->dtype();
     (*var)->Unref();
     *var = nullptr;
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Trying to assign variable with wrong dtype. Expected ",
-        DataTypeString(existing), " got ", DataTypeString(dtype), " [[",
-        FormatNodeName(ctx->op_kernel().name()), "]]"));
+    return AttachDef(
+        absl::InvalidArgumentError(absl::StrCat(
+            "Trying to assign variable with wrong dtype. Expected ",
+            DataTypeString(existing), " got ", DataTypeString(dtype))),
+        ctx->op_kernel().name());
   }
   return absl::OkStatus();
 }
@@ -137,6 +141,35 @@ absl::Status LookupOrCreateVar(OpKernelContext* ctx,
 void PrepareToUpdateVariable(Var* var) {
   Tensor* t = var->tensor();
   if (t->IsInitialized() && !t->RefCountIsOne()) *t = t->DeepCopy();
+}
+
+VariableOp::VariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  dtype_ = BaseType(ctx->output_types()[0]);
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("container", &container_));
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("shared_name", &shared_name_));
+  OP_REQUIRES_OK(ctx, ValidateContainerName(container_));
+}
+
+void VariableOp::Compute(OpKernelContext* ctx) {
+  ResourceMgr* rm = ctx->resource_manager();
+  const std::string& container =
+      container_.empty() ? rm->default_container() : container_;
+  const std::string& var_name = shared_name_.empty() ? name() : shared_name_;
+  LegacyVar* var = nullptr;
+  const DataType dtype = dtype_;
+  OP_REQUIRES_OK(ctx, rm->LookupOrCreate<LegacyVar>(
+                          container, var_name, &var, [dtype](LegacyVar** made) {
+                            *made = new LegacyVar(dtype);
+                            return absl::OkStatus();
+                          }));
+  ScopedUnref unref(var);
+  OP_REQUIRES(ctx, var->dtype() == dtype_,
+              absl::InvalidArgumentError(absl::StrCat(
+                  "Variable ", var_name, " in container ", container, " holds ",
+                  DataTypeString(var->dtype()), " but ", FormatNodeName(name()),
+                  " declares ", DataTypeString(dtype_))));
+  // The ResourceMgr's reference keeps the variable alive for the ref.
+  ctx->set_output_ref(0, var->mu(), var->tensor());
 }
 
 }  // namespace stepflow

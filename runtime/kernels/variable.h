@@ -93,6 +93,30 @@ absl::Status LookupOrCreateVar(OpKernelContext* ctx,
                                const ResourceHandleProto& handle,
                                DataType dtype, Var** var);
 
+// The Variable/VariableV2 kernel: finds (or creates, uninitialized) the
+// LegacyVar named by the `container` and `shared_name` attrs (defaults: the
+// ResourceMgr's default container and the node name) and outputs a ref to
+// its tensor. It touches no device memory, so the one class serves every
+// device: CPU registers it in variable_ops.cc, the GPU kernel table
+// (runtime/gpu/gpu_ops.cc) for "GPU"; Assign gives the variable its
+// device's memory.
+// Errors: construction, InvalidArgument for a malformed container name;
+// Compute, InvalidArgument naming the node when the variable exists with
+// another dtype.
+// Thread-safety: Compute may run concurrently; the ResourceMgr serialises
+// creation, and the ref output is guarded by the variable's mutex.
+class VariableOp : public OpKernel {
+ public:
+  explicit VariableOp(OpKernelConstruction* ctx);
+  void Compute(OpKernelContext* ctx) override;
+  bool IsExpensive() const override { return false; }
+
+ private:
+  DataType dtype_ = DT_INVALID;
+  std::string container_;
+  std::string shared_name_;
+};
+
 // Before an in-place update of a resource variable: if its buffer is shared
 // with a tensor handed out by a read, replace it with a private copy so the
 // read stays a snapshot. Requires var->mu() held exclusively.

@@ -1,6 +1,6 @@
-// Ref-variable kernels: Variable/VariableV2 (a LegacyVar in the device's
-// ResourceMgr, output as a ref), Assign, AssignAdd/AssignSub and
-// IsVariableInitialized.
+// Ref-variable kernels: Variable/VariableV2 (VariableOp, variable.h: a
+// LegacyVar in the device's ResourceMgr, output as a ref), Assign,
+// AssignAdd/AssignSub and IsVariableInitialized.
 //
 // A variable is found by (container, name): container = the `container`
 // attr or the ResourceMgr's default container; name = `shared_name` or the
@@ -16,53 +16,13 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/refcount.h"
 #include "runtime/kernels/variable.h"
 
 namespace stepflow {
 namespace {
-
-class VariableOp : public OpKernel {
- public:
-  explicit VariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    dtype_ = BaseType(ctx->output_types()[0]);
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("container", &container_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("shared_name", &shared_name_));
-    OP_REQUIRES_OK(ctx, ValidateContainerName(container_));
-  }
-
-  void Compute(OpKernelContext* ctx) override {
-    ResourceMgr* rm = ctx->resource_manager();
-    const std::string& container =
-        container_.empty() ? rm->default_container() : container_;
-    const std::string& var_name = shared_name_.empty() ? name() : shared_name_;
-    LegacyVar* var = nullptr;
-    const DataType dtype = dtype_;
-    OP_REQUIRES_OK(ctx, rm->LookupOrCreate<LegacyVar>(
-                            container, var_name, &var,
-                            [dtype](LegacyVar** made) {
-                              *made = new LegacyVar(dtype);
-                              return absl::OkStatus();
-                            }));
-    ScopedUnref unref(var);
-    OP_REQUIRES(ctx, var->dtype() == dtype_,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "Variable ", var_name, " in container ", container,
-                    " holds ", DataTypeString(var->dtype()), " but ",
-                    FormatNodeName(name()), " declares ",
-                    DataTypeString(dtype_))));
-    // The ResourceMgr's reference keeps the variable alive for the ref.
-    ctx->set_output_ref(0, var->mu(), var->tensor());
-  }
-
-  bool IsExpensive() const override { return false; }
-
- private:
-  DataType dtype_ = DT_INVALID;
-  std::string container_;
-  std::string shared_name_;
-};
 
 REGISTER_KERNEL_BUILDER(Name("Variable").Device(DEVICE_CPU), VariableOp);
 REGISTER_KERNEL_BUILDER(Name("VariableV2").Device(DEVICE_CPU), VariableOp);
@@ -93,13 +53,14 @@ class AssignOp : public OpKernel {
       const bool same_shape =
           lhs.IsInitialized() && lhs.shape() == rhs.shape();
       if (validate_shape_ && lhs.IsInitialized()) {
-        OP_REQUIRES(ctx, same_shape,
-                    absl::InvalidArgumentError(absl::StrCat(
-                        "Assign requires shapes of both tensors to match. "
-                        "lhs shape= ",
-                        lhs.shape().DebugString(),
-                        " rhs shape= ", rhs.shape().DebugString(), " [[",
-                        FormatNodeName(name()), "]]")));
+        OP_REQUIRES(
+            ctx, same_shape,
+            AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                          "Assign requires shapes of both tensors to match. "
+                          "lhs shape= ",
+                          lhs.shape().DebugString(),
+                          " rhs shape= ", rhs.shape().DebugString())),
+                      name()));
       }
       if (same_shape && lhs.dtype() == rhs.dtype() &&
           DataTypeIsMemcpyable(rhs.dtype())) {
@@ -134,21 +95,22 @@ class DenseUpdateOp : public OpKernel {
       absl::MutexLock l(ctx->input_ref_mutex(0));
       Tensor var = ctx->mutable_input(0, /*lock_held=*/true);
       OP_REQUIRES(ctx, var.IsInitialized(),
-                  absl::FailedPreconditionError(absl::StrCat(
-                      "Attempting to use uninitialized value ",
-                      def().input(0), " [[", FormatNodeName(name()), "]]")));
+                  AttachDef(absl::FailedPreconditionError(absl::StrCat(
+                                "Attempting to use uninitialized value ",
+                                def().input(0))),
+                            name()));
       OP_REQUIRES(ctx, var.dtype() == value.dtype(),
                   absl::InvalidArgumentError(absl::StrCat(
                       FormatNodeName(name()), ": variable holds ",
                       DataTypeString(var.dtype()), " but the update is ",
                       DataTypeString(value.dtype()))));
       OP_REQUIRES(ctx, var.shape() == value.shape(),
-                  absl::InvalidArgumentError(absl::StrCat(
-                      "Parameters and update must be the same shape: "
-                      "lhs shape= ",
-                      var.shape().DebugString(), " rhs shape= ",
-                      value.shape().DebugString(), " [[",
-                      FormatNodeName(name()), "]]")));
+                  AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                                "Parameters and update must be the same shape: "
+                                "lhs shape= ",
+                                var.shape().DebugString(),
+                                " rhs shape= ", value.shape().DebugString())),
+                            name()));
       auto v = var.flat<T>();
       auto u = value.flat<T>();
       if (kAdd) {

@@ -197,22 +197,7 @@ void SimNetwork::StartCall(const std::string& from, uint64_t from_epoch,
   calls_[call->id] = call;
   ++stats_.calls;
 
-  std::unique_ptr<google::protobuf::Message> unused_response;
-  absl::Status s =
-      NewRequestAndResponse(method, &call->request, &unused_response);
-  std::string wire;
-  if (s.ok() &&
-      (!Serialize(request, &wire) || !call->request->ParseFromString(wire))) {
-    s = absl::InvalidArgumentError(absl::StrCat("Request of ", method, " to ",
-                                                to, " does not fit its type"));
-  }
-  stats_.bytes += static_cast<int64_t>(wire.size());
-  loop_->Trace(SIM_RPC_SEND, from,
-               {{"id", absl::StrCat(call->id)},
-                {"to", call->to},
-                {"method", call->method},
-                {"bytes", absl::StrCat(wire.size())}},
-               Fnv1a64(wire));
+  absl::Status s = SendRequest(call, request);
   if (!s.ok()) {
     Complete(call, s);
     return;
@@ -223,38 +208,71 @@ void SimNetwork::StartCall(const std::string& from, uint64_t from_epoch,
                        "Task ", from, " has crashed (", method, ")")));
     return;
   }
-  if (options.cancellation != nullptr) {
-    call->cancellation = options.cancellation;
-    call->token = options.cancellation->get_cancellation_token();
-    std::weak_ptr<Call> weak = call;
-    call->registered =
-        options.cancellation->RegisterCallback(call->token, [this, weak] {
-          if (auto c = weak.lock()) {
-            Complete(
-                c, absl::CancelledError(absl::StrCat("RPC ", c->method, " to ",
-                                                     c->to, " was cancelled")));
-          }
-        });
-    if (!call->registered) {
-      Complete(call, absl::CancelledError(absl::StrCat("RPC ", method, " to ",
-                                                       to, " was cancelled")));
-      return;
-    }
+  if (options.cancellation != nullptr &&
+      !WatchCancellation(call, options.cancellation)) {
+    return;
   }
-  if (options.timeout_nanos > 0) {
-    const int64_t timeout = options.timeout_nanos;
-    std::weak_ptr<Call> weak = call;
-    call->deadline_timer = loop_->ScheduleAfterLabeled(
-        timeout, "rpc deadline", [this, weak, timeout] {
-          if (auto c = weak.lock()) {
-            c->deadline_timer = 0;  // Firing: nothing to cancel.
-            Complete(c, absl::DeadlineExceededError(absl::StrCat(
-                            "RPC ", c->method, " to ", c->to,
-                            " exceeded its deadline of ", timeout, " ns")));
-          }
-        });
-  }
+  if (options.timeout_nanos > 0) WatchDeadline(call, options.timeout_nanos);
+  Transmit(call);
+}
 
+absl::Status SimNetwork::SendRequest(const std::shared_ptr<Call>& call,
+                                     const google::protobuf::Message& request) {
+  std::unique_ptr<google::protobuf::Message> unused_response;
+  absl::Status s =
+      NewRequestAndResponse(call->method, &call->request, &unused_response);
+  std::string wire;
+  if (s.ok() &&
+      (!Serialize(request, &wire) || !call->request->ParseFromString(wire))) {
+    s = absl::InvalidArgumentError(absl::StrCat("Request of ", call->method,
+                                                " to ", call->to,
+                                                " does not fit its type"));
+  }
+  stats_.bytes += static_cast<int64_t>(wire.size());
+  loop_->Trace(SIM_RPC_SEND, call->from,
+               {{"id", absl::StrCat(call->id)},
+                {"to", call->to},
+                {"method", call->method},
+                {"bytes", absl::StrCat(wire.size())}},
+               Fnv1a64(wire));
+  return s;
+}
+
+bool SimNetwork::WatchCancellation(const std::shared_ptr<Call>& call,
+                                   CancellationManager* cancellation) {
+  call->cancellation = cancellation;
+  call->token = cancellation->get_cancellation_token();
+  std::weak_ptr<Call> weak = call;
+  call->registered = cancellation->RegisterCallback(call->token, [this, weak] {
+    if (auto c = weak.lock()) {
+      Complete(c, absl::CancelledError(absl::StrCat("RPC ", c->method, " to ",
+                                                    c->to, " was cancelled")));
+    }
+  });
+  if (!call->registered) {
+    Complete(call,
+             absl::CancelledError(absl::StrCat("RPC ", call->method, " to ",
+                                               call->to, " was cancelled")));
+  }
+  return call->registered;
+}
+
+void SimNetwork::WatchDeadline(const std::shared_ptr<Call>& call,
+                               int64_t timeout) {
+  std::weak_ptr<Call> weak = call;
+  call->deadline_timer = loop_->ScheduleAfterLabeled(
+      timeout, "rpc deadline", [this, weak, timeout] {
+        if (auto c = weak.lock()) {
+          c->deadline_timer = 0;  // Firing: nothing to cancel.
+          Complete(c, absl::DeadlineExceededError(absl::StrCat(
+                          "RPC ", c->method, " to ", c->to,
+                          " exceeded its deadline of ", timeout, " ns")));
+        }
+      });
+}
+
+void SimNetwork::Transmit(const std::shared_ptr<Call>& call) {
+  const std::string& from = call->from;
   if (LinkCut(from, call->to)) {
     ++stats_.partitioned;
     FailLater(call, options_.connection_timeout_nanos,

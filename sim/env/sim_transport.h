@@ -122,6 +122,18 @@ class SimNetwork {
                  const google::protobuf::Message& request,
                  google::protobuf::Message* response,
                  const CallOptions& options, Transport::DoneCallback done);
+  // StartCall's pieces, in order. SendRequest copies the request as the
+  // wire would and traces it (InvalidArgument when it does not fit the
+  // method's type). WatchCancellation completes the call at once and
+  // returns false if `cancellation` was cancelled already. Transmit puts
+  // the call on the network: partitions, broken connections, delivery and
+  // duplicates.
+  absl::Status SendRequest(const std::shared_ptr<Call>& call,
+                           const google::protobuf::Message& request);
+  bool WatchCancellation(const std::shared_ptr<Call>& call,
+                         CancellationManager* cancellation);
+  void WatchDeadline(const std::shared_ptr<Call>& call, int64_t timeout);
+  void Transmit(const std::shared_ptr<Call>& call);
   void Deliver(std::shared_ptr<Call> call, bool duplicate);
   void Answer(std::shared_ptr<Call> call, uint64_t epoch, bool duplicate,
               absl::Status status);

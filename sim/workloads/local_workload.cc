@@ -109,6 +109,182 @@ float Expected(const std::string& fetch, float x) {
   return 0;
 }
 
+void Fail(LocalWorkloadResult* result, const char* invariant,
+          std::string detail) {
+  result->failure_invariants.push_back(invariant);
+  result->failures.push_back(std::move(detail));
+}
+
+// Opens the trace file the options ask for, unless the caller records.
+absl::Status OpenLocalTrace(uint64_t seed, const LocalWorkloadOptions& options,
+                            TraceRecorder* recorder) {
+  if (options.recorder != nullptr || options.trace_path.empty()) {
+    return absl::OkStatus();
+  }
+  TraceHeader header;
+  header.seed = seed;
+  header.workload = DescribeLocalWorkload(options);
+  header.workload_name = "local";
+  header.params = LocalWorkloadParams(options);
+  return recorder->OpenFile(options.trace_path, header);
+}
+
+// The options' failure handler, or one that prints how to replay the seed
+// and aborts.
+void SetFailureHandler(uint64_t seed, const LocalWorkloadOptions& options,
+                       SimEventLoop* loop) {
+  if (options.failure_handler) {
+    loop->set_failure_handler(options.failure_handler);
+    return;
+  }
+  const std::string replay =
+      absl::StrCat("bazel run //sim:simulate -- --seed=", seed,
+                   " --seeds=1 --steps=", options.steps,
+                   " --fifo=", !options.loop.randomize_ties,
+                   " --latency_ns=", options.loop.schedule_latency_nanos,
+                   " --jitter_ns=", options.loop.schedule_jitter_nanos,
+                   " --trace_kernels=", options.trace_kernels, " --verbose");
+  const std::string trace_note =
+      options.trace_path.empty()
+          ? ""
+          : absl::StrCat("Partial trace: ", options.trace_path, "\n");
+  loop->set_failure_handler([seed, replay, trace_note](const SimFailure& f) {
+    std::fprintf(
+        stderr, "%s\nSimulation of seed %llu failed. Reproduce with:\n  %s\n%s",
+        f.message.c_str(), static_cast<unsigned long long>(seed),
+        replay.c_str(), trace_note.c_str());
+    std::fflush(stderr);
+    std::abort();
+  });
+}
+
+// The workload's session (traced kernels if asked) with its graph.
+absl::Status StartLocalSession(const LocalWorkloadOptions& options, SimEnv* sim,
+                               std::unique_ptr<Session>* session) {
+  SessionOptions sopts;
+  sopts.env = &sim->env;
+  (*sopts.config.mutable_device_count())["CPU"] = kNumCpus;
+  absl::Status s =
+      options.trace_kernels
+          ? NewTracedDirectSession(sopts, &sim->loop, kTask, session)
+          : NewSession(sopts, session);
+  if (!s.ok()) return s;
+  sim->loop.Trace(SIM_SESSION, kTask,
+                  {{"op", "create"}, {"cpus", absl::StrCat(kNumCpus)}});
+  return (*session)->Create(BuildGraph(options.slow_delay_nanos));
+}
+
+// One step as it ran.
+struct LocalStep {
+  StepPlan plan;
+  float x = 0;
+  std::vector<Tensor> outputs;
+  absl::Status status;
+};
+
+// Draws the step's input, runs it and traces its start and end.
+void RunLocalStep(int step, const LocalWorkloadOptions& options, SimEnv* sim,
+                  Random* inputs, Session* session, LocalStep* out) {
+  out->plan = PlanStep(step, options.slow_delay_nanos);
+  const StepPlan& plan = out->plan;
+  out->x =
+      static_cast<float>(static_cast<int64_t>(inputs->Uniform(201)) - 100) /
+      4.0f;
+  const Tensor x_tensor = Tensor::Scalar<float>(out->x);
+  sim->loop.Trace(SIM_STEP_START, kTask,
+                  {{"step", absl::StrCat(step)},
+                   {"kind", absl::StrCat(plan.kind)},
+                   {"fetches", absl::StrJoin(plan.fetches, ",")},
+                   {"targets", absl::StrJoin(plan.targets, ",")},
+                   {"timeout_ms", absl::StrCat(plan.timeout_ms)}},
+                  TensorDigest(x_tensor));
+  RunOptions run_options;
+  run_options.set_timeout_in_ms(
+      plan.timeout_ms > 0 ? plan.timeout_ms : options.liveness_bound_ms);
+  {
+    SimEventLoop::ScopedWaitLabel label(
+        &sim->loop, absl::StrCat("Session::Run of step ", step, " (fetches ",
+                                 absl::StrJoin(plan.fetches, ","), ")"));
+    out->status = session->Run(run_options, {{"x", x_tensor}}, plan.fetches,
+                               plan.targets, &out->outputs, nullptr);
+  }
+  Fnv64 out_digest;
+  for (const Tensor& t : out->outputs) HashTensorInto(t, &out_digest);
+  sim->loop.Trace(SIM_STEP_DONE, kTask,
+                  {{"step", absl::StrCat(step)},
+                   {"status", absl::StatusCodeToString(out->status.code())}},
+                  out->status.ok() ? out_digest.value() : 0);
+}
+
+// Judges a finished step: its error code, then its values.
+void CheckLocalStep(uint64_t seed, int step,
+                    const LocalWorkloadOptions& options, const LocalStep& done,
+                    LocalWorkloadResult* result) {
+  const StepPlan& plan = done.plan;
+  const absl::Status& run_status = done.status;
+  const std::string where = absl::StrCat(
+      "seed ", seed, " step ", step, " (kind ", plan.kind, ", x=", done.x, ")");
+  if (plan.expect_deadline) {
+    if (absl::IsDeadlineExceeded(run_status)) {
+      ++result->steps_deadline_exceeded;
+    } else {
+      Fail(result, "error_codes",
+           absl::StrCat(where, ": expected DeadlineExceeded, got ",
+                        run_status.ToString()));
+    }
+    return;
+  }
+  if (absl::IsDeadlineExceeded(run_status)) {
+    Fail(result, "liveness",
+         absl::StrCat(
+             where, ": the step did not complete within ",
+             plan.timeout_ms > 0 ? plan.timeout_ms : options.liveness_bound_ms,
+             " ms of virtual time: ", run_status.ToString()));
+    return;
+  }
+  if (!run_status.ok()) {
+    Fail(result, "error_codes",
+         absl::StrCat(where, ": unexpected error ", run_status.ToString()));
+    return;
+  }
+  if (done.outputs.size() != plan.fetches.size()) {
+    Fail(result, "values",
+         absl::StrCat(where, ": got ", done.outputs.size(), " outputs for ",
+                      plan.fetches.size(), " fetches"));
+    return;
+  }
+  bool ok = true;
+  for (size_t f = 0; f < plan.fetches.size(); ++f) {
+    const Tensor& t = done.outputs[f];
+    const float want = Expected(plan.fetches[f], done.x);
+    if (t.dtype() != DT_FLOAT || t.NumElements() != 1 ||
+        t.scalar<float>() != want) {
+      ok = false;
+      Fail(result, "values",
+           absl::StrCat(where, ": fetch ", plan.fetches[f], " = ",
+                        t.DebugString(), ", expected ", want));
+    }
+  }
+  if (ok) ++result->steps_ok;
+}
+
+// Closes and drops the session, then runs what is left of the simulation.
+absl::Status EndLocalSession(uint64_t seed, std::unique_ptr<Session> session,
+                             SimEnv* sim, LocalWorkloadResult* result) {
+  absl::Status s = session->Close();
+  if (!s.ok()) return s;
+  session.reset();
+  sim->loop.Trace(SIM_SESSION, kTask, {{"op", "close"}});
+  // Anything left (a stray timer) runs now and shows up in the trace.
+  sim->loop.RunUntilIdle();
+  if (sim->loop.NumPending() != 0) {
+    Fail(result, "liveness",
+         absl::StrCat("seed ", seed, ": ", sim->loop.NumPending(),
+                      " events still pending at the end"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::string DescribeLocalWorkload(const LocalWorkloadOptions& o) {
@@ -186,148 +362,25 @@ absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options
   TraceRecorder own_recorder(ropts);
   TraceRecorder& recorder =
       options.recorder != nullptr ? *options.recorder : own_recorder;
-  if (options.recorder == nullptr && !options.trace_path.empty()) {
-    TraceHeader header;
-    header.seed = seed;
-    header.workload = DescribeLocalWorkload(options);
-    header.workload_name = "local";
-    header.params = LocalWorkloadParams(options);
-    absl::Status s = recorder.OpenFile(options.trace_path, header);
-    if (!s.ok()) return s;
-  }
+  absl::Status s = OpenLocalTrace(seed, options, &recorder);
+  if (!s.ok()) return s;
   const uint64_t first_event = recorder.event_count();
-  auto fail = [result](const char* invariant, std::string detail) {
-    result->failure_invariants.push_back(invariant);
-    result->failures.push_back(std::move(detail));
-  };
 
   SimEnv sim(seed, options.loop);
   if (options.record_trace) sim.loop.set_recorder(&recorder);
-  if (options.failure_handler) {
-    sim.loop.set_failure_handler(options.failure_handler);
-  } else {
-    const std::string replay = absl::StrCat(
-        "bazel run //sim:simulate -- --seed=", seed, " --seeds=1 --steps=",
-        options.steps, " --fifo=", !options.loop.randomize_ties,
-        " --latency_ns=", options.loop.schedule_latency_nanos,
-        " --jitter_ns=", options.loop.schedule_jitter_nanos,
-        " --trace_kernels=", options.trace_kernels, " --verbose");
-    const std::string trace_note =
-        options.trace_path.empty()
-            ? ""
-            : absl::StrCat("Partial trace: ", options.trace_path, "\n");
-    sim.loop.set_failure_handler([seed, replay, trace_note](const SimFailure& f) {
-      std::fprintf(stderr,
-                   "%s\nSimulation of seed %llu failed. Reproduce with:\n  %s\n%s",
-                   f.message.c_str(), static_cast<unsigned long long>(seed),
-                   replay.c_str(), trace_note.c_str());
-      std::fflush(stderr);
-      std::abort();
-    });
-  }
+  SetFailureHandler(seed, options, &sim.loop);
   Random* inputs = sim.random.Stream("workload");
-
-  SessionOptions sopts;
-  sopts.env = &sim.env;
-  (*sopts.config.mutable_device_count())["CPU"] = kNumCpus;
   std::unique_ptr<Session> session;
-  absl::Status s = options.trace_kernels
-                       ? NewTracedDirectSession(sopts, &sim.loop, kTask, &session)
-                       : NewSession(sopts, &session);
+  s = StartLocalSession(options, &sim, &session);
   if (!s.ok()) return s;
-  sim.loop.Trace(SIM_SESSION, kTask,
-                 {{"op", "create"}, {"cpus", absl::StrCat(kNumCpus)}});
-  s = session->Create(BuildGraph(options.slow_delay_nanos));
-  if (!s.ok()) return s;
-
   for (int step = 0; step < options.steps; ++step) {
-    const StepPlan plan = PlanStep(step, options.slow_delay_nanos);
-    const float x =
-        static_cast<float>(static_cast<int64_t>(inputs->Uniform(201)) - 100) /
-        4.0f;
-    const Tensor x_tensor = Tensor::Scalar<float>(x);
-    sim.loop.Trace(SIM_STEP_START, kTask,
-                   {{"step", absl::StrCat(step)},
-                    {"kind", absl::StrCat(plan.kind)},
-                    {"fetches", absl::StrJoin(plan.fetches, ",")},
-                    {"targets", absl::StrJoin(plan.targets, ",")},
-                    {"timeout_ms", absl::StrCat(plan.timeout_ms)}},
-                   TensorDigest(x_tensor));
-    RunOptions run_options;
-    run_options.set_timeout_in_ms(plan.timeout_ms > 0 ? plan.timeout_ms
-                                                      : options.liveness_bound_ms);
-    std::vector<Tensor> outputs;
-    absl::Status run_status;
-    {
-      SimEventLoop::ScopedWaitLabel label(
-          &sim.loop, absl::StrCat("Session::Run of step ", step, " (fetches ",
-                                  absl::StrJoin(plan.fetches, ","), ")"));
-      run_status = session->Run(run_options, {{"x", x_tensor}}, plan.fetches,
-                                plan.targets, &outputs, nullptr);
-    }
+    LocalStep done;
+    RunLocalStep(step, options, &sim, inputs, session.get(), &done);
     ++result->steps_run;
-    Fnv64 out_digest;
-    for (const Tensor& t : outputs) HashTensorInto(t, &out_digest);
-    sim.loop.Trace(SIM_STEP_DONE, kTask,
-                   {{"step", absl::StrCat(step)},
-                    {"status", absl::StatusCodeToString(run_status.code())}},
-                   run_status.ok() ? out_digest.value() : 0);
-
-    const std::string where = absl::StrCat("seed ", seed, " step ", step,
-                                           " (kind ", plan.kind, ", x=", x, ")");
-    if (plan.expect_deadline) {
-      if (absl::IsDeadlineExceeded(run_status)) {
-        ++result->steps_deadline_exceeded;
-      } else {
-        fail("error_codes",
-             absl::StrCat(where, ": expected DeadlineExceeded, got ",
-                          run_status.ToString()));
-      }
-      continue;
-    }
-    if (absl::IsDeadlineExceeded(run_status)) {
-      fail("liveness",
-           absl::StrCat(where, ": the step did not complete within ",
-                        plan.timeout_ms > 0 ? plan.timeout_ms
-                                            : options.liveness_bound_ms,
-                        " ms of virtual time: ", run_status.ToString()));
-      continue;
-    }
-    if (!run_status.ok()) {
-      fail("error_codes",
-           absl::StrCat(where, ": unexpected error ", run_status.ToString()));
-      continue;
-    }
-    if (outputs.size() != plan.fetches.size()) {
-      fail("values", absl::StrCat(where, ": got ", outputs.size(),
-                                  " outputs for ", plan.fetches.size(),
-                                  " fetches"));
-      continue;
-    }
-    bool ok = true;
-    for (size_t f = 0; f < plan.fetches.size(); ++f) {
-      const Tensor& t = outputs[f];
-      if (t.dtype() != DT_FLOAT || t.NumElements() != 1 ||
-          t.scalar<float>() != Expected(plan.fetches[f], x)) {
-        ok = false;
-        fail("values", absl::StrCat(where, ": fetch ", plan.fetches[f], " = ",
-                                    t.DebugString(), ", expected ",
-                                    Expected(plan.fetches[f], x)));
-      }
-    }
-    if (ok) ++result->steps_ok;
+    CheckLocalStep(seed, step, options, done, result);
   }
-
-  s = session->Close();
+  s = EndLocalSession(seed, std::move(session), &sim, result);
   if (!s.ok()) return s;
-  session.reset();
-  sim.loop.Trace(SIM_SESSION, kTask, {{"op", "close"}});
-  // Anything left (a stray timer) runs now and shows up in the trace.
-  sim.loop.RunUntilIdle();
-  if (sim.loop.NumPending() != 0) {
-    fail("liveness", absl::StrCat("seed ", seed, ": ", sim.loop.NumPending(),
-                                  " events still pending at the end"));
-  }
 
   result->events_run = sim.loop.events_run();
   result->virtual_nanos = sim.loop.NowNanos();

@@ -10,20 +10,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/framework/tensor_id.h"
+#include "sim/env/sim_random.h"
 #include "sim/workloads/multi_client_graphs.h"
 #include "sim/workloads/multi_client_workload.h"
-#include "sim/env/sim_random.h"
 #include "testing/graph_generators.h"
 
 namespace stepflow {
 namespace {
 
 using graph_testing::ExecutionRequest;
-
-std::string Canonical(const std::string& endpoint) {
-  const size_t colon = endpoint.rfind(':');
-  return colon == std::string::npos ? absl::StrCat(endpoint, ":0") : endpoint;
-}
 
 std::string NodeOf(const std::string& endpoint) {
   const size_t colon = endpoint.rfind(':');
@@ -116,7 +112,38 @@ class PlanGenerator {
   void AddRun(int client, const std::string& session);
   void AddPRunSetup(int client, const std::string& session);
   void ContinuePRun(int client);
+  // Adds the client's next op: the next call of its open partial run, else
+  // an op drawn by weight among those the plan's state allows.
   void AddOp(int client);
+  // What AddOp may pick from, by kind of op.
+  struct Candidates {
+    std::vector<std::string> live_graphs;
+    std::vector<std::string> dag_graphs;
+    std::vector<std::string> open_sessions;
+    std::vector<std::string> open_dag_sessions;
+    std::vector<std::string> closed_sessions;
+    // Sessions that no client's open partial run uses.
+    std::vector<std::string> deletable;
+  };
+  enum Choice {
+    kRun,
+    kClosedRun,
+    kPRun,
+    kImport,
+    kSession,
+    kClose,
+    kDeleteSession,
+    kDeleteGraph,
+    kNewGraph,
+  };
+  Candidates CurrentCandidates() const;
+  // Draws an op kind by weight; false when nothing is possible (no draw).
+  bool DrawChoice(const Candidates& c, Choice* choice);
+  void AddChoice(int client, Choice choice, const Candidates& c);
+  void AddExtension(int client, const std::string& graph);
+  void AddClose(int client, const std::string& session);
+  void AddDeleteSession(int client, const std::string& session);
+  void AddDeleteGraph(int client, const std::string& graph);
   int64_t DrawTimeout() {
     if (!Chance(options_.timeout_percent)) return 0;
     static const int64_t kTimeouts[] = {1, 2, 3, 5, 10, 50};
@@ -338,7 +365,9 @@ void PlanGenerator::AddPRunSetup(int client, const std::string& session) {
   AddDagRequest(g, /*feed_all_placeholders=*/true, &request);
   std::set<std::string> fetches, targets, fed;
   for (const SimFeed& f : request.feeds()) fed.insert(NodeOf(f.name()));
-  for (const std::string& f : request.fetches()) fetches.insert(Canonical(f));
+  for (const std::string& f : request.fetches()) {
+    fetches.insert(CanonicalTensorName(f));
+  }
   if (fetches.empty()) {
     for (const NodeDef& n : g.nodes.node()) {
       if (n.op() != "NoOp" && fed.count(n.name()) == 0) {
@@ -390,100 +419,121 @@ void PlanGenerator::AddOp(int client) {
       return;
     }
   }
-  const std::vector<std::string> live_graphs = LiveGraphs(false);
-  const std::vector<std::string> dag_graphs = LiveGraphs(true);
-  const std::vector<std::string> sessions = LiveSessions(false, false);
-  const std::vector<std::string> open_sessions = LiveSessions(true, false);
-  const std::vector<std::string> open_dag_sessions = LiveSessions(true, true);
-  std::vector<std::string> closed_sessions;
-  for (const std::string& s : sessions) {
-    if (sessions_.at(s).closed) closed_sessions.push_back(s);
-  }
-  // Sessions that some other client's open partial run does not use.
-  std::set<std::string> prun_sessions;
-  for (const auto& [c, run] : open_pruns_) prun_sessions.insert(run.session);
-  std::vector<std::string> deletable;
-  for (const std::string& s : sessions) {
-    if (prun_sessions.count(s) == 0) deletable.push_back(s);
-  }
-
-  enum Choice { kRun, kClosedRun, kPRun, kImport, kSession, kClose,
-                kDeleteSession, kDeleteGraph, kNewGraph };
-  std::vector<std::pair<int, Choice>> weights = {
-      {open_sessions.empty() ? 0 : 24, kRun},
-      {closed_sessions.empty() ? 0 : 3, kClosedRun},
-      {open_dag_sessions.empty() ? 0 : 4, kPRun},
-      {dag_graphs.empty() ? 0 : 2, kImport},
-      {live_graphs.empty() ? 0 : 2, kSession},
-      {open_sessions.empty() ? 0 : 2, kClose},
-      {deletable.size() < 2 ? 0 : 1, kDeleteSession},
-      {live_graphs.size() < 2 ? 0 : 1, kDeleteGraph},
-      {static_cast<int>(live_graphs.size()) < options_.max_graphs ? 1 : 0,
-       kNewGraph},
-  };
-  int total = 0;
-  for (const auto& [w, c] : weights) total += w;
-  if (total == 0) {
+  const Candidates candidates = CurrentCandidates();
+  Choice choice = kNewGraph;
+  if (!DrawChoice(candidates, &choice)) {
     AddGraph(client);
     return;
   }
+  AddChoice(client, choice, candidates);
+}
+
+PlanGenerator::Candidates PlanGenerator::CurrentCandidates() const {
+  Candidates c;
+  c.live_graphs = LiveGraphs(false);
+  c.dag_graphs = LiveGraphs(true);
+  const std::vector<std::string> sessions = LiveSessions(false, false);
+  c.open_sessions = LiveSessions(true, false);
+  c.open_dag_sessions = LiveSessions(true, true);
+  for (const std::string& s : sessions) {
+    if (sessions_.at(s).closed) c.closed_sessions.push_back(s);
+  }
+  std::set<std::string> prun_sessions;
+  for (const auto& [client, run] : open_pruns_) {
+    prun_sessions.insert(run.session);
+  }
+  for (const std::string& s : sessions) {
+    if (prun_sessions.count(s) == 0) c.deletable.push_back(s);
+  }
+  return c;
+}
+
+bool PlanGenerator::DrawChoice(const Candidates& c, Choice* choice) {
+  const std::vector<std::pair<int, Choice>> weights = {
+      {c.open_sessions.empty() ? 0 : 24, kRun},
+      {c.closed_sessions.empty() ? 0 : 3, kClosedRun},
+      {c.open_dag_sessions.empty() ? 0 : 4, kPRun},
+      {c.dag_graphs.empty() ? 0 : 2, kImport},
+      {c.live_graphs.empty() ? 0 : 2, kSession},
+      {c.open_sessions.empty() ? 0 : 2, kClose},
+      {c.deletable.size() < 2 ? 0 : 1, kDeleteSession},
+      {c.live_graphs.size() < 2 ? 0 : 1, kDeleteGraph},
+      {static_cast<int>(c.live_graphs.size()) < options_.max_graphs ? 1 : 0,
+       kNewGraph},
+  };
+  int total = 0;
+  for (const auto& [w, kind] : weights) total += w;
+  if (total == 0) return false;
   int x = static_cast<int>(r_->Uniform(static_cast<uint64_t>(total)));
-  Choice choice = kNewGraph;
-  for (const auto& [w, c] : weights) {
+  *choice = kNewGraph;
+  for (const auto& [w, kind] : weights) {
     if (x < w) {
-      choice = c;
+      *choice = kind;
       break;
     }
     x -= w;
   }
+  return true;
+}
+
+void PlanGenerator::AddChoice(int client, Choice choice, const Candidates& c) {
   switch (choice) {
     case kRun:
-      AddRun(client, Pick(open_sessions));
+      AddRun(client, Pick(c.open_sessions));
       break;
     case kClosedRun:
-      AddRun(client, Pick(closed_sessions));
+      AddRun(client, Pick(c.closed_sessions));
       break;
     case kPRun:
-      AddPRunSetup(client, Pick(open_dag_sessions));
+      AddPRunSetup(client, Pick(c.open_dag_sessions));
       break;
-    case kImport: {
-      GraphModel& g = graphs_.at(Pick(dag_graphs));
-      const std::string prefix = absl::StrCat("e", g.num_extensions++, "_");
-      AddImport(client, g.spec.name(),
-                multi_client::BuildDagExtension(g.nodes, g.spec.num_devices(), prefix,
-                                         Range(1, 6), r_));
+    case kImport:
+      AddExtension(client, Pick(c.dag_graphs));
       break;
-    }
     case kSession:
-      AddSession(client, Pick(live_graphs));
+      AddSession(client, Pick(c.live_graphs));
       break;
-    case kClose: {
-      const std::string s = Pick(open_sessions);
-      SimOp* op = NewOp(client, SimOp::CLOSE_SESSION, sessions_.at(s).graph,
-                        options_.max_think_nanos);
-      op->set_session(s);
-      sessions_.at(s).closed = true;
+    case kClose:
+      AddClose(client, Pick(c.open_sessions));
       break;
-    }
-    case kDeleteSession: {
-      const std::string s = Pick(deletable);
-      SimOp* op = NewOp(client, SimOp::DELETE_SESSION, sessions_.at(s).graph,
-                        options_.max_think_nanos);
-      op->set_session(s);
-      sessions_.at(s).deleted = true;
-      --graphs_.at(sessions_.at(s).graph).live_sessions;
+    case kDeleteSession:
+      AddDeleteSession(client, Pick(c.deletable));
       break;
-    }
-    case kDeleteGraph: {
-      const std::string g = Pick(live_graphs);
-      NewOp(client, SimOp::DELETE_GRAPH, g, options_.max_think_nanos);
-      graphs_.at(g).deleted = true;
+    case kDeleteGraph:
+      AddDeleteGraph(client, Pick(c.live_graphs));
       break;
-    }
     case kNewGraph:
       AddGraph(client);
       break;
   }
+}
+
+void PlanGenerator::AddExtension(int client, const std::string& graph) {
+  GraphModel& g = graphs_.at(graph);
+  const std::string prefix = absl::StrCat("e", g.num_extensions++, "_");
+  AddImport(client, g.spec.name(),
+            multi_client::BuildDagExtension(g.nodes, g.spec.num_devices(),
+                                            prefix, Range(1, 6), r_));
+}
+
+void PlanGenerator::AddClose(int client, const std::string& session) {
+  SimOp* op = NewOp(client, SimOp::CLOSE_SESSION, sessions_.at(session).graph,
+                    options_.max_think_nanos);
+  op->set_session(session);
+  sessions_.at(session).closed = true;
+}
+
+void PlanGenerator::AddDeleteSession(int client, const std::string& session) {
+  SimOp* op = NewOp(client, SimOp::DELETE_SESSION, sessions_.at(session).graph,
+                    options_.max_think_nanos);
+  op->set_session(session);
+  sessions_.at(session).deleted = true;
+  --graphs_.at(sessions_.at(session).graph).live_sessions;
+}
+
+void PlanGenerator::AddDeleteGraph(int client, const std::string& graph) {
+  NewOp(client, SimOp::DELETE_GRAPH, graph, options_.max_think_nanos);
+  graphs_.at(graph).deleted = true;
 }
 
 absl::Status PlanGenerator::Generate() {

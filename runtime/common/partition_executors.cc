@@ -1,0 +1,79 @@
+#include "runtime/common/partition_executors.h"
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "runtime/framework/status_macros.h"
+#include "runtime/graph/graph_constructor.h"
+#include "runtime/graph/partition.h"
+
+namespace stepflow {
+namespace {
+
+// Splits `graph` by assigned device.
+absl::Status PartitionByDevice(const DeviceMgr* device_mgr, Graph* graph,
+                               std::map<std::string, GraphDef>* partitions) {
+  PartitionOptions popts;
+  popts.node_to_loc = [](const Node* n) { return n->assigned_device_name(); };
+  popts.new_name = [graph](const std::string& prefix) {
+    return graph->NewName(prefix);
+  };
+  popts.get_incarnation = [device_mgr](const std::string& name) -> uint64_t {
+    Device* d = nullptr;
+    if (!device_mgr->LookupDevice(name, &d).ok()) return 0;
+    return d->attributes().incarnation();
+  };
+  popts.take_node_defs = true;
+  return Partition(popts, graph, partitions);
+}
+
+// Imports one device's partition and builds its executor.
+absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
+                                  const std::string& device_name,
+                                  const GraphDef& partition_def,
+                                  PartitionExecutor* out) {
+  Device* device = nullptr;
+  SF_RETURN_IF_ERROR(options.device_mgr->LookupDevice(device_name, &device));
+  auto graph = std::make_unique<Graph>();
+  GraphConstructorOptions gopts;
+  gopts.allow_internal_ops = true;
+  gopts.expect_device_spec = true;
+  SF_RETURN_IF_ERROR(ConvertGraphDefToGraph(gopts, partition_def, graph.get()));
+  for (Node* n : graph->op_nodes()) n->set_assigned_device_name(device_name);
+
+  LocalExecutorParams params;
+  params.device = device;
+  params.env = options.env;
+  if (OpSegment* segment = options.op_segment) {
+    params.create_shared_kernel = [segment, device](
+                                      const NodeDef& ndef,
+                                      std::shared_ptr<OpKernel>* kernel) {
+      return segment->GetOrCreateKernel(device, ndef, kernel);
+    };
+  }
+  out->device = device;
+  return NewLocalExecutor(params, std::move(graph), &out->executor);
+}
+
+}  // namespace
+
+absl::Status BuildPartitionExecutors(
+    const PartitionExecutorsOptions& options, Graph* graph,
+    std::vector<PartitionExecutor>* executors) {
+  std::map<std::string, GraphDef> partitions;
+  SF_RETURN_IF_ERROR(PartitionByDevice(options.device_mgr, graph, &partitions));
+  executors->clear();
+  for (const auto& [device_name, partition_def] : partitions) {
+    if (options.partition_graphs != nullptr) {
+      options.partition_graphs->push_back(partition_def);
+    }
+    PartitionExecutor item;
+    SF_RETURN_IF_ERROR(
+        NewPartitionExecutor(options, device_name, partition_def, &item));
+    executors->push_back(std::move(item));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace stepflow
