@@ -18,15 +18,16 @@
 //    executor sends a dead value under the same rendezvous key itself, so
 //    the receiving side sees the deadness.
 //  * All work runs through env->scheduler: RunAsync schedules the root
-//    nodes and returns (Run starts them on the calling thread instead). Inexpensive kernels (OpKernel::IsExpensive() ==
-//    false) run inline in the closure that made them ready; expensive ones
-//    are scheduled (except one, kept inline when nothing else is). Async
-//    kernels complete through their callback, whose successors are
-//    scheduled; one whose callback runs before ComputeAsync returns (a Recv
-//    whose value is there, a MatMul too small to split) is finished in
-//    place, its successors inline like a synchronous kernel's. RunAsync's
-//    `done` is always delivered through Schedule, never inline in RunAsync
-//    or in another component's callback.
+//    nodes and returns (Run starts them on the calling thread instead).
+//    Inexpensive kernels (OpKernel::IsExpensive() == false) run inline in
+//    the closure that made them ready; expensive ones are scheduled
+//    (except one, kept inline when nothing else is). Async kernels
+//    complete through their callback, whose successors are scheduled; one
+//    whose callback runs before ComputeAsync returns (a Recv whose value
+//    is there, a MatMul too small to split) is finished in place, its
+//    successors inline like a synchronous kernel's. RunAsync's `done` is
+//    always delivered through Schedule, never inline in RunAsync or in
+//    another component's callback.
 //  * Errors: the first error is recorded (a Cancelled error gives way to a
 //    later non-Cancelled one, since cancellation is usually a consequence
 //    of the root cause), the step's rendezvous is aborted with it, no new
@@ -76,6 +77,28 @@
 // device, env and everything in Args are borrowed; they and the executor
 // must outlive every step until its `done` has been called.
 // Thread-safety: RunAsync and Run are thread-safe.
+//
+// Where each part lives (TensorFlow's split, and names):
+//  * immutable_executor_state.h: what NewLocalExecutor computes once per
+//    graph and every step reads: the checks above, the kernels, NodeItem
+//    per node, the flattened out-edges, the static loop frames with their
+//    initial pending counts, the root nodes, and whether the graph needs
+//    control-flow support (loop frames or a node that can make or pass on
+//    a dead value: Switch, Merge, _Recv, Enter, Exit, NextIteration,
+//    ControlTrigger).
+//  * The propagator, picked once per executor from that answer, holds a
+//    step's activation state and delivers a finished node's outputs:
+//    propagator_state.h (frame instances, iterations, dead values) for
+//    graphs with control flow; simple_propagator_state.h (one atomic
+//    pending count and one input slot per node, no lock) for the others.
+//  * executor_state.h: the per-step ExecutorState over that propagator:
+//    running ready nodes, inline or through the scheduler, errors,
+//    cancellation, step stats and `done`; Run's caller-thread loop.
+//    kernel_io.h: a node's inputs and outputs to and from its kernel
+//    (references, uninitialized variables, dtype checks, dead _Sends).
+//  * executor.cc: NewLocalExecutor and the Executor implementation that
+//    ties them together; frame_path.h: FrameIdFromPath and ChildFramePath.
+//  * entry.h: the value on an edge (a tensor, a reference, or none).
 #ifndef STEPFLOW_RUNTIME_COMMON_EXECUTOR_H_
 #define STEPFLOW_RUNTIME_COMMON_EXECUTOR_H_
 
@@ -85,9 +108,9 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/string_view.h"
 #include "proto/node_def.pb.h"
 #include "runtime/common/device.h"
+#include "runtime/common/frame_path.h"  // IWYU pragma: export
 #include "runtime/env/env.h"
 #include "runtime/framework/call_frame.h"
 #include "runtime/framework/cancellation.h"
@@ -153,14 +176,9 @@ absl::Status NewLocalExecutor(const LocalExecutorParams& params,
                               std::unique_ptr<const Graph> graph,
                               std::unique_ptr<Executor>* executor);
 
-// The frame id of the frame instance whose path is `path`: 0 for the root
-// frame (""), otherwise a fixed 64-bit hash (FNV-1a) of the path, never 0.
-uint64_t FrameIdFromPath(absl::string_view path);
-// The path of the child frame `frame_name` entered from iteration
-// `parent_iter` of the frame instance at `parent_path`:
-// "<parent_path>;<parent_iter>;<frame_name>".
-std::string ChildFramePath(absl::string_view parent_path, int64_t parent_iter,
-                           absl::string_view frame_name);
+// FrameIdFromPath(path) and ChildFramePath(parent_path, parent_iter,
+// frame_name), which name frame instances as described above, are declared
+// in frame_path.h, included here.
 
 }  // namespace stepflow
 

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -15,230 +13,23 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "proto/graph.pb.h"
-#include "runtime/common/test_graph_builders.h"
 #include "runtime/common/cpu_device.h"
 #include "runtime/common/executor.h"
+#include "runtime/common/executor_testutil.h"
 #include "runtime/common/function_call_frame.h"
+#include "runtime/env/notification.h"
 #include "runtime/env/real/random.h"
 #include "runtime/env/real/system_clock.h"
 #include "runtime/env/real/thread_pool_scheduler.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/node_def_util.h"
-#include "runtime/framework/op.h"
-#include "runtime/framework/op_kernel.h"
-#include "runtime/framework/tensor_util.h"
-#include "runtime/graph/graph.h"
-#include "runtime/graph/graph_constructor.h"
+#include "runtime/framework/tensor.h"
 #include "testing/inline_scheduler.h"
 
 namespace stepflow {
+namespace test {
 namespace {
-
-// ---------------------------------------------------------------------------
-// Test-only ops.
-
-absl::Mutex g_mu;
-std::map<std::string, int>& Counts() {
-  static auto* counts = new std::map<std::string, int>;
-  return *counts;
-}
-int RunCount(const std::string& node) {
-  absl::MutexLock l(&g_mu);
-  auto it = Counts().find(node);
-  return it == Counts().end() ? 0 : it->second;
-}
-std::vector<std::pair<uint64_t, int64_t>>& SeenFrames() {
-  static auto* seen = new std::vector<std::pair<uint64_t, int64_t>>;
-  return *seen;
-}
-
-// Forwards its input, counting runs and recording the frame and iteration.
-REGISTER_OP("LoopTestCount").Input("in: T").Output("out: T").Attr("T: type");
-class CountOp : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  void Compute(OpKernelContext* ctx) override {
-    {
-      absl::MutexLock l(&g_mu);
-      ++Counts()[name()];
-      SeenFrames().emplace_back(ctx->frame_iter().frame_id,
-                                ctx->frame_iter().iter_id);
-    }
-    ctx->set_output(0, ctx->input(0));
-  }
-  bool IsExpensive() const override { return false; }
-};
-REGISTER_KERNEL_BUILDER(Name("LoopTestCount").Device(DEVICE_CPU), CountOp);
-
-// Fails when its int32 input equals `at`, else forwards it.
-REGISTER_OP("LoopTestFailAt").Input("in: int32").Output("out: int32").Attr(
-    "at: int");
-class FailAtOp : public OpKernel {
- public:
-  explicit FailAtOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("at", &at_));
-  }
-  void Compute(OpKernelContext* ctx) override {
-    if (ctx->input(0).scalar<int32_t>() == at_) {
-      ctx->SetStatus(absl::InvalidArgumentError(
-          absl::StrCat("failing on purpose at ", at_, " [[",
-                       FormatNodeName(name()), "]]")));
-      return;
-    }
-    ctx->set_output(0, ctx->input(0));
-  }
-
- private:
-  int64_t at_ = 0;
-};
-REGISTER_KERNEL_BUILDER(Name("LoopTestFailAt").Device(DEVICE_CPU), FailAtOp);
-
-// An async identity that completes only when the test releases it.
-struct Parked {
-  OpKernelContext* ctx = nullptr;
-  AsyncOpKernel::DoneCallback done;
-  FrameAndIter frame_iter;
-};
-std::vector<Parked>& ParkedKernels() {
-  static auto* parked = new std::vector<Parked>;
-  return *parked;
-}
-REGISTER_OP("LoopTestPark").Input("in: T").Output("out: T").Attr("T: type");
-class ParkOp : public AsyncOpKernel {
- public:
-  using AsyncOpKernel::AsyncOpKernel;
-  void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
-    absl::MutexLock l(&g_mu);
-    ParkedKernels().push_back(Parked{ctx, std::move(done), ctx->frame_iter()});
-  }
-};
-REGISTER_KERNEL_BUILDER(Name("LoopTestPark").Device(DEVICE_CPU), ParkOp);
-// Completes the oldest parked kernel (forwarding its input).
-bool ReleaseOldestParked() {
-  Parked p;
-  {
-    absl::MutexLock l(&g_mu);
-    if (ParkedKernels().empty()) return false;
-    p = std::move(ParkedKernels().front());
-    ParkedKernels().erase(ParkedKernels().begin());
-  }
-  p.ctx->set_output(0, p.ctx->input(0));
-  p.done();
-  return true;
-}
-std::vector<FrameAndIter> ParkedFrames() {
-  absl::MutexLock l(&g_mu);
-  std::vector<FrameAndIter> out;
-  for (const Parked& p : ParkedKernels()) out.push_back(p.frame_iter);
-  return out;
-}
-
-// Forgets counts, frames and kernels left parked by an earlier (failed)
-// test.
-void ResetTestState() {
-  absl::MutexLock l(&g_mu);
-  Counts().clear();
-  SeenFrames().clear();
-  ParkedKernels().clear();
-}
-
-// A variable-like op: a reference to its own float tensor (2.5).
-REGISTER_OP("LoopTestVar").Output("ref: Ref(float)");
-class VarOp : public OpKernel {
- public:
-  explicit VarOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    var_ = Tensor::Scalar<float>(2.5f);
-  }
-  void Compute(OpKernelContext* ctx) override {
-    ctx->set_output_ref(0, &mu_, &var_);
-  }
-
- private:
-  absl::Mutex mu_;
-  Tensor var_;
-};
-REGISTER_KERNEL_BUILDER(Name("LoopTestVar").Device(DEVICE_CPU), VarOp);
-
-// ---------------------------------------------------------------------------
-// GraphDef helpers, TF while-loop style.
-
-using test_graph::AddArg;
-using test_graph::AddConst;
-using test_graph::AddNode;
-using test_graph::AddRetval;
-using test_graph::AddTyped;
-
-NodeDef* AddEnter(GraphDef* g, const std::string& name,
-                  const std::string& input, DataType t,
-                  const std::string& frame, bool is_constant,
-                  int parallel_iterations) {
-  NodeDef* n = AddTyped(g, name, "Enter", {input}, t);
-  AddNodeAttr("frame_name", frame, n);
-  AddNodeAttr("is_constant", is_constant, n);
-  AddNodeAttr("parallel_iterations", parallel_iterations, n);
-  return n;
-}
-
-// One loop variable: <name>/enter -> <name>/merge (back edge from
-// <name>/next); after Switch(cond): <name>/body = Identity(switch:1) and
-// <name>/exit = Exit(switch:0).
-struct LoopVar {
-  std::string name;
-  DataType t;
-  std::string merge() const { return name + "/merge"; }
-  std::string body() const { return name + "/body"; }
-  std::string exit() const { return name + "/exit"; }
-};
-
-LoopVar AddLoopVar(GraphDef* g, const std::string& name,
-                   const std::string& init, DataType t,
-                   const std::string& frame, int parallel_iterations) {
-  AddEnter(g, name + "/enter", init, t, frame, false, parallel_iterations);
-  NodeDef* m = AddTyped(g, name + "/merge", "Merge",
-                        {name + "/enter", name + "/next"}, t);
-  AddNodeAttr("N", 2, m);
-  return LoopVar{name, t};
-}
-
-void AddLoopSwitch(GraphDef* g, const LoopVar& v, const std::string& cond) {
-  AddTyped(g, v.name + "/switch", "Switch", {v.merge(), cond}, v.t);
-  AddTyped(g, v.body(), "Identity", {v.name + "/switch:1"}, v.t);
-  AddTyped(g, v.exit(), "Exit", {v.name + "/switch"}, v.t);
-}
-
-void AddLoopNext(GraphDef* g, const LoopVar& v, const std::string& value) {
-  AddTyped(g, v.name + "/next", "NextIteration", {value}, v.t);
-}
-
-// cond = LoopCond(Less(lhs, rhs)).
-std::string AddLessCond(GraphDef* g, const std::string& prefix,
-                        const std::string& lhs, const std::string& rhs) {
-  AddTyped(g, prefix + "/less", "Less", {lhs, rhs}, DT_INT32);
-  AddNode(g, prefix + "/cond", "LoopCond", {prefix + "/less"});
-  return prefix + "/cond";
-}
-
-Tensor I32(int32_t v) { return Tensor::Scalar<int32_t>(v); }
-
-// while i < limit: i += 1 (body counted by "count"). Returns i.
-GraphDef CounterLoop(int limit, int parallel_iterations) {
-  GraphDef g;
-  AddConst(&g, "zero", I32(0));
-  AddConst(&g, "limit", I32(limit));
-  LoopVar i = AddLoopVar(&g, "i", "zero", DT_INT32, "loop", parallel_iterations);
-  AddEnter(&g, "limit/enter", "limit", DT_INT32, "loop", true,
-           parallel_iterations);
-  const std::string cond = AddLessCond(&g, "c", i.merge(), "limit/enter");
-  AddLoopSwitch(&g, i, cond);
-  AddTyped(&g, "count", "LoopTestCount", {i.body()}, DT_INT32);
-  AddConst(&g, "one", I32(1), {"^" + i.body()});
-  AddTyped(&g, "add", "Add", {"count", "one"}, DT_INT32);
-  AddLoopNext(&g, i, "add");
-  AddRetval(&g, "r", i.exit(), DT_INT32, 0);
-  return g;
-}
 
 // while i < n: acc += i; x *= 2; i += 1. Returns (i, acc, x).
 GraphDef SumAndDoubleLoop(int n, int parallel_iterations) {
@@ -293,7 +84,7 @@ GraphDef NestedLoop(int outer, int inner, int parallel_iterations) {
   AddLoopSwitch(&g, j, icond);
   AddLoopSwitch(&g, ic, icond);
   AddConst(&g, "inner_one", I32(1), {"^" + j.body()});
-  AddTyped(&g, "inner_count", "LoopTestCount", {ic.body()}, DT_INT32);
+  AddTyped(&g, "inner_count", "ExecTestCount", {ic.body()}, DT_INT32);
   AddTyped(&g, "j_next", "Add", {j.body(), "inner_one"}, DT_INT32);
   AddTyped(&g, "ic_next", "Add", {"inner_count", "inner_one"}, DT_INT32);
   AddLoopNext(&g, j, "j_next");
@@ -327,19 +118,11 @@ class LoopTest : public ::testing::TestWithParam<bool> {
     absl::Status s = AddCpuDevices(&env_, 1, "/job:localhost/replica:0/task:0",
                                    &devices_);
     EXPECT_TRUE(s.ok()) << s;
-    ResetTestState();
+    ResetTestKernels();
   }
 
   absl::Status Build(const GraphDef& def, std::unique_ptr<Executor>* ex) {
-    auto graph = std::make_unique<Graph>();
-    GraphConstructorOptions opts;
-    opts.allow_internal_ops = true;
-    absl::Status s = ConvertGraphDefToGraph(opts, def, graph.get());
-    if (!s.ok()) return s;
-    LocalExecutorParams params;
-    params.device = devices_[0].get();
-    params.env = &env_;
-    return NewLocalExecutor(params, std::move(graph), ex);
+    return BuildExecutor(def, devices_[0].get(), &env_, ex);
   }
 
   // Builds and runs one step; returns its status and the retvals.
@@ -376,7 +159,7 @@ class LoopTest : public ::testing::TestWithParam<bool> {
     return frame.ConsumeRetvals(out);
   }
 
-  test::InlineScheduler inline_;
+  InlineScheduler inline_;
   SystemClock system_clock_;
   std::unique_ptr<ThreadPoolScheduler> pool_;
   SeededRandom random_;
@@ -434,9 +217,8 @@ TEST_P(LoopTest, InnerFramesAreKeyedByOuterIteration) {
       BuildAndRun(NestedLoop(3, 4, 10), {}, {}, {DT_INT32, DT_INT32}, &out);
   ASSERT_TRUE(s.ok()) << s;
   std::set<std::pair<uint64_t, int64_t>> seen;
-  {
-    absl::MutexLock l(&g_mu);
-    seen.insert(SeenFrames().begin(), SeenFrames().end());
+  for (const FrameAndIter& fi : SeenFrames()) {
+    seen.emplace(fi.frame_id, fi.iter_id);
   }
   std::set<std::pair<uint64_t, int64_t>> want;
   const std::string outer = ChildFramePath("", 0, "outer");
@@ -493,7 +275,7 @@ TEST_P(LoopTest, ConditionalInsideTheBody) {
   AddTyped(&g, "pick", "Switch", {acc.body(), "small"}, DT_INT32);
   AddTyped(&g, "add_ten", "Add", {"pick:0", "ten"}, DT_INT32);
   AddTyped(&g, "add_one", "Add", {"pick:1", "one"}, DT_INT32);
-  AddTyped(&g, "count_ten", "LoopTestCount", {"add_ten"}, DT_INT32);
+  AddTyped(&g, "count_ten", "ExecTestCount", {"add_ten"}, DT_INT32);
   NodeDef* m =
       AddTyped(&g, "joined", "Merge", {"count_ten", "add_one"}, DT_INT32);
   AddNodeAttr("N", 2, m);
@@ -528,7 +310,7 @@ GraphDef LoopInBranch() {
   AddLoopSwitch(&g, v, cond);
   AddConst(&g, "one", I32(1), {"^" + i.body()});
   AddTyped(&g, "i_next", "Add", {i.body(), "one"}, DT_INT32);
-  AddTyped(&g, "body_count", "LoopTestCount", {v.body()}, DT_FLOAT);
+  AddTyped(&g, "body_count", "ExecTestCount", {v.body()}, DT_FLOAT);
   AddTyped(&g, "v_next", "Add", {"body_count", "body_count"}, DT_FLOAT);
   AddLoopNext(&g, i, "i_next");
   AddLoopNext(&g, v, "v_next");
@@ -537,9 +319,9 @@ GraphDef LoopInBranch() {
   AddRetval(&g, "r", "m", DT_FLOAT, 0);
   // Consumers of the Exit: a plain node (dead when the loop is) and a
   // ControlTrigger (runs either way).
-  AddTyped(&g, "after_exit", "LoopTestCount", {v.exit()}, DT_FLOAT);
+  AddTyped(&g, "after_exit", "ExecTestCount", {v.exit()}, DT_FLOAT);
   AddNode(&g, "trigger", "ControlTrigger", {"^" + v.exit()});
-  AddTyped(&g, "after_trigger", "LoopTestCount", {"x", "^trigger"}, DT_FLOAT);
+  AddTyped(&g, "after_trigger", "ExecTestCount", {"x", "^trigger"}, DT_FLOAT);
   return g;
 }
 
@@ -574,7 +356,7 @@ TEST_P(LoopTest, ErrorInsideALoopEndsTheStep) {
   // Fail in the iteration that sees i == 3.
   for (NodeDef& n : *g.mutable_node()) {
     if (n.name() == "count") {
-      n.set_op("LoopTestFailAt");
+      n.set_op("ExecTestFailAt");
       n.mutable_attr()->erase("T");
       AddNodeAttr("at", 3, &n);
     }
@@ -588,7 +370,7 @@ TEST_P(LoopTest, ErrorInsideALoopEndsTheStep) {
 // A constant RefEnter makes a variable available in every iteration.
 TEST_P(LoopTest, RefEnterCarriesAReference) {
   GraphDef g;
-  AddNode(&g, "var", "LoopTestVar");
+  AddNodeAttr("initialized", true, AddNode(&g, "var", "ExecTestVar"));
   AddConst(&g, "zero", I32(0));
   AddConst(&g, "fzero", Tensor::Scalar<float>(0));
   AddConst(&g, "n", I32(4));
@@ -609,7 +391,7 @@ TEST_P(LoopTest, RefEnterCarriesAReference) {
   std::vector<Tensor> out;
   absl::Status s = BuildAndRun(g, {}, {}, {DT_FLOAT}, &out);
   ASSERT_TRUE(s.ok()) << s;
-  EXPECT_EQ(out[0].scalar<float>(), 10.0f);
+  EXPECT_EQ(out[0].scalar<float>(), 28.0f);  // 4 times the variable's 7.
 }
 
 TEST_P(LoopTest, ManyConcurrentSteps) {
@@ -661,8 +443,8 @@ class ParallelIterationsTest : public ::testing::TestWithParam<int> {};
 TEST_P(ParallelIterationsTest, BoundsLiveIterations) {
   const int p = GetParam();
   constexpr int kTrips = 12;
-  ResetTestState();
-  test::InlineScheduler sched;
+  ResetTestKernels();
+  InlineScheduler sched;
   SeededRandom random(3);
   Env env;
   env.clock = sched.clock();
@@ -673,16 +455,9 @@ TEST_P(ParallelIterationsTest, BoundsLiveIterations) {
       AddCpuDevices(&env, 1, "/job:localhost/replica:0/task:0", &devices).ok());
 
   GraphDef g = CounterLoop(kTrips, p);
-  AddTyped(&g, "park", "LoopTestPark", {"count"}, DT_INT32);
-  auto graph = std::make_unique<Graph>();
-  GraphConstructorOptions opts;
-  opts.allow_internal_ops = true;
-  ASSERT_TRUE(ConvertGraphDefToGraph(opts, g, graph.get()).ok());
-  LocalExecutorParams params;
-  params.device = devices[0].get();
-  params.env = &env;
+  AddTyped(&g, "park", "ExecTestPark", {"count"}, DT_INT32);
   std::unique_ptr<Executor> ex;
-  ASSERT_TRUE(NewLocalExecutor(params, std::move(graph), &ex).ok());
+  ASSERT_TRUE(BuildExecutor(g, devices[0].get(), &env, &ex).ok());
 
   FunctionCallFrame frame({}, {DT_INT32});
   Executor::Args args;
@@ -726,4 +501,5 @@ INSTANTIATE_TEST_SUITE_P(Limits, ParallelIterationsTest,
                          ::testing::Values(1, 3, 10, 20));
 
 }  // namespace
+}  // namespace test
 }  // namespace stepflow
