@@ -346,7 +346,9 @@ class CheckpointSessionTest : public ::testing::Test {
   absl::Status Save(Session* s, const std::string& save_tensor) {
     std::vector<Tensor> out;
     absl::Status st = s->Run(PrefixFeed(), {save_tensor}, {}, &out);
-    if (st.ok()) EXPECT_EQ(out[0].scalar<std::string>(), prefix_);
+    if (st.ok()) {
+      EXPECT_EQ(out[0].scalar<std::string>(), prefix_);
+    }
     return st;
   }
 

@@ -7,14 +7,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/node_def_util.h"
+#include "runtime/framework/status_macros.h"
 
 namespace stepflow {
-
-absl::Status AnnotateWithNode(const absl::Status& s, const std::string& node) {
-  if (s.ok() || absl::StrContains(s.message(), "{{node ")) return s;
-  return absl::Status(
-      s.code(), absl::StrCat(s.message(), " [[", FormatNodeName(node), "]]"));
-}
 
 namespace {
 
@@ -77,7 +72,7 @@ absl::Status ImmutableExecutorState::InitializeNode(const Node* node,
   if (!node->IsOp()) return absl::OkStatus();  // SOURCE / SINK.
   std::shared_ptr<OpKernel> kernel;
   absl::Status s = create_kernel_(node->def(), &kernel);
-  if (!s.ok()) return AnnotateWithNode(s, node->name());
+  if (!s.ok()) return AttachDef(s, node->name());
   if (kernel == nullptr) {
     return absl::InternalError(
         absl::StrCat("Kernel creation returned no kernel for ",
@@ -132,7 +127,7 @@ absl::Status ImmutableExecutorState::InitializeEnter(const Node* node,
        {GetNodeAttr(def, "frame_name", &item->frame_name),
         GetNodeAttr(def, "is_constant", &item->is_constant_enter),
         GetNodeAttr(def, "parallel_iterations", &parallel_iterations)}) {
-    if (!as.ok()) return AnnotateWithNode(as, node->name());
+    if (!as.ok()) return AttachDef(as, node->name());
   }
   if (item->frame_name.empty()) {
     return absl::InvalidArgumentError(
@@ -150,16 +145,7 @@ absl::Status ImmutableExecutorState::InitializeEnter(const Node* node,
 absl::Status ImmutableExecutorState::InitializeSend(const Node* node,
                                                     NodeItem* item) const {
   auto si = std::make_unique<SendInfo>();
-  int64_t incarnation = 0;
-  const NodeDef& def = node->def();
-  for (absl::Status as :
-       {GetNodeAttr(def, "send_device", &si->send_device),
-        GetNodeAttr(def, "recv_device", &si->recv_device),
-        GetNodeAttr(def, "tensor_name", &si->tensor_name),
-        GetNodeAttr(def, "send_device_incarnation", &incarnation)}) {
-    if (!as.ok()) return AnnotateWithNode(as, node->name());
-  }
-  si->send_device_incarnation = static_cast<uint64_t>(incarnation);
+  SF_RETURN_IF_ERROR(SendRecvKey::FromNodeDef(node->def(), &si->key));
   si->on_host = node->type_string() == "_HostSend" ||
                 device_->device_type() == DEVICE_CPU;
   item->send = std::move(si);

@@ -41,6 +41,7 @@
 #include "runtime/common/device.h"
 #include "runtime/env/env.h"
 #include "runtime/framework/op_kernel.h"
+#include "runtime/framework/rendezvous.h"
 #include "runtime/framework/types.h"
 #include "runtime/graph/graph.h"
 
@@ -58,10 +59,7 @@ struct OutEdge {
 
 // What a _Send/_HostSend needs to send a dead value without its kernel.
 struct SendInfo {
-  std::string send_device;
-  std::string recv_device;
-  std::string tensor_name;
-  uint64_t send_device_incarnation = 0;
+  SendRecvKey key;  // The same key the node's kernel sends under.
   bool on_host = true;
 };
 
@@ -127,10 +125,6 @@ struct StaticFrame {
   int total_inputs = 0;
   int num_enters = 0;  // Enter nodes whose frame_name is `name`.
 };
-
-// `s` with " [[{{node <node>}}]]" appended, unless it is OK or its message
-// names a node already.
-absl::Status AnnotateWithNode(const absl::Status& s, const std::string& node);
 
 class ImmutableExecutorState {
  public:

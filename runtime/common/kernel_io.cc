@@ -66,7 +66,7 @@ absl::Status ProcessOutputs(const NodeItem& item, OpKernelContext* ctx,
                             const OpKernelContext::Params& params,
                             EntryVector* outputs, bool* node_dead,
                             NodeExecStats* stats) {
-  if (!ctx->status().ok()) return AnnotateWithNode(ctx->status(), item.name());
+  if (!ctx->status().ok()) return AttachDef(ctx->status(), item.name());
   if (params.is_output_dead) {
     // A Recv got a dead value: the whole node is dead.
     *node_dead = true;
@@ -125,15 +125,12 @@ absl::Status SendDeadValue(const NodeItem& item, const FrameAndIter& frame_iter,
   }
   const SendInfo& si = *item.send;
   Rendezvous::ParsedKey key;
-  absl::Status s = Rendezvous::ParseKey(
-      Rendezvous::CreateKey(si.send_device, si.send_device_incarnation,
-                            si.recv_device, si.tensor_name, frame_iter),
-      &key);
-  if (!s.ok()) return AnnotateWithNode(s, item.name());
+  absl::Status s = si.key.Get(frame_iter, &key);
+  if (!s.ok()) return AttachDef(s, item.name());
   Rendezvous::Args args;
   args.cancellation_manager = cancellation_manager;
   args.on_host = si.on_host;
-  return AnnotateWithNode(
+  return AttachDef(
       rendezvous->Send(key, args, Tensor(), /*is_dead=*/true), item.name());
 }
 
