@@ -2,7 +2,7 @@
 
 #include "benchmarks/c_api_table.h"
 #include "benchmarks/tf_c_api_library.h"
-#include "runtime/c/c_api_env.h"
+#include "runtime/c/c_api_extension.h"
 
 namespace stepflow::bench {
 

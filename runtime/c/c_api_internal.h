@@ -63,7 +63,7 @@ struct TF_SessionOptions {
   std::string target;
   stepflow::ConfigProto config;
   // Not reachable from C: set by in-process C++ callers (the simulator, or
-  // SetSessionOptionsEnv in c_api_env.h).
+  // the setters of c_api_extension.h).
   // The Env sessions run in (borrowed; must outlive them); null means the
   // process Env (process_env.h).
   stepflow::Env* env = nullptr;

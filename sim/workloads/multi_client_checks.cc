@@ -9,7 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/c/c_api_internal.h"
+#include "runtime/c/c_api_extension.h"
 #include "runtime/c/c_api_test_util.h"
 #include "runtime/common/direct_session.h"
 #include "runtime/framework/tensor_id.h"
@@ -37,7 +37,7 @@ void MultiClientRunner::CheckLeaks(SessionState& s, const std::string& where) {
   snap.leaked_rendezvous_entries = s.stats->leaked_entries - s.leaked_seen;
   s.leaked_seen = s.stats->leaked_entries;
   if (!s.deleted && s.session != nullptr) {
-    auto* ds = dynamic_cast<DirectSession*>(s.session->session.get());
+    auto* ds = dynamic_cast<DirectSession*>(SessionFromHandle(s.session));
     if (ds != nullptr) {
       for (Device* d : ds->device_mgr()->ListDevices()) {
         for (const std::string& c : d->resource_manager()->Containers()) {

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "runtime/c/c_api_internal.h"
+#include "proto/config.pb.h"
+#include "runtime/c/c_api_extension.h"
 #include "runtime/c/c_api_test_util.h"
 #include "runtime/framework/tensor_id.h"
 #include "sim/workloads/multi_client_runner.h"
@@ -119,11 +120,19 @@ absl::Status MultiClientRunner::DoNewSession(const SimOp& op,
   s.graph = op.graph();
   s.stats = std::make_shared<RendezvousStats>();
   TF_SessionOptions* opts = TF_NewSessionOptions();
-  (*opts->config.mutable_device_count())["CPU"] = g.spec->num_devices();
-  opts->env = &sim_->env;
-  opts->rendezvous_factory =
-      NewTracedRendezvousFactory(&sim_->loop, s.name, s.stats);
+  ConfigProto config;
+  (*config.mutable_device_count())["CPU"] = g.spec->num_devices();
+  const std::string config_bytes = config.SerializeAsString();
   CStatus status;
+  TF_SetConfig(opts, config_bytes.data(), config_bytes.size(), status.get());
+  if (!status.status().ok()) {
+    checker_.Report(kInvariantValues,
+                    absl::StrCat(where, ": TF_SetConfig failed: ",
+                                 status.status().ToString()));
+  }
+  SetSessionOptionsEnv(opts, &sim_->env);
+  SetSessionOptionsRendezvousFactory(
+      opts, NewTracedRendezvousFactory(&sim_->loop, s.name, s.stats));
   s.session = TF_NewSession(g.graph, opts, status.get());
   TF_DeleteSessionOptions(opts);
   checker_.CheckErrorCode(where, status.status());
