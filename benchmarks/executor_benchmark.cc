@@ -59,10 +59,10 @@ const DagShape& Shape(int id) {
 
 void SetPerNode(benchmark::State& state, const DagShape& shape) {
   state.SetLabel(shape.name);
-  state.counters["per_node"] = benchmark::Counter(
-      static_cast<double>(shape.num_nodes()),
-      benchmark::Counter::kIsIterationInvariantRate |
-          benchmark::Counter::kInvert);
+  state.counters["per_node"] =
+      benchmark::Counter(static_cast<double>(shape.num_nodes()),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
 }
 
 // Runs closures on the thread that waits: the single-threaded floor for
@@ -255,4 +255,3 @@ BENCHMARK(BM_PendingCountFloor)
 
 }  // namespace
 }  // namespace stepflow::bench
-

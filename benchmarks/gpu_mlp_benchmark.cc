@@ -22,9 +22,9 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,13 +67,13 @@ double NowSeconds() {
       .count();
 }
 
-#define CHECK_CUDA(x)                                                   \
-  do {                                                                  \
-    cudaError_t e = (x);                                                \
-    if (e != cudaSuccess) {                                             \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));      \
-      std::exit(1);                                                     \
-    }                                                                   \
+#define CHECK_CUDA(x)                                              \
+  do {                                                             \
+    cudaError_t e = (x);                                           \
+    if (e != cudaSuccess) {                                        \
+      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); \
+      std::exit(1);                                                \
+    }                                                              \
   } while (0)
 
 // Seconds per repetition of `gemms` with plain cuBLAS sgemm.
@@ -86,9 +86,12 @@ double PlainCublasSeconds(const std::vector<Gemm>& gemms, int reps) {
   std::vector<float*> a(gemms.size()), b(gemms.size()), c(gemms.size());
   for (size_t i = 0; i < gemms.size(); ++i) {
     const Gemm& g = gemms[i];
-    CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&a[i]), sizeof(float) * g.m * g.k));
-    CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&b[i]), sizeof(float) * g.k * g.n));
-    CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&c[i]), sizeof(float) * g.m * g.n));
+    CHECK_CUDA(
+        cudaMalloc(reinterpret_cast<void**>(&a[i]), sizeof(float) * g.m * g.k));
+    CHECK_CUDA(
+        cudaMalloc(reinterpret_cast<void**>(&b[i]), sizeof(float) * g.k * g.n));
+    CHECK_CUDA(
+        cudaMalloc(reinterpret_cast<void**>(&c[i]), sizeof(float) * g.m * g.n));
     CHECK_CUDA(cudaMemset(a[i], 0, sizeof(float) * g.m * g.k));
     CHECK_CUDA(cudaMemset(b[i], 0, sizeof(float) * g.k * g.n));
   }
@@ -163,7 +166,8 @@ absl::Status DumpForPeer(Env* env, const MlpGraph& g, const MlpBatch& batch,
   if (s.ok()) s = WriteNpyFile(dir + "/x.npy", batch.x);
   if (s.ok()) s = WriteNpyFile(dir + "/labels.npy", batch.labels);
   Tensor losses(DT_FLOAT, TensorShape({steps}));
-  const Session::FeedList feeds = {{g.input, batch.x}, {g.labels, batch.labels}};
+  const Session::FeedList feeds = {{g.input, batch.x},
+                                   {g.labels, batch.labels}};
   for (int i = 0; s.ok() && i < steps; ++i) {
     s = session->Run(feeds, {g.loss}, {g.train}, &out);
     if (s.ok()) losses.flat<float>()(i) = out[0].scalar<float>();
@@ -194,7 +198,8 @@ double SessionStepSeconds(Env* env, const MlpGraph& g, const MlpBatch& batch,
   if (s.ok()) s = session->Create(g.graph);
   std::vector<Tensor> out;
   if (s.ok()) s = session->Run({}, {}, {g.init}, &out);
-  const Session::FeedList feeds = {{g.input, batch.x}, {g.labels, batch.labels}};
+  const Session::FeedList feeds = {{g.input, batch.x},
+                                   {g.labels, batch.labels}};
   for (int i = 0; s.ok() && i < 5; ++i) {
     s = session->Run(feeds, {g.loss}, {g.train}, &out);
   }
@@ -235,7 +240,8 @@ int Main(int argc, char** argv) {
   o.layer_sizes = {784, 256, 256, 10};
   const int gpus = VisibleGpuCount();
   if (gpus == 0) {
-    std::printf("No CUDA GPU visible (no driver or no device): benchmark skipped\n");
+    std::printf(
+        "No CUDA GPU visible (no driver or no device): benchmark skipped\n");
     return 0;
   }
   cudaDeviceProp prop;
@@ -252,15 +258,19 @@ int Main(int argc, char** argv) {
   const double flops = Flops(gemms);
 
   float gpu_loss = 0, cpu_loss = 0;
-  const double gpu_step = SessionStepSeconds(env->env(), g, batch, 1, steps, &gpu_loss);
+  const double gpu_step =
+      SessionStepSeconds(env->env(), g, batch, 1, steps, &gpu_loss);
   const double plain = PlainCublasSeconds(gemms, 200);
   const double square = sgemm_size > 0 ? SquareSgemmSeconds(sgemm_size, 20) : 0;
   const double cpu_step =
-      cpu_steps > 0 ? SessionStepSeconds(env->env(), g, batch, 0, cpu_steps, &cpu_loss)
-                    : 0;
+      cpu_steps > 0
+          ? SessionStepSeconds(env->env(), g, batch, 0, cpu_steps, &cpu_loss)
+          : 0;
   std::printf("device: %s\n", prop.name);
-  std::printf("MLP 784-256-256-10 batch %d float32, %d timed steps\n", o.batch, steps);
-  std::printf("GPU training step: %.3f ms (loss after: %.6f)\n", gpu_step * 1e3, gpu_loss);
+  std::printf("MLP 784-256-256-10 batch %d float32, %d timed steps\n", o.batch,
+              steps);
+  std::printf("GPU training step: %.3f ms (loss after: %.6f)\n", gpu_step * 1e3,
+              gpu_loss);
   if (cpu_steps > 0) {
     std::printf("CPU training step: %.3f ms (loss after: %.6f, %d steps)\n",
                 cpu_step * 1e3, cpu_loss, cpu_steps);
@@ -269,19 +279,24 @@ int Main(int argc, char** argv) {
               gemms.size());
   std::printf("matmul rate in the training step: %.1f GFLOP/s\n",
               flops / gpu_step / 1e9);
-  std::printf("plain cuBLAS sgemm, same GEMMs: %.1f GFLOP/s (%.3f ms per step's GEMMs)\n",
-              flops / plain / 1e9, plain * 1e3);
+  std::printf(
+      "plain cuBLAS sgemm, same GEMMs: %.1f GFLOP/s (%.3f ms per step's "
+      "GEMMs)\n",
+      flops / plain / 1e9, plain * 1e3);
   std::printf("ratio (training step / plain sgemm): %.3f\n", plain / gpu_step);
   if (sgemm_size > 0) {
     const double n = sgemm_size;
-    std::printf("plain cuBLAS sgemm %dx%dx%d (matmul ceiling): %.1f GFLOP/s (%.3f ms)\n",
-                sgemm_size, sgemm_size, sgemm_size, 2 * n * n * n / square / 1e9,
-                square * 1e3);
+    std::printf(
+        "plain cuBLAS sgemm %dx%dx%d (matmul ceiling): %.1f GFLOP/s (%.3f "
+        "ms)\n",
+        sgemm_size, sgemm_size, sgemm_size, 2 * n * n * n / square / 1e9,
+        square * 1e3);
   }
   if (!dump_dir.empty()) {
     s = DumpForPeer(env->env(), g, batch, 5, dump_dir);
     if (!s.ok()) {
-      std::fprintf(stderr, "dump for the peer failed: %s\n", s.ToString().c_str());
+      std::fprintf(stderr, "dump for the peer failed: %s\n",
+                   s.ToString().c_str());
       return 1;
     }
     std::printf("wrote the batch, initial parameters and 5 losses to %s\n",

@@ -189,8 +189,9 @@ void BM_TorchMlpStep(benchmark::State& state) {
   for (float ref : ref_loss) {
     const float got = m.Step().item<float>();
     if (!SaneLoss(got) || std::fabs(got - ref) > 1e-3 * std::fabs(ref)) {
-      state.SkipWithError(absl::StrCat("libtorch loss ", got,
-                                       " != stepflow loss ", ref).c_str());
+      state.SkipWithError(
+          absl::StrCat("libtorch loss ", got, " != stepflow loss ", ref)
+              .c_str());
       return;
     }
   }

@@ -79,14 +79,13 @@ void BM_Pipeline(benchmark::State& state) {
     Graph& g = *graph;
     std::map<std::string, GraphDef> partitions;
     const Clock::time_point t0 = Clock::now();
-    absl::Status s = ConvertGraphDefToGraph(GraphConstructorOptions(),
-                                            p.graph, &g);
+    absl::Status s =
+        ConvertGraphDefToGraph(GraphConstructorOptions(), p.graph, &g);
     const Clock::time_point t1 = Clock::now();
     if (s.ok()) {
-      s = subgraph::RewriteGraphForExecution(&g, feeds, fetches, targets,
-                                             devices[0],
-                                             /*use_function_convention=*/false,
-                                             nullptr);
+      s = subgraph::RewriteGraphForExecution(
+          &g, feeds, fetches, targets, devices[0],
+          /*use_function_convention=*/false, nullptr);
     }
     const Clock::time_point t2 = Clock::now();
     if (s.ok()) {
@@ -150,4 +149,3 @@ BENCHMARK(BM_Pipeline)
 
 }  // namespace
 }  // namespace stepflow::bench
-

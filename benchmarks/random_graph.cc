@@ -24,7 +24,8 @@ PipelineGraphDef PipelineGraph(int n, int num_devices, uint64_t seed) {
   };
   AttrValue float_type;
   float_type.set_type(DT_FLOAT);
-  const std::string device_prefix = "/job:localhost/replica:0/task:0/device:CPU:";
+  const std::string device_prefix =
+      "/job:localhost/replica:0/task:0/device:CPU:";
 
   PipelineGraphDef out;
   GraphDef& g = out.graph;

@@ -75,7 +75,8 @@ constexpr int64_t kLargeBytes = 4 << 20;
 double ProcessCpuSeconds() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  return static_cast<double>(ts.tv_sec) +
+         1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 // Sets `name` (seconds per iteration) and `cpu_name` (process CPU seconds
@@ -83,9 +84,9 @@ double ProcessCpuSeconds() {
 void SetPer(benchmark::State& state, const char* name, const char* cpu_name,
             double cpu_start) {
   const double cpu = ProcessCpuSeconds() - cpu_start;
-  state.counters[name] = benchmark::Counter(
-      1.0, benchmark::Counter::kIsIterationInvariantRate |
-               benchmark::Counter::kInvert);
+  state.counters[name] =
+      benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate |
+                                  benchmark::Counter::kInvert);
   state.counters[cpu_name] = benchmark::Counter(
       state.iterations() > 0 ? cpu / static_cast<double>(state.iterations())
                              : 0.0);
@@ -99,7 +100,8 @@ void SetPer(benchmark::State& state, const char* name, const char* cpu_name,
 TensorProto FloatTensorProto(int64_t bytes) {
   Tensor t(DT_FLOAT, TensorShape({bytes / 4}));
   auto flat = t.flat<float>();
-  for (int64_t i = 0; i < flat.size(); ++i) flat(i) = static_cast<float>(i % 251);
+  for (int64_t i = 0; i < flat.size(); ++i)
+    flat(i) = static_cast<float>(i % 251);
   TensorProto proto;
   TensorToProto(t, &proto);
   return proto;
@@ -111,8 +113,7 @@ class RecvTensorHandler : public RpcHandler {
   explicit RecvTensorHandler(TensorProto tensor) : tensor_(std::move(tensor)) {}
 
   void Handle(absl::string_view method, const google::protobuf::Message&,
-              google::protobuf::Message* response,
-              DoneCallback done) override {
+              google::protobuf::Message* response, DoneCallback done) override {
     if (method != "WorkerService/RecvTensor") {
       done(absl::UnimplementedError(absl::StrCat("no method ", method)));
       return;
@@ -149,9 +150,9 @@ void BM_GrpcRecvTensor(benchmark::State& state) {
   }
   RecvTensorRequest request;
   request.set_step_id(1);
-  request.set_rendezvous_key(absl::StrCat(
-      kTask0, "/device:CPU:0;0000000000000001;", kTask1,
-      "/device:CPU:0;edge_1_a;0:0"));
+  request.set_rendezvous_key(
+      absl::StrCat(kTask0, "/device:CPU:0;0000000000000001;", kTask1,
+                   "/device:CPU:0;edge_1_a;0:0"));
   auto call = [&](RecvTensorResponse* response) {
     request.set_request_id(request.request_id() + 1);
     absl::Notification n;
@@ -244,17 +245,21 @@ class TcpPeer {
         ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) ||
         ::listen(listen_fd_, 1) ||
         ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len)) {
-      return absl::UnavailableError(absl::StrCat("listen: ", std::strerror(errno)));
+      return absl::UnavailableError(
+          absl::StrCat("listen: ", std::strerror(errno)));
     }
     client_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     if (client_fd_ < 0 ||
-        ::connect(client_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr))) {
-      return absl::UnavailableError(absl::StrCat("connect: ", std::strerror(errno)));
+        ::connect(client_fd_, reinterpret_cast<sockaddr*>(&addr),
+                  sizeof(addr))) {
+      return absl::UnavailableError(
+          absl::StrCat("connect: ", std::strerror(errno)));
     }
     NoDelay(client_fd_);
     const int server_fd = ::accept(listen_fd_, nullptr, nullptr);
     if (server_fd < 0) {
-      return absl::UnavailableError(absl::StrCat("accept: ", std::strerror(errno)));
+      return absl::UnavailableError(
+          absl::StrCat("accept: ", std::strerror(errno)));
     }
     NoDelay(server_fd);
     thread_ = std::thread([this, server_fd] { Serve(server_fd); });
@@ -459,7 +464,11 @@ BENCHMARK(BM_GrpcRecvTensor)
     ->Arg(kLargeBytes)
     ->Arg(4)
     ->UseRealTime();
-BENCHMARK(BM_TcpRecv)->ArgName("bytes")->Arg(kLargeBytes)->Arg(4)->UseRealTime();
+BENCHMARK(BM_TcpRecv)
+    ->ArgName("bytes")
+    ->Arg(kLargeBytes)
+    ->Arg(4)
+    ->UseRealTime();
 BENCHMARK(BM_DistributedStep)->UseRealTime();
 BENCHMARK(BM_LocalStep)->UseRealTime();
 

@@ -147,4 +147,3 @@ BENCHMARK(BM_TorchEagerAdd)->UseRealTime();
 
 }  // namespace
 }  // namespace stepflow::bench
-

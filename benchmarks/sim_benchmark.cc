@@ -29,8 +29,8 @@ namespace {
 // simulated seconds per real second (time compression).
 void SetStepCounters(benchmark::State& state, int64_t steps,
                      int64_t virtual_nanos) {
-  state.counters["steps/s"] = benchmark::Counter(
-      static_cast<double>(steps), benchmark::Counter::kIsRate);
+  state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps),
+                                                 benchmark::Counter::kIsRate);
   state.counters["sim_s/s"] = benchmark::Counter(
       static_cast<double>(virtual_nanos) / 1e9, benchmark::Counter::kIsRate);
 }
@@ -78,24 +78,29 @@ void BM_LocalWorkload(benchmark::State& state) {
                                         "hash+file"};
   state.SetLabel(kLabels[mode]);
 }
-BENCHMARK(BM_LocalWorkload)->Arg(0)->Arg(1)->Arg(2)->Arg(3)
+BENCHMARK(BM_LocalWorkload)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3)
     ->Unit(benchmark::kMillisecond);
 
-// Multi-client workload, default generator options. Arg: 0 = RunMultiClientPlan with
-// its own hashing recorder only, 1 = through RunSimulation (events kept and
-// re-recorded behind the replay header), 2 = RunSimulation + trace file.
+// Multi-client workload, default generator options. Arg: 0 = RunMultiClientPlan
+// with its own hashing recorder only, 1 = through RunSimulation (events kept
+// and re-recorded behind the replay header), 2 = RunSimulation + trace file.
 void BM_MultiClientWorkload(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
   const char* tmp = std::getenv("TMPDIR");
-  const std::string path =
-      absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/sim_benchmark_multi_client.trace");
+  const std::string path = absl::StrCat(tmp != nullptr ? tmp : "/tmp",
+                                        "/sim_benchmark_multi_client.trace");
   uint64_t seed = 0, loop_events = 0, trace_events = 0;
   for (auto _ : state) {
     ++seed;
     if (mode == 0) {
       SimWorkloadPlan plan;
       MultiClientWorkloadResult r;
-      if (!GenerateMultiClientPlan(seed, MultiClientWorkloadOptions(), &plan).ok() ||
+      if (!GenerateMultiClientPlan(seed, MultiClientWorkloadOptions(), &plan)
+               .ok() ||
           !RunMultiClientPlan(plan, MultiClientRunOptions(), &r).ok()) {
         state.SkipWithError("multi-client workload set-up failed");
         break;
@@ -124,7 +129,10 @@ void BM_MultiClientWorkload(benchmark::State& state) {
                                         "RunSimulation+file"};
   state.SetLabel(kLabels[mode]);
 }
-BENCHMARK(BM_MultiClientWorkload)->Arg(0)->Arg(1)->Arg(2)
+BENCHMARK(BM_MultiClientWorkload)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
     ->Unit(benchmark::kMillisecond);
 
 // Distributed workload (sim/distributed_workload.h), default options: a
@@ -136,7 +144,8 @@ void BM_DistributedWorkload(benchmark::State& state) {
   int64_t steps = 0, virtual_nanos = 0;
   for (auto _ : state) {
     DistributedWorkloadResult r;
-    if (!RunDistributedWorkload(++seed, DistributedWorkloadOptions(), &r).ok()) {
+    if (!RunDistributedWorkload(++seed, DistributedWorkloadOptions(), &r)
+             .ok()) {
       state.SkipWithError("distributed workload set-up failed");
       break;
     }

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "absl/strings/string_view.h"
-#include "google/protobuf/stubs/logging.h"
 #include "fuzz/graphdef_import_check.h"
+#include "google/protobuf/stubs/logging.h"
 #include "proto/graph.pb.h"
 #include "runtime/graph/graph_def_io.h"
 

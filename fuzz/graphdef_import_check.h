@@ -2,10 +2,11 @@
 //
 // For allow_internal_ops false and true, ConvertGraphDefToGraph(gdef) must
 // either fail with InvalidArgument, NotFound or (a function call)
-// Unimplemented and leave the graph without op nodes, or succeed; on success Graph::ToGraphDef must re-import under
-// the same options into a graph whose ToGraphDef is identical (import is
-// idempotent on its own output). CheckTextRoundTrip: GraphDefToText must
-// parse back (ParseGraphDefFromText) to the same message.
+// Unimplemented and leave the graph without op nodes, or succeed; on success
+// Graph::ToGraphDef must re-import under the same options into a graph whose
+// ToGraphDef is identical (import is idempotent on its own output).
+// CheckTextRoundTrip: GraphDefToText must parse back (ParseGraphDefFromText) to
+// the same message.
 //
 // A broken contract prints what broke and calls abort(), which is what a
 // fuzzer reports as a crash. Deterministic; uses the global op registry.

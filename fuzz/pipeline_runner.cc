@@ -22,8 +22,8 @@ bool CodeIn(const absl::Status& s, std::initializer_list<absl::StatusCode> ok) {
 }
 
 std::string Unexpected(absl::string_view stage, const absl::Status& s) {
-  return absl::StrCat(stage, " returned an undocumented status code: ",
-                      s.ToString());
+  return absl::StrCat(stage,
+                      " returned an undocumented status code: ", s.ToString());
 }
 
 // Assigned device of every op node, by name.
@@ -179,7 +179,8 @@ PipelineResult RunPipeline(const PipelineSpec& spec) {
   r.status = ConvertGraphDefToGraph(gopts, gdef, &g);
   if (!r.status.ok()) {
     r.stage = PipelineStage::kImport;
-    if (!CodeIn(r.status, {StatusCode::kInvalidArgument, StatusCode::kNotFound})) {
+    if (!CodeIn(r.status,
+                {StatusCode::kInvalidArgument, StatusCode::kNotFound})) {
       r.violation = Unexpected("ConvertGraphDefToGraph", r.status);
     } else if (g.num_op_nodes() != 0) {
       r.violation = "a failed import left op nodes in the graph";
@@ -188,7 +189,8 @@ PipelineResult RunPipeline(const PipelineSpec& spec) {
   }
 
   std::vector<std::string> feeds, fetches, targets;
-  for (const EndpointSpec& e : spec.feeds) feeds.push_back(EndpointName(spec, e));
+  for (const EndpointSpec& e : spec.feeds)
+    feeds.push_back(EndpointName(spec, e));
   for (const EndpointSpec& e : spec.fetches) {
     fetches.push_back(EndpointName(spec, e));
   }
@@ -202,10 +204,11 @@ PipelineResult RunPipeline(const PipelineSpec& spec) {
     r.stage = PipelineStage::kRewrite;
     GraphDef after;
     g.ToGraphDef(&after);
-    if (!CodeIn(r.status, {StatusCode::kInvalidArgument, StatusCode::kNotFound})) {
+    if (!CodeIn(r.status,
+                {StatusCode::kInvalidArgument, StatusCode::kNotFound})) {
       r.violation = Unexpected("RewriteGraphForExecution", r.status);
     } else if (!google::protobuf::util::MessageDifferencer::Equals(before,
-                                                                  after)) {
+                                                                   after)) {
       r.violation = "a failed RewriteGraphForExecution changed the graph";
     }
     return r;
@@ -220,8 +223,7 @@ PipelineResult RunPipeline(const PipelineSpec& spec) {
     if (n == nullptr) continue;  // Pruned.
     n->set_assigned_device_name(LocalCpuName(assign - 1));
   }
-  const std::map<std::string, std::string> assigned_before =
-      AssignedDevices(g);
+  const std::map<std::string, std::string> assigned_before = AssignedDevices(g);
   PlacerOptions popts;
   popts.default_device = &devices.front();
   popts.allow_soft_placement = spec.allow_soft_placement;
@@ -242,9 +244,9 @@ PipelineResult RunPipeline(const PipelineSpec& spec) {
     }
     if (!known) {
       r.stage = PipelineStage::kPlace;
-      r.violation = absl::StrCat("PlaceGraph put ", n->name(), " on '",
-                                 n->assigned_device_name(),
-                                 "', which is not a device");
+      r.violation =
+          absl::StrCat("PlaceGraph put ", n->name(), " on '",
+                       n->assigned_device_name(), "', which is not a device");
       return r;
     }
   }
@@ -261,8 +263,8 @@ PipelineResult RunPipeline(const PipelineSpec& spec) {
   r.status = Partition(part, &g, &r.partitions);
   if (!r.status.ok()) {
     r.stage = PipelineStage::kPartition;
-    if (!CodeIn(r.status, {StatusCode::kInvalidArgument,
-                           StatusCode::kUnimplemented})) {
+    if (!CodeIn(r.status,
+                {StatusCode::kInvalidArgument, StatusCode::kUnimplemented})) {
       r.violation = Unexpected("Partition", r.status);
     }
     return r;

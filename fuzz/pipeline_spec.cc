@@ -11,16 +11,19 @@ namespace stepflow::fuzzing {
 namespace {
 
 constexpr const char* kOpNames[kNumSpecOps] = {
-    "Const", "Placeholder", "Identity", "AddV2", "Mul", "NoOp", "Switch",
-    "Merge", "Enter", "Exit", "NextIteration", "LoopCond", "VariableV2",
-    "Assign",
+    "Const",         "Placeholder", "Identity",   "AddV2",  "Mul",
+    "NoOp",          "Switch",      "Merge",      "Enter",  "Exit",
+    "NextIteration", "LoopCond",    "VariableV2", "Assign",
 };
 
 DataType SpecDtype(int dtype) {
   switch (dtype) {
-    case 1: return DT_INT32;
-    case 2: return DT_BOOL;
-    default: return DT_FLOAT;
+    case 1:
+      return DT_INT32;
+    case 2:
+      return DT_BOOL;
+    default:
+      return DT_FLOAT;
   }
 }
 
@@ -49,9 +52,15 @@ TensorProto ScalarProto(DataType dtype, int value) {
   t.set_dtype(dtype);
   t.mutable_tensor_shape();  // Scalar.
   switch (dtype) {
-    case DT_INT32: t.add_int_val(value - 128); break;
-    case DT_BOOL: t.add_bool_val((value & 1) != 0); break;
-    default: t.add_float_val(static_cast<float>(value) / 16.0f); break;
+    case DT_INT32:
+      t.add_int_val(value - 128);
+      break;
+    case DT_BOOL:
+      t.add_bool_val((value & 1) != 0);
+      break;
+    default:
+      t.add_float_val(static_cast<float>(value) / 16.0f);
+      break;
   }
   return t;
 }
@@ -86,15 +95,24 @@ std::string LocalCpuName(int i) {
 std::string DeviceRequest(const NodeSpec& n) {
   const int k = n.device_index;
   switch (n.device) {
-    case 1: return absl::StrCat("/cpu:", k);
-    case 2: return absl::StrCat("/device:CPU:", k);
-    case 3: return LocalCpuName(k);
-    case 4: return "/job:localhost";
-    case 5: return "/device:CPU:*";
-    case 6: return absl::StrCat("/device:GPU:", k);
-    case 7: return absl::StrCat("/job:other/device:CPU:", k);
-    case 8: return "not a device";
-    default: return "";
+    case 1:
+      return absl::StrCat("/cpu:", k);
+    case 2:
+      return absl::StrCat("/device:CPU:", k);
+    case 3:
+      return LocalCpuName(k);
+    case 4:
+      return "/job:localhost";
+    case 5:
+      return "/device:CPU:*";
+    case 6:
+      return absl::StrCat("/device:GPU:", k);
+    case 7:
+      return absl::StrCat("/job:other/device:CPU:", k);
+    case 8:
+      return "not a device";
+    default:
+      return "";
   }
 }
 

@@ -33,8 +33,20 @@ inline constexpr int kMaxFetches = 3;
 inline constexpr int kMaxTargets = 2;
 
 enum SpecOp {
-  kConst, kPlaceholder, kIdentity, kAddV2, kMul, kNoOp, kSwitch, kMerge,
-  kEnter, kExit, kNextIteration, kLoopCond, kVariableV2, kAssign,
+  kConst,
+  kPlaceholder,
+  kIdentity,
+  kAddV2,
+  kMul,
+  kNoOp,
+  kSwitch,
+  kMerge,
+  kEnter,
+  kExit,
+  kNextIteration,
+  kLoopCond,
+  kVariableV2,
+  kAssign,
   kNumSpecOps,
 };
 // Spellings of the requested-device choices (see DeviceRequest).
@@ -47,11 +59,11 @@ struct InputSpec {
 };
 
 struct NodeSpec {
-  int op = kConst;       // SpecOp.
-  int dtype = 0;         // 0 float, 1 int32, 2 bool.
-  int merge_n = 1;       // Merge's N, in [1, kMaxDataInputs].
+  int op = kConst;  // SpecOp.
+  int dtype = 0;    // 0 float, 1 int32, 2 bool.
+  int merge_n = 1;  // Merge's N, in [1, kMaxDataInputs].
   InputSpec inputs[kMaxDataInputs];
-  int num_control = 0;   // In [0, kMaxControlInputs].
+  int num_control = 0;  // In [0, kMaxControlInputs].
   int control[kMaxControlInputs] = {0, 0};
   int device = 0;        // Requested-device spelling, [0, kNumDeviceRequests).
   int device_index = 0;  // CPU index used by the spelling, [0, kMaxDevices].
@@ -64,14 +76,14 @@ struct NodeSpec {
 };
 
 struct EndpointSpec {
-  int node = 0;        // In [0, num nodes]; num nodes means "missing".
-  int output = 0;      // In [0, 2].
-  bool bare = false;   // Spell output 0 as "name" instead of "name:0".
+  int node = 0;       // In [0, num nodes]; num nodes means "missing".
+  int output = 0;     // In [0, 2].
+  bool bare = false;  // Spell output 0 as "name" instead of "name:0".
 };
 
 struct PipelineSpec {
-  int num_devices = 1;  // In [1, kMaxDevices].
-  std::vector<NodeSpec> nodes;  // 1..kMaxNodes.
+  int num_devices = 1;                // In [1, kMaxDevices].
+  std::vector<NodeSpec> nodes;        // 1..kMaxNodes.
   std::vector<EndpointSpec> feeds;    // 0..kMaxFeeds.
   std::vector<EndpointSpec> fetches;  // 0..kMaxFetches.
   std::vector<int> targets;           // 0..kMaxTargets node references.

@@ -50,8 +50,8 @@ class GraphBuilder {
     AddNodeAttr("dtype", dtype, n);
     return n;
   }
-  NodeDef* Typed(const std::string& name, const std::string& op,
-                 DataType dtype, std::initializer_list<std::string> inputs,
+  NodeDef* Typed(const std::string& name, const std::string& op, DataType dtype,
+                 std::initializer_list<std::string> inputs,
                  const std::string& device = "") {
     NodeDef* n = Node(name, op, inputs, device);
     AddNodeAttr("T", dtype, n);
@@ -126,8 +126,8 @@ GraphDef WhileLoop() {
   b.Typed("while/Switch", "Switch", DT_INT32,
           {"while/Merge", "while/LoopCond"});
   b.Typed("while/Identity", "Identity", DT_INT32, {"while/Switch:1"});
-  b.Typed("while/add", "AddV2", DT_INT32,
-          {"while/Identity", "while/Enter_one"}, "/cpu:1");
+  b.Typed("while/add", "AddV2", DT_INT32, {"while/Identity", "while/Enter_one"},
+          "/cpu:1");
   b.Typed("while/NextIteration", "NextIteration", DT_INT32, {"while/add"});
   b.Typed("while/Exit", "Exit", DT_INT32, {"while/Switch"});
   return b.graph();
@@ -299,8 +299,8 @@ std::vector<NamedPipelineSpec> SeedPipelineSpecs() {
   {  // Fed Placeholder, send/recv convention, product on CPU:1.
     PipelineSpec s;
     s.num_devices = 2;
-    s.nodes = {Op(kPlaceholder, kFloat), Op(kMul, kFloat, {{0, 0}, {0, 0}},
-                                            kFull, 1)};
+    s.nodes = {Op(kPlaceholder, kFloat),
+               Op(kMul, kFloat, {{0, 0}, {0, 0}}, kFull, 1)};
     s.feeds = {Endpoint(0)};
     s.fetches = {Endpoint(1)};
     s.use_function_convention = false;
@@ -309,7 +309,8 @@ std::vector<NamedPipelineSpec> SeedPipelineSpecs() {
   {  // Switch/Merge over three devices.
     PipelineSpec s;
     s.num_devices = 3;
-    s.nodes = {Op(kConst, kBool), Op(kConst, kFloat, {}, kShort, 2),
+    s.nodes = {Op(kConst, kBool),
+               Op(kConst, kFloat, {}, kShort, 2),
                Op(kSwitch, kFloat, {{1, 0}, {0, 0}}, kShort, 1),
                Op(kIdentity, kFloat, {{2, 1}}, kShort, 2),
                Op(kIdentity, kFloat, {{2, 0}}),
@@ -320,8 +321,7 @@ std::vector<NamedPipelineSpec> SeedPipelineSpecs() {
   {  // Cross-device control edges and a target.
     PipelineSpec s;
     s.num_devices = 2;
-    s.nodes = {Op(kNoOp, kFloat, {}, kShort, 1), Op(kConst, kInt32),
-               Op(kNoOp)};
+    s.nodes = {Op(kNoOp, kFloat, {}, kShort, 1), Op(kConst, kInt32), Op(kNoOp)};
     s.nodes[1].num_control = 1;
     s.nodes[1].control[0] = 0;
     s.nodes[2].num_control = 2;
@@ -401,7 +401,8 @@ std::vector<NamedPipelineSpec> SeedPipelineSpecs() {
   }
   {
     PipelineSpec s;
-    s.nodes = {Op(kIdentity, kFloat, {{1, 0}}), Op(kIdentity, kFloat, {{0, 0}})};
+    s.nodes = {Op(kIdentity, kFloat, {{1, 0}}),
+               Op(kIdentity, kFloat, {{0, 0}})};
     s.fetches = {Endpoint(0)};
     out.push_back({"cycle", s, false});
   }
@@ -497,14 +498,15 @@ std::vector<Seed> PipelineSeeds() {
 
 std::vector<Seed> TensorProtoSeeds() {
   std::vector<Seed> out;
-  const DataType types[] = {DT_FLOAT,  DT_DOUBLE, DT_INT32,     DT_UINT8,
-                            DT_INT16,  DT_INT8,   DT_STRING,    DT_COMPLEX64,
-                            DT_INT64,  DT_BOOL,   DT_BFLOAT16,  DT_UINT16,
-                            DT_COMPLEX128, DT_HALF, DT_UINT32,  DT_UINT64};
+  const DataType types[] = {DT_FLOAT,      DT_DOUBLE, DT_INT32,    DT_UINT8,
+                            DT_INT16,      DT_INT8,   DT_STRING,   DT_COMPLEX64,
+                            DT_INT64,      DT_BOOL,   DT_BFLOAT16, DT_UINT16,
+                            DT_COMPLEX128, DT_HALF,   DT_UINT32,   DT_UINT64};
   for (DataType dt : types) {
     Tensor t(dt, TensorShape({2, 3}));
     if (dt == DT_STRING) {
-      for (int i = 0; i < 6; ++i) t.base<std::string>()[i] = absl::StrCat("s", i);
+      for (int i = 0; i < 6; ++i)
+        t.base<std::string>()[i] = absl::StrCat("s", i);
     } else if (dt == DT_BOOL) {
       for (int i = 0; i < 6; ++i) t.base<bool>()[i] = (i % 2) != 0;
     } else {

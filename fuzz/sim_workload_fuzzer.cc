@@ -97,7 +97,8 @@ bool DecodeMultiClient(FuzzInput* in, SimRunSpec* spec) {
   }
   stepflow::SimWorkloadPlan kept = plan;
   kept.clear_ops();
-  for (int i : stepflow::WellFormedOps(plan, keep)) *kept.add_ops() = plan.ops(i);
+  for (int i : stepflow::WellFormedOps(plan, keep))
+    *kept.add_ops() = plan.ops(i);
   spec->plan = kept.SerializeAsString();
   return true;
 }
@@ -108,9 +109,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzInput in(data, size);
   SimRunSpec spec;
   const bool multi_client = (in.Byte() & 1) != 0;
-  spec.workload = multi_client ? stepflow::kMultiClientWorkload : stepflow::kLocalWorkload;
+  spec.workload =
+      multi_client ? stepflow::kMultiClientWorkload : stepflow::kLocalWorkload;
   uint64_t seed = 0;
-  for (int i = 0; i < 8; ++i) seed |= static_cast<uint64_t>(in.Byte()) << (8 * i);
+  for (int i = 0; i < 8; ++i)
+    seed |= static_cast<uint64_t>(in.Byte()) << (8 * i);
   spec.seed = seed;
   if (multi_client) {
     if (!DecodeMultiClient(&in, &spec)) return 0;
@@ -119,16 +122,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Shows that the target catches bugs: STEPFLOW_SIM_FUZZ_PLANTED_BUG=
   // drop_recv (or early_graph_free) makes most inputs crash.
-  static const char* const planted = std::getenv("STEPFLOW_SIM_FUZZ_PLANTED_BUG");
-  if (planted != nullptr && !stepflow::ParsePlantedBug(planted, &spec.planted_bug)) {
-    std::fprintf(stderr, "unknown STEPFLOW_SIM_FUZZ_PLANTED_BUG '%s'\n", planted);
+  static const char* const planted =
+      std::getenv("STEPFLOW_SIM_FUZZ_PLANTED_BUG");
+  if (planted != nullptr &&
+      !stepflow::ParsePlantedBug(planted, &spec.planted_bug)) {
+    std::fprintf(stderr, "unknown STEPFLOW_SIM_FUZZ_PLANTED_BUG '%s'\n",
+                 planted);
     std::abort();
   }
   stepflow::SimRunResult result;
-  const absl::Status s = stepflow::RunSimulation(spec, stepflow::SimRunConfig(), &result);
+  const absl::Status s =
+      stepflow::RunSimulation(spec, stepflow::SimRunConfig(), &result);
   if (absl::IsInvalidArgument(s)) return 0;
   if (!s.ok()) {
-    std::fprintf(stderr, "simulation set-up failed: %s\n", s.ToString().c_str());
+    std::fprintf(stderr, "simulation set-up failed: %s\n",
+                 s.ToString().c_str());
     std::abort();
   }
   if (!result.failures.empty()) {
@@ -137,7 +145,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  stepflow::FormatOptions(spec.options).c_str(),
                  result.failures.size());
     for (const stepflow::SimInvariantFailure& f : result.failures) {
-      std::fprintf(stderr, "  [%s] %s\n", f.invariant.c_str(), f.detail.c_str());
+      std::fprintf(stderr, "  [%s] %s\n", f.invariant.c_str(),
+                   f.detail.c_str());
     }
     std::abort();
   }

@@ -50,7 +50,8 @@ bool TooLargeToTry(const TensorProto& proto) {
   }
   int64_t per_element = 64;
   for (const auto& v : proto.string_val()) {
-    per_element = std::max<int64_t>(per_element, 64 + static_cast<int64_t>(v.size()));
+    per_element =
+        std::max<int64_t>(per_element, 64 + static_cast<int64_t>(v.size()));
   }
   for (const auto& h : proto.resource_handle_val()) {
     per_element = std::max<int64_t>(

@@ -36,10 +36,11 @@ std::map<uint64_t, uint64_t> RunChild(const std::string& extra_flags,
                                       const std::string& dir_name,
                                       int expected_rc = 0) {
   const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string dir = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", dir_name);
+  const std::string dir =
+      absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", dir_name);
   const std::string cmd = absl::StrCat(
-      "mkdir -p '", dir, "' && cd '", dir,
-      "' && env STEPFLOW_SIM_NOISE=", std::string(1000 + dir_name.size() * 37, 'x'),
+      "mkdir -p '", dir, "' && cd '", dir, "' && env STEPFLOW_SIM_NOISE=",
+      std::string(1000 + dir_name.size() * 37, 'x'),
       " LC_ALL=C TZ=Pacific/Chatham MALLOC_PERTURB_=165 '", g_simulate,
       "' --seed=", kFirstSeed, " --seeds=", kSeeds, " --verbose ", extra_flags,
       " 2>&1");
@@ -105,8 +106,8 @@ TEST(CrossProcessDeterminismTest, WithLatencyJitterAndPlainDevices) {
 
 TEST(CrossProcessDeterminismTest, MultiClientWorkloadAndPlantedBug) {
   ASSERT_FALSE(g_simulate.empty());
-  // The multi-client workload through the runner the simulate binary uses. With a
-  // planted bug seeds fail (exit status 1), and still hash the same.
+  // The multi-client workload through the runner the simulate binary uses. With
+  // a planted bug seeds fail (exit status 1), and still hash the same.
   for (const char* bug : {"none", "drop_recv"}) {
     SCOPED_TRACE(bug);
     SimRunSpec spec;
@@ -123,11 +124,13 @@ TEST(CrossProcessDeterminismTest, MultiClientWorkloadAndPlantedBug) {
     }
     EXPECT_EQ(any_failed, std::string(bug) != "none");
     const std::string flags = absl::StrCat(
-        "--workload=multi_client --shrink=false --progress=false --planted_bug=", bug,
-        " --trace_dir=", std::getenv("TEST_TMPDIR") != nullptr
-                             ? std::getenv("TEST_TMPDIR")
-                             : "/tmp");
-    EXPECT_EQ(RunChild(flags, absl::StrCat("child_multi_client_", bug), any_failed ? 1 : 0),
+        "--workload=multi_client --shrink=false --progress=false "
+        "--planted_bug=",
+        bug, " --trace_dir=",
+        std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR")
+                                              : "/tmp");
+    EXPECT_EQ(RunChild(flags, absl::StrCat("child_multi_client_", bug),
+                       any_failed ? 1 : 0),
               here);
   }
 }
@@ -146,9 +149,9 @@ TEST(CrossProcessDeterminismTest, DistributedWorkload) {
     EXPECT_TRUE(r.failures.empty());
     here[seed] = r.trace_hash;
   }
-  EXPECT_EQ(RunChild("--workload=distributed --progress=false",
-                     "child_distributed"),
-            here);
+  EXPECT_EQ(
+      RunChild("--workload=distributed --progress=false", "child_distributed"),
+      here);
 }
 
 }  // namespace

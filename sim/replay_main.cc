@@ -15,8 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/sim_workload.pb.h"
-#include "sim/workloads/multi_client_workload.h"
 #include "sim/trace/replay.h"
+#include "sim/workloads/multi_client_workload.h"
 
 int main(int argc, char** argv) {
   if (argc != 2 || argv[1][0] == '-') {

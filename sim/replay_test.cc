@@ -19,8 +19,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/planted_bug.h"
-#include "sim/workloads/local_workload.h"
 #include "sim/trace/trace.h"
+#include "sim/workloads/local_workload.h"
 #include "sim/workloads/workload_runner.h"
 
 namespace stepflow {
@@ -52,7 +52,8 @@ SimRunResult Record(const SimRunSpec& spec, const std::string& path) {
 
 // Runs the replay binary on `path`; returns its exit status and output.
 int RunReplayBinary(const std::string& path, std::string* out) {
-  const std::string cmd = absl::StrCat("'", g_replay_binary, "' '", path, "' 2>&1");
+  const std::string cmd =
+      absl::StrCat("'", g_replay_binary, "' '", path, "' 2>&1");
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return -1;
   char buf[4096];
@@ -117,7 +118,8 @@ TEST(ReplayTest, TamperedTraceDivergesAtTheTamperedEvent) {
 
   std::string out;
   EXPECT_EQ(RunReplayBinary(tampered, &out), 1) << out;
-  EXPECT_TRUE(absl::StrContains(out, absl::StrCat("DIVERGED at event ", kTampered)))
+  EXPECT_TRUE(
+      absl::StrContains(out, absl::StrCat("DIVERGED at event ", kTampered)))
       << out;
   EXPECT_TRUE(absl::StrContains(out, events[kTampered].DebugString())) << out;
 
@@ -175,7 +177,8 @@ TEST(ReplayTest, FailingTraceReplaysToTheSameFailure) {
   EXPECT_EQ(report.divergence_index, -1) << DescribeReplay(report);
   ASSERT_EQ(report.result.failures.size(), recorded.failures.size());
   for (size_t i = 0; i < recorded.failures.size(); ++i) {
-    EXPECT_EQ(report.result.failures[i].invariant, recorded.failures[i].invariant);
+    EXPECT_EQ(report.result.failures[i].invariant,
+              recorded.failures[i].invariant);
     EXPECT_EQ(report.result.failures[i].detail, recorded.failures[i].detail);
   }
   std::string out;
@@ -217,7 +220,8 @@ TEST(ReplayTest, SpecFilesRoundTrip) {
     out << "definitely not a trace";
   }
   EXPECT_TRUE(absl::IsDataLoss(ReadSpecFile(junk, &back, &is_trace)));
-  EXPECT_TRUE(absl::IsNotFound(ReadSpecFile(TmpPath("absent"), &back, &is_trace)));
+  EXPECT_TRUE(
+      absl::IsNotFound(ReadSpecFile(TmpPath("absent"), &back, &is_trace)));
   // Bad specs are errors, not failures.
   SimRunSpec bad = LocalSpec(1);
   bad.options = {{"no_such_option", "1"}};

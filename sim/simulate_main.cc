@@ -2,11 +2,12 @@
 // of seeds in the deterministic simulator, with a live progress line and a
 // summary table.
 //
-//   bazel run //sim:simulate -- --seeds=20                  # local, seeds 1..20
-//   bazel run //sim:simulate -- --workload=multi_client --seeds=200
-//   bazel run //sim:simulate -- --workload=multi_client --faults=none --seeds=50
-//   bazel run //sim:simulate -- --workload=multi_client --planted_bug=drop_recv
-//   bazel run //sim:simulate -- --workload=distributed --seeds=500
+//   bazel run //sim:simulate -- --seeds=20                  # local,
+//   seeds 1..20 bazel run //sim:simulate -- --workload=multi_client --seeds=200
+//   bazel run //sim:simulate -- --workload=multi_client --faults=none
+//   --seeds=50 bazel run //sim:simulate -- --workload=multi_client
+//   --planted_bug=drop_recv bazel run //sim:simulate -- --workload=distributed
+//   --seeds=500
 //   bazel run //sim:simulate -- --workload=distributed \
 //       --planted_bug=skip_cleanup_graph --seeds=5
 //   bazel run //sim:simulate -- --seed=7 --seeds=1 --verbose
@@ -42,9 +43,9 @@
 #include "proto/sim_workload.pb.h"
 #include "runtime/framework/planted_bug.h"
 #include "sim/check/distributed_shrink.h"
-#include "sim/workloads/multi_client_workload.h"
-#include "sim/trace/replay.h"
 #include "sim/check/shrink.h"
+#include "sim/trace/replay.h"
+#include "sim/workloads/multi_client_workload.h"
 #include "sim/workloads/workload_runner.h"
 
 ABSL_FLAG(std::string, workload, "local",
@@ -60,7 +61,8 @@ ABSL_FLAG(std::string, faults, "",
 ABSL_FLAG(std::string, planted_bug, "none",
           "Test-only planted bug: none, drop_recv, early_graph_free.");
 ABSL_FLAG(int, steps, -1, "Local workload: Session::Run steps per seed.");
-ABSL_FLAG(bool, verbose, false, "Print one line (with its trace hash) per seed.");
+ABSL_FLAG(bool, verbose, false,
+          "Print one line (with its trace hash) per seed.");
 ABSL_FLAG(bool, fifo, false,
           "Run same-time events in FIFO order instead of a seeded choice.");
 ABSL_FLAG(int64_t, latency_ns, 0, "Virtual latency added to every Schedule().");
@@ -207,12 +209,13 @@ void ReportShrunkDistributedRun(const SimRunSpec& spec,
               absl::StrJoin(shrunk.kept, ", ").c_str(), invariant.c_str(),
               shrunk.failure_detail.substr(0, shrunk.failure_detail.find('\n'))
                   .c_str());
-  std::printf("  reduced run: bazel run //sim:simulate -- "
-              "--workload=distributed --seed=%llu --seeds=1 --planted_bug=%s "
-              "--options=%s\n",
-              static_cast<unsigned long long>(spec.seed),
-              PlantedBugName(spec.planted_bug),
-              FormatOptions(shrunk.spec.options).c_str());
+  std::printf(
+      "  reduced run: bazel run //sim:simulate -- "
+      "--workload=distributed --seed=%llu --seeds=1 --planted_bug=%s "
+      "--options=%s\n",
+      static_cast<unsigned long long>(spec.seed),
+      PlantedBugName(spec.planted_bug),
+      FormatOptions(shrunk.spec.options).c_str());
   if (!s.ok()) {
     std::printf("  (writing its trace failed: %s)\n", s.ToString().c_str());
     return;
@@ -226,14 +229,15 @@ void ReportFailingSeed(const SimRunSpec& spec, const SimRunResult& run,
                        const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);  // Reported by OpenFile.
-  const std::string base = absl::StrCat(dir, "/", spec.workload, "_seed_",
-                                        spec.seed);
+  const std::string base =
+      absl::StrCat(dir, "/", spec.workload, "_seed_", spec.seed);
   const std::string trace_path = absl::StrCat(base, ".trace");
   SimRunConfig config;
   config.trace_path = trace_path;
   SimRunResult again;
   absl::Status s = RunSimulation(spec, config, &again);
-  std::printf("\nseed %llu FAILED: %s\n", static_cast<unsigned long long>(spec.seed),
+  std::printf("\nseed %llu FAILED: %s\n",
+              static_cast<unsigned long long>(spec.seed),
               absl::StrJoin(FailedInvariants(run.failures), ", ").c_str());
   constexpr size_t kListed = 8;
   for (size_t i = 0; i < run.failures.size() && i < kListed; ++i) {
@@ -276,7 +280,8 @@ void ReportFailingSeed(const SimRunSpec& spec, const SimRunResult& run,
       shrunk.failure_detail.substr(0, shrunk.failure_detail.find('\n')).c_str(),
       DescribePlan(shrunk.plan).c_str());
   if (!s.ok()) {
-    std::printf("  (saving the shrunk plan failed: %s)\n", s.ToString().c_str());
+    std::printf("  (saving the shrunk plan failed: %s)\n",
+                s.ToString().c_str());
     return;
   }
   std::printf("  shrunk plan: %s\n  replay: bazel run //sim:replay -- %s\n",
@@ -300,12 +305,12 @@ int Main() {
   const std::string dir = absl::GetFlag(FLAGS_trace_dir).empty()
                               ? DefaultTraceDir()
                               : absl::GetFlag(FLAGS_trace_dir);
-  std::printf("simulate: workload=%s seeds=%llu..%llu options={%s} "
-              "planted_bug=%s\n",
-              spec.workload.c_str(), static_cast<unsigned long long>(first),
-              static_cast<unsigned long long>(first + count - 1),
-              FormatOptions(spec.options).c_str(),
-              PlantedBugName(spec.planted_bug));
+  std::printf(
+      "simulate: workload=%s seeds=%llu..%llu options={%s} "
+      "planted_bug=%s\n",
+      spec.workload.c_str(), static_cast<unsigned long long>(first),
+      static_cast<unsigned long long>(first + count - 1),
+      FormatOptions(spec.options).c_str(), PlantedBugName(spec.planted_bug));
   std::fflush(stdout);
 
   Totals totals;

@@ -39,7 +39,10 @@ std::string Dir() {
 
 TEST(SimulateTest, CleanSeedsExitZeroWithASummary) {
   std::string out;
-  ASSERT_EQ(RunSimulate("--workload=multi_client --seeds=3 --progress=false", &out), 0) << out;
+  ASSERT_EQ(
+      RunSimulate("--workload=multi_client --seeds=3 --progress=false", &out),
+      0)
+      << out;
   EXPECT_TRUE(absl::StrContains(out, "failing_seeds")) << out;
   EXPECT_TRUE(absl::StrContains(out, "failures by invariant: none")) << out;
 }
@@ -48,18 +51,22 @@ TEST(SimulateTest, FailingSeedIsSavedShrunkAndReplayable) {
   ASSERT_FALSE(g_simulate.empty());
   const std::string dir = Dir();
   std::string out;
-  ASSERT_EQ(RunSimulate(absl::StrCat("--workload=multi_client --seed=1 --seeds=1 "
-                             "--planted_bug=drop_recv --trace_dir=",
-                             dir),
-                &out),
-            1)
+  ASSERT_EQ(
+      RunSimulate(absl::StrCat("--workload=multi_client --seed=1 --seeds=1 "
+                               "--planted_bug=drop_recv --trace_dir=",
+                               dir),
+                  &out),
+      1)
       << out;
   const std::string trace = absl::StrCat(dir, "/multi_client_seed_1.trace");
-  const std::string plan = absl::StrCat(dir, "/multi_client_seed_1.shrunk.plan");
+  const std::string plan =
+      absl::StrCat(dir, "/multi_client_seed_1.shrunk.plan");
   EXPECT_TRUE(absl::StrContains(out, "seed 1 FAILED: liveness")) << out;
-  EXPECT_TRUE(absl::StrContains(out, absl::StrCat("bazel run //sim:replay -- ", trace)))
+  EXPECT_TRUE(
+      absl::StrContains(out, absl::StrCat("bazel run //sim:replay -- ", trace)))
       << out;
-  EXPECT_TRUE(absl::StrContains(out, absl::StrCat("bazel run //sim:replay -- ", plan)))
+  EXPECT_TRUE(
+      absl::StrContains(out, absl::StrCat("bazel run //sim:replay -- ", plan)))
       << out;
   EXPECT_TRUE(absl::StrContains(out, "liveness       1")) << out;
 
@@ -77,7 +84,8 @@ TEST(SimulateTest, FailingSeedIsSavedShrunkAndReplayable) {
 TEST(SimulateTest, BadFlagsExitTwo) {
   std::string out;
   EXPECT_EQ(RunSimulate("--planted_bug=nope", &out), 2) << out;
-  EXPECT_EQ(RunSimulate("--faults=none", &out), 2) << out;  // Local has no faults.
+  EXPECT_EQ(RunSimulate("--faults=none", &out), 2)
+      << out;  // Local has no faults.
   EXPECT_EQ(RunSimulate("--workload=remote", &out), 2) << out;
 }
 

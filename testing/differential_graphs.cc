@@ -150,7 +150,8 @@ class Builder {
     SetType(n, "dtype", t.dtype());
     TensorProto* p = (*n->mutable_attr())["value"].mutable_tensor();
     p->set_dtype(t.dtype());
-    for (int64_t d : t.shape().dim_sizes()) p->mutable_tensor_shape()->add_dim()->set_size(d);
+    for (int64_t d : t.shape().dim_sizes())
+      p->mutable_tensor_shape()->add_dim()->set_size(d);
     for (int64_t i = 0; i < t.NumElements(); ++i) {
       if (t.dtype() == DT_FLOAT) p->add_float_val(t.flat<float>()(i));
       if (t.dtype() == DT_INT32) p->add_int_val(t.flat<int32_t>()(i));
@@ -159,7 +160,8 @@ class Builder {
     return name;
   }
 
-  std::string AddIntVector(const std::string& name, const std::vector<int32_t>& v) {
+  std::string AddIntVector(const std::string& name,
+                           const std::vector<int32_t>& v) {
     Tensor t(DT_INT32, TensorShape({static_cast<int64_t>(v.size())}));
     for (size_t i = 0; i < v.size(); ++i) t.flat<int32_t>()(i) = v[i];
     return AddConst(name, t);
@@ -200,10 +202,19 @@ class Builder {
     if (x == nullptr) return AddSource();
     std::string op;
     if (x->dtype == DT_FLOAT) {
-      op = *rc::gen::weightedElement<std::string>(
-          {{3, "Neg"}, {3, "Abs"}, {3, "Square"}, {2, "Relu"}, {2, "Floor"},
-           {2, "Sign"}, {1, "Tanh"}, {1, "Sigmoid"}, {1, "Exp"}, {1, "Sqrt"},
-           {1, "Reciprocal"}, {1, "Log"}, {2, "Identity"}});
+      op = *rc::gen::weightedElement<std::string>({{3, "Neg"},
+                                                   {3, "Abs"},
+                                                   {3, "Square"},
+                                                   {2, "Relu"},
+                                                   {2, "Floor"},
+                                                   {2, "Sign"},
+                                                   {1, "Tanh"},
+                                                   {1, "Sigmoid"},
+                                                   {1, "Exp"},
+                                                   {1, "Sqrt"},
+                                                   {1, "Reciprocal"},
+                                                   {1, "Log"},
+                                                   {2, "Identity"}});
     } else if (x->dtype == DT_INT32) {
       op = *rc::gen::element<std::string>("Neg", "Abs", "Square", "Identity");
     } else {
@@ -233,14 +244,24 @@ class Builder {
                                           "GreaterEqual", "Equal", "NotEqual");
       out_type = DT_BOOL;
     } else if (a_copy.dtype == DT_FLOAT) {
-      op = *rc::gen::weightedElement<std::string>(
-          {{3, "Add"}, {3, "AddV2"}, {3, "Sub"}, {3, "Mul"}, {2, "Maximum"},
-           {2, "Minimum"}, {2, "RealDiv"}, {1, "SquaredDifference"},
-           {1, "Pow"}, {1, "FloorDiv"}});
+      op = *rc::gen::weightedElement<std::string>({{3, "Add"},
+                                                   {3, "AddV2"},
+                                                   {3, "Sub"},
+                                                   {3, "Mul"},
+                                                   {2, "Maximum"},
+                                                   {2, "Minimum"},
+                                                   {2, "RealDiv"},
+                                                   {1, "SquaredDifference"},
+                                                   {1, "Pow"},
+                                                   {1, "FloorDiv"}});
     } else {
-      op = *rc::gen::weightedElement<std::string>(
-          {{3, "AddV2"}, {3, "Sub"}, {3, "Mul"}, {2, "Maximum"},
-           {2, "Minimum"}, {1, "FloorDiv"}, {1, "FloorMod"}});
+      op = *rc::gen::weightedElement<std::string>({{3, "AddV2"},
+                                                   {3, "Sub"},
+                                                   {3, "Mul"},
+                                                   {2, "Maximum"},
+                                                   {2, "Minimum"},
+                                                   {1, "FloorDiv"},
+                                                   {1, "FloorMod"}});
     }
     Shape shape;
     if (!Broadcast(a_copy.shape, b->shape, &shape)) shape = a_copy.shape;
@@ -270,7 +291,8 @@ class Builder {
                          {cond.endpoint, tv.endpoint, e->endpoint});
     SetType(n, "T", DT_FLOAT);
     Shape s1, s2;
-    if (!Broadcast(cond.shape, tv.shape, &s1) || !Broadcast(s1, e->shape, &s2)) {
+    if (!Broadcast(cond.shape, tv.shape, &s1) ||
+        !Broadcast(s1, e->shape, &s2)) {
       s2 = tv.shape;
     }
     AddValue(name, DT_FLOAT, v2 ? s2 : tv.shape);
@@ -280,8 +302,8 @@ class Builder {
     const Value* x = Pick(Chance(75) ? DT_FLOAT : DT_INT32);
     if (x == nullptr) return AddUnary();
     const Value v = *x;
-    const std::string op = *rc::gen::element<std::string>("Sum", "Mean", "Max",
-                                                          "Min", "Prod");
+    const std::string op =
+        *rc::gen::element<std::string>("Sum", "Mean", "Max", "Min", "Prod");
     const int rank = static_cast<int>(v.shape.size());
     // Mostly a valid axis (negative ones too); sometimes out of range.
     int axis = rank > 0 ? Uniform(-rank, rank) : 0;
@@ -327,7 +349,8 @@ class Builder {
     SetType(n, "T", DT_FLOAT);
     (*n->mutable_attr())["transpose_a"].set_b(ta);
     (*n->mutable_attr())["transpose_b"].set_b(tb);
-    AddValue(name, DT_FLOAT, {ta ? a.shape[1] : a.shape[0], tb ? b.shape[0] : b.shape[1]});
+    AddValue(name, DT_FLOAT,
+             {ta ? a.shape[1] : a.shape[0], tb ? b.shape[0] : b.shape[1]});
   }
 
   void AddShapeOp() {
@@ -381,10 +404,11 @@ class Builder {
           same.push_back(i);
         }
       }
-      const Value w = (!same.empty() && Chance(90))
-                          ? pool_[same[Uniform(0, same.size())]]
-                          : pool_[Candidates(v.dtype)[Uniform(
-                                0, Candidates(v.dtype).size())]];
+      const Value w =
+          (!same.empty() && Chance(90))
+              ? pool_[same[Uniform(0, same.size())]]
+              : pool_[Candidates(
+                    v.dtype)[Uniform(0, Candidates(v.dtype).size())]];
       const std::string a = AddIntScalar(name + "/axis", 0);
       NodeDef* n = AddNode(name, "ConcatV2", {v.endpoint, w.endpoint, a});
       SetType(n, "T", v.dtype);
@@ -448,12 +472,14 @@ class Builder {
     SetType(s, "T", DT_FLOAT);
     const std::string f = scope + "/false";
     const std::string t = scope + "/true";
-    SetType(AddNode(f, *rc::gen::element<std::string>("Neg", "Square", "Identity"),
-                    {sw + ":0"}),
-            "T", DT_FLOAT);
-    SetType(AddNode(t, *rc::gen::element<std::string>("Abs", "Relu", "Identity"),
-                    {sw + ":1"}),
-            "T", DT_FLOAT);
+    SetType(
+        AddNode(f, *rc::gen::element<std::string>("Neg", "Square", "Identity"),
+                {sw + ":0"}),
+        "T", DT_FLOAT);
+    SetType(
+        AddNode(t, *rc::gen::element<std::string>("Abs", "Relu", "Identity"),
+                {sw + ":1"}),
+        "T", DT_FLOAT);
     const std::string merge = scope + "/Merge";
     NodeDef* m = AddNode(merge, "Merge", {f, t});
     SetType(m, "T", DT_FLOAT);
@@ -509,23 +535,26 @@ class Builder {
     };
     sw(w + "/Switch", w + "/Merge", DT_INT32);
     sw(w + "/Switch_1", w + "/Merge_1", DT_FLOAT);
-    SetType(AddNode(w + "/Identity", "Identity", {w + "/Switch:1"}), "T", DT_INT32);
+    SetType(AddNode(w + "/Identity", "Identity", {w + "/Switch:1"}), "T",
+            DT_INT32);
     SetType(AddNode(w + "/Identity_1", "Identity", {w + "/Switch_1:1"}), "T",
             DT_FLOAT);
     // A constant inside the loop hangs off the pivot by a control edge.
     Tensor one = Tensor::Scalar<int32_t>(1);
     AddConst(w + "/add/y", one);
-    out_.graph.mutable_node(out_.graph.node_size() - 1)->add_input("^" + w + "/Identity");
+    out_.graph.mutable_node(out_.graph.node_size() - 1)
+        ->add_input("^" + w + "/Identity");
     SetType(AddNode(w + "/add", "AddV2", {w + "/Identity", w + "/add/y"}), "T",
             DT_INT32);
-    const std::string body_op = *rc::gen::element<std::string>("AddV2", "Mul",
-                                                               "Maximum", "Sub");
-    SetType(AddNode(w + "/body", body_op, {w + "/Identity_1", w + "/body/Enter"}),
-            "T", DT_FLOAT);
+    const std::string body_op =
+        *rc::gen::element<std::string>("AddV2", "Mul", "Maximum", "Sub");
+    SetType(
+        AddNode(w + "/body", body_op, {w + "/Identity_1", w + "/body/Enter"}),
+        "T", DT_FLOAT);
     SetType(AddNode(w + "/NextIteration", "NextIteration", {w + "/add"}), "T",
             DT_INT32);
-    SetType(AddNode(w + "/NextIteration_1", "NextIteration", {w + "/body"}), "T",
-            DT_FLOAT);
+    SetType(AddNode(w + "/NextIteration_1", "NextIteration", {w + "/body"}),
+            "T", DT_FLOAT);
     SetType(AddNode(w + "/Exit", "Exit", {w + "/Switch"}), "T", DT_INT32);
     SetType(AddNode(w + "/Exit_1", "Exit", {w + "/Switch_1"}), "T", DT_FLOAT);
     AddValue(w + "/Exit_1", DT_FLOAT, acc0.shape);
@@ -540,15 +569,17 @@ class Builder {
     const Value delta = *d;
     const std::string v = NewName("var");
     // Usually the delta's own shape (AssignAdd does not broadcast).
-    const Shape shape = Chance(90) ? delta.shape
-                                   : ShapeCatalog()[Uniform(0, ShapeCatalog().size())];
+    const Shape shape = Chance(90)
+                            ? delta.shape
+                            : ShapeCatalog()[Uniform(0, ShapeCatalog().size())];
     NodeDef* var = AddNode(v, "VariableV2", {});
     SetType(var, "dtype", DT_FLOAT);
     auto* s = (*var->mutable_attr())["shape"].mutable_shape();
     for (int64_t dim : shape) s->add_dim()->set_size(dim);
     (*var->mutable_attr())["container"].set_s("");
     (*var->mutable_attr())["shared_name"].set_s("");
-    const std::string init_value = AddConst(v + "/initial_value", RandomTensor(DT_FLOAT, shape));
+    const std::string init_value =
+        AddConst(v + "/initial_value", RandomTensor(DT_FLOAT, shape));
     NodeDef* assign = AddNode(v + "/Assign", "Assign", {v, init_value});
     SetType(assign, "T", DT_FLOAT);
     (*assign->mutable_attr())["validate_shape"].set_b(true);
@@ -559,7 +590,8 @@ class Builder {
     SetType(add, "T", DT_FLOAT);
     (*add->mutable_attr())["use_locking"].set_b(false);
     (*add->mutable_attr())["_class"].mutable_list()->add_s("loc:@" + v);
-    NodeDef* read = AddNode(v + "/read", "Identity", {v, "^" + v + "/AssignAdd"});
+    NodeDef* read =
+        AddNode(v + "/read", "Identity", {v, "^" + v + "/AssignAdd"});
     SetType(read, "T", DT_FLOAT);
     variable_reads_.push_back(v + "/read");
     AddValue(v + "/read", DT_FLOAT, shape);
@@ -568,21 +600,37 @@ class Builder {
   void Step() {
     if (pool_.empty()) return AddSource();
     const int kind = *rc::gen::weightedElement<int>(
-        {{3, 0}, {4, 1}, {6, 2}, {1, 3}, {2, 4}, {2, 5}, {2, 6},
+        {{3, 0},
+         {4, 1},
+         {6, 2},
+         {1, 3},
+         {2, 4},
+         {2, 5},
+         {2, 6},
          {options_.allow_control_flow ? 1 : 0, 7},
          {options_.allow_control_flow ? 1 : 0, 8},
          {options_.allow_variables ? 1 : 0, 9}});
     switch (kind) {
-      case 0: return AddSource();
-      case 1: return AddUnary();
-      case 2: return AddBinary();
-      case 3: return AddSelect();
-      case 4: return AddReduction();
-      case 5: return AddMatMul();
-      case 6: return AddShapeOp();
-      case 7: return AddCond();
-      case 8: return AddWhile();
-      default: return AddVariable();
+      case 0:
+        return AddSource();
+      case 1:
+        return AddUnary();
+      case 2:
+        return AddBinary();
+      case 3:
+        return AddSelect();
+      case 4:
+        return AddReduction();
+      case 5:
+        return AddMatMul();
+      case 6:
+        return AddShapeOp();
+      case 7:
+        return AddCond();
+      case 8:
+        return AddWhile();
+      default:
+        return AddVariable();
     }
   }
 
@@ -619,12 +667,14 @@ class Builder {
     for (const Value& v : pool_) {
       const std::string& e = v.endpoint;
       if (!IsFed(e) && consumed.count(e) == 0 &&
-          std::find(out_.fetches.begin(), out_.fetches.end(), e) == out_.fetches.end()) {
+          std::find(out_.fetches.begin(), out_.fetches.end(), e) ==
+              out_.fetches.end()) {
         out_.fetches.push_back(e);
       }
     }
     for (const std::string& r : variable_reads_) {
-      if (std::find(out_.fetches.begin(), out_.fetches.end(), r) == out_.fetches.end()) {
+      if (std::find(out_.fetches.begin(), out_.fetches.end(), r) ==
+          out_.fetches.end()) {
         out_.fetches.push_back(r);
       }
     }
@@ -660,7 +710,8 @@ void showValue(const DifferentialGraph& g, std::ostream& os) {
   os << "\nsteps: " << g.steps << "\n";
 }
 
-rc::Gen<DifferentialGraph> GenDifferentialGraph(const DifferentialOptions& options) {
+rc::Gen<DifferentialGraph> GenDifferentialGraph(
+    const DifferentialOptions& options) {
   return rc::gen::exec([options] { return Builder(options).Build(); });
 }
 

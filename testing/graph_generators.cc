@@ -99,7 +99,7 @@ rc::Gen<RandomDag> GenRandomDag(const DagOptions& options) {
                                                      {2, "NoOp"}});
       }
       std::vector<std::string> inputs;
-      const int num_data = op == "Identity" ? 1
+      const int num_data = op == "Identity"                                ? 1
                            : (op == "Add" || op == "AddV2" || op == "Mul") ? 2
                                                                            : 0;
       for (int k = 0; k < num_data; ++k) {

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
 #include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
 
 namespace stepflow {
 namespace test {
@@ -49,8 +49,7 @@ TEST(InlineSchedulerTest, TimersRunAfterQueueInDeadlineOrderAndMoveClock) {
   s.ScheduleAfter(100, rec("t100b"));
   s.Schedule(rec("now"));
   s.RunUntilIdle();
-  EXPECT_EQ(order,
-            (std::vector<std::string>{"now", "t100a", "t100b", "t200"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"now", "t100a", "t100b", "t200"}));
   EXPECT_EQ(times, (std::vector<int64_t>{0, 100, 100, 200}));
 }
 

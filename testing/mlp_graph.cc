@@ -180,8 +180,8 @@ std::string TruncatedNormalInit(Builder* b, const std::string& var,
   b->ConstInts(s + "/shape", shape);
   b->ConstScalar(s + "/mean", 0.0);
   b->ConstScalar(s + "/stddev", stddev);
-  NodeDef* tn = b->Node(s + "/TruncatedNormal", "TruncatedNormal",
-                        {s + "/shape"});
+  NodeDef* tn =
+      b->Node(s + "/TruncatedNormal", "TruncatedNormal", {s + "/shape"});
   AddNodeAttr("dtype", b->dtype(), tn);
   AddNodeAttr("T", DT_INT32, tn);
   SetSeeds(graph_seed, op_seed, tn);
@@ -215,7 +215,7 @@ struct Layer {
   std::string matmul;   // "MatMul", ...
   std::string biased;   // "BiasAdd", ... or "add".
   bool bias_by_add = false;
-  std::string relu;     // Empty on the last layer.
+  std::string relu;  // Empty on the last layer.
   int64_t in = 0, out = 0;
 };
 
@@ -223,9 +223,8 @@ struct Layer {
 
 absl::Status BuildMlpGraph(const MlpOptions& o, MlpGraph* out) {
   if (o.layer_sizes.size() < 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("an MLP needs at least two layer sizes, got ",
-                     o.layer_sizes.size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "an MLP needs at least two layer sizes, got ", o.layer_sizes.size()));
   }
   for (int s : o.layer_sizes) {
     if (s <= 0) {
@@ -238,8 +237,9 @@ absl::Status BuildMlpGraph(const MlpOptions& o, MlpGraph* out) {
         absl::StrCat("batch must be positive, got ", o.batch));
   }
   if (o.dtype != DT_FLOAT && o.dtype != DT_DOUBLE) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "MLP dtype must be DT_FLOAT or DT_DOUBLE, got ", DataTypeString(o.dtype)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("MLP dtype must be DT_FLOAT or DT_DOUBLE, got ",
+                     DataTypeString(o.dtype)));
   }
   *out = MlpGraph();
   Builder b(o.dtype, &out->graph);
@@ -268,9 +268,8 @@ absl::Status BuildMlpGraph(const MlpOptions& o, MlpGraph* out) {
     l.bias = absl::StrCat("b", k);
     const std::vector<int64_t> wshape = {l.in, l.out};
     const std::vector<int64_t> bshape = {l.out};
-    const std::string winit =
-        TruncatedNormalInit(&b, l.weights, wshape, 1.0 / std::sqrt(l.in),
-                            o.graph_seed, ++op_seed);
+    const std::string winit = TruncatedNormalInit(
+        &b, l.weights, wshape, 1.0 / std::sqrt(l.in), o.graph_seed, ++op_seed);
     AddVariable(&b, l.weights, wshape, winit);
     const std::string binit =
         RandomUniformInit(&b, l.bias, bshape, -o.bias_range, o.bias_range,
@@ -314,8 +313,8 @@ absl::Status BuildMlpGraph(const MlpOptions& o, MlpGraph* out) {
   const Flat flats[2] = {
       {logits, s + "/Rank_1", s + "/Shape_1", s + "/Sub", s + "/Slice",
        s + "/concat", s + "/Reshape"},
-      {s + "/labels_stop_gradient", s + "/Rank_2", s + "/Shape_2",
-       s + "/Sub_1", s + "/Slice_1", s + "/concat_1", s + "/Reshape_1"}};
+      {s + "/labels_stop_gradient", s + "/Rank_2", s + "/Shape_2", s + "/Sub_1",
+       s + "/Slice_1", s + "/concat_1", s + "/Reshape_1"}};
   for (const Flat& f : flats) {
     // _flatten_outer_dims: Reshape(t, concat([-1], slice(shape, [rank - 1],
     // [1]))), rank and shape being constants when statically known.
@@ -334,7 +333,8 @@ absl::Status BuildMlpGraph(const MlpOptions& o, MlpGraph* out) {
     AddNodeAttr("Tidx", DT_INT32, c);
     b.Reshape(f.reshape, f.input, f.concat);
   }
-  b.Typed(s, "SoftmaxCrossEntropyWithLogits", {s + "/Reshape", s + "/Reshape_1"});
+  b.Typed(s, "SoftmaxCrossEntropyWithLogits",
+          {s + "/Reshape", s + "/Reshape_1"});
   b.ConstInt(s + "/Sub_2/y", 1);
   b.Int(s + "/Sub_2", "Sub", {s + "/Rank", s + "/Sub_2/y"});
   b.ConstInts(s + "/Slice_2/begin", {0});
@@ -349,7 +349,8 @@ absl::Status BuildMlpGraph(const MlpOptions& o, MlpGraph* out) {
   const std::string g = "gradients";
   b.ConstInts(g + "/Shape", {});
   b.ConstScalar(g + "/grad_ys_0", 1.0);
-  NodeDef* fill = b.Typed(g + "/Fill", "Fill", {g + "/Shape", g + "/grad_ys_0"});
+  NodeDef* fill =
+      b.Typed(g + "/Fill", "Fill", {g + "/Shape", g + "/grad_ys_0"});
   AddNodeAttr("index_type", DT_INT32, fill);
 
   // Mean over every axis of a [batch] vector, shapes static.
@@ -429,9 +430,9 @@ absl::Status BuildMlpGraph(const MlpOptions& o, MlpGraph* out) {
   for (MlpParam& p : out->params) {
     p.gradient = param_grads[p.variable];
     p.update = out->train + "/update_" + p.variable + "/ApplyGradientDescent";
-    NodeDef* apply = b.Typed(
-        p.update, "ApplyGradientDescent",
-        {p.variable, out->train + "/learning_rate", p.gradient});
+    NodeDef* apply =
+        b.Typed(p.update, "ApplyGradientDescent",
+                {p.variable, out->train + "/learning_rate", p.gradient});
     AddNodeAttr("use_locking", false, apply);
     Builder::ColocateWith(p.variable, apply);
     updates.push_back(p.update);

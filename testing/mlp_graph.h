@@ -64,13 +64,13 @@ struct MlpOptions {
 
 // One trainable variable and the names that reach it.
 struct MlpParam {
-  std::string variable;     // "w1": the VariableV2 node.
+  std::string variable;       // "w1": the VariableV2 node.
   std::string initial_value;  // Its initializer's output ("w1/Initializer/
                               // truncated_normal"); feed it and run `assign`
                               // to load a value (Variable.load()).
-  std::string assign;       // "w1/Assign".
-  std::string gradient;     // The tensor ApplyGradientDescent consumes.
-  std::string update;       // "train/update_w1/ApplyGradientDescent".
+  std::string assign;         // "w1/Assign".
+  std::string gradient;       // The tensor ApplyGradientDescent consumes.
+  std::string update;         // "train/update_w1/ApplyGradientDescent".
   std::vector<int64_t> shape;
 };
 

@@ -59,14 +59,15 @@ RC_GTEST_PROP(PartitionedRunProperty, MultiDeviceEqualsSingleDevice, ()) {
 
   Session::FeedList feeds;
   for (const std::string& f : req.feeds) {
-    feeds.emplace_back(f, Tensor::Scalar<float>(
-                              static_cast<float>(*rc::gen::inRange(-8, 9))));
+    feeds.emplace_back(
+        f, Tensor::Scalar<float>(static_cast<float>(*rc::gen::inRange(-8, 9))));
   }
   // Single device: the same graph with every device request cleared.
   GraphDef single = dag.graph;
   for (NodeDef& n : *single.mutable_node()) n.clear_device();
 
-  const Outcome multi = RunOnce(env->env(), dag.graph, dag.num_devices, feeds, req);
+  const Outcome multi =
+      RunOnce(env->env(), dag.graph, dag.num_devices, feeds, req);
   const Outcome one = RunOnce(env->env(), single, 1, feeds, req);
   RC_ASSERT(multi.status.code() == one.status.code());
   if (!one.status.ok()) return;

@@ -55,9 +55,9 @@ void BuildPrunedGraph(const RandomDag& dag, const ExecutionRequest& request,
   opts.expect_device_spec = true;
   absl::Status s = ConvertGraphDefToGraph(opts, dag.graph, g);
   RC_ASSERT(s.ok());
-  s = subgraph::RewriteGraphForExecution(
-      g, request.feeds, request.fetches, request.targets, ClientDevice(),
-      use_function_convention, nullptr);
+  s = subgraph::RewriteGraphForExecution(g, request.feeds, request.fetches,
+                                         request.targets, ClientDevice(),
+                                         use_function_convention, nullptr);
   if (!s.ok()) RC_FAIL(std::string(s.message()));
 }
 
@@ -81,9 +81,10 @@ RC_GTEST_PROP(PrunePartitionProperty, PrunedNodesEqualReference, ()) {
 
   std::set<std::string> actual;
   for (const Node* n : g.op_nodes()) actual.insert(n->name());
-  const std::set<std::string> expected = graph_testing::ReferencePrunedNodeNames(
-      dag.graph, request.feeds, request.fetches, request.targets,
-      use_function_convention);
+  const std::set<std::string> expected =
+      graph_testing::ReferencePrunedNodeNames(dag.graph, request.feeds,
+                                              request.fetches, request.targets,
+                                              use_function_convention);
   RC_ASSERT(actual == expected);
   RC_CLASSIFY(!request.feeds.empty(), "with feeds");
   RC_CLASSIFY(actual.size() < static_cast<size_t>(dag.graph.node_size()),
@@ -110,8 +111,7 @@ struct TransferGroup {
   std::vector<std::pair<std::string, int>> consumers;  // (dst, dst_input)
 };
 
-RC_GTEST_PROP(PrunePartitionProperty, CrossEdgesBecomeExactlyOnePairEach,
-              ()) {
+RC_GTEST_PROP(PrunePartitionProperty, CrossEdgesBecomeExactlyOnePairEach, ()) {
   const RandomDag dag = *GenRandomDag();
   const ExecutionRequest request = *GenExecutionRequest(dag.graph);
   const bool use_function_convention = *rc::gen::arbitrary<bool>();
@@ -133,8 +133,8 @@ RC_GTEST_PROP(PrunePartitionProperty, CrossEdgesBecomeExactlyOnePairEach,
     const Node* dst = e->dst();
     if (!src->IsOp() || !dst->IsOp()) continue;
     if (src->assigned_device_name() == dst->assigned_device_name()) continue;
-    TransferGroup& group = groups[{src->name(), e->src_output(),
-                                   dst->assigned_device_name()}];
+    TransferGroup& group =
+        groups[{src->name(), e->src_output(), dst->assigned_device_name()}];
     group.src = src->name();
     group.slot = e->src_output();
     group.src_device = src->assigned_device_name();
@@ -193,7 +193,8 @@ RC_GTEST_PROP(PrunePartitionProperty, CrossEdgesBecomeExactlyOnePairEach,
     RC_ASSERT(StringAttr(recv, "recv_device") == it->second.loc);
     int64_t send_inc = 0, recv_inc = 0;
     bool send_ct = true, recv_ct = true;
-    RC_ASSERT(GetNodeAttr(*send.def, "send_device_incarnation", &send_inc).ok());
+    RC_ASSERT(
+        GetNodeAttr(*send.def, "send_device_incarnation", &send_inc).ok());
     RC_ASSERT(GetNodeAttr(recv, "send_device_incarnation", &recv_inc).ok());
     RC_ASSERT(GetNodeAttr(*send.def, "client_terminated", &send_ct).ok());
     RC_ASSERT(GetNodeAttr(recv, "client_terminated", &recv_ct).ok());

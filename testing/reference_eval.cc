@@ -82,7 +82,8 @@ absl::Status ReferenceEvaluate(const GraphDef& graph,
     if (m != memo.end()) return m->second;
     auto it = by_name.find(node);
     if (it == by_name.end() || depth > 100000) {
-      error = absl::InvalidArgumentError(absl::StrCat("cannot evaluate ", node));
+      error =
+          absl::InvalidArgumentError(absl::StrCat("cannot evaluate ", node));
       return 0;
     }
     const NodeDef& n = *it->second;
@@ -100,13 +101,13 @@ absl::Status ReferenceEvaluate(const GraphDef& graph,
     if (n.op() == "Const") {
       auto a = n.attr().find("value");
       if (a == n.attr().end() || a->second.tensor().float_val_size() != 1) {
-        error = absl::UnimplementedError(
-            absl::StrCat("reference interpreter: Const ", node,
-                         " is not a float scalar"));
+        error = absl::UnimplementedError(absl::StrCat(
+            "reference interpreter: Const ", node, " is not a float scalar"));
         return 0;
       }
       v = a->second.tensor().float_val(0);
-    } else if ((n.op() == "Identity" || n.op() == "SimDelay") && in.size() == 1) {
+    } else if ((n.op() == "Identity" || n.op() == "SimDelay") &&
+               in.size() == 1) {
       v = in[0];
     } else if ((n.op() == "Add" || n.op() == "AddV2") && in.size() == 2) {
       v = in[0] + in[1];

@@ -23,9 +23,9 @@ GraphDef Small() {
 
 TEST(ReferenceEvalTest, ComputesInFloat) {
   ReferenceOutcome out;
-  ASSERT_TRUE(ReferenceEvaluate(Small(), {{"p", 0.5f}}, {"m:0", "a", "c"}, {},
-                                &out)
-                  .ok());
+  ASSERT_TRUE(
+      ReferenceEvaluate(Small(), {{"p", 0.5f}}, {"m:0", "a", "c"}, {}, &out)
+          .ok());
   EXPECT_TRUE(out.error_codes.empty());
   EXPECT_EQ(out.values, (std::vector<float>{9.0f, 3.0f, 2.5f}));
 }
@@ -39,7 +39,8 @@ TEST(ReferenceEvalTest, UnfedPlaceholderFails) {
   ASSERT_TRUE(ReferenceEvaluate(Small(), {}, {"i"}, {}, &out).ok());
   EXPECT_EQ(out.error_codes.size(), 1u);
   // Fed: served by the feed.
-  ASSERT_TRUE(ReferenceEvaluate(Small(), {{"p:0", 1.0f}}, {"i"}, {}, &out).ok());
+  ASSERT_TRUE(
+      ReferenceEvaluate(Small(), {{"p:0", 1.0f}}, {"i"}, {}, &out).ok());
   EXPECT_TRUE(out.error_codes.empty());
   EXPECT_EQ(out.values, std::vector<float>{2.5f});
 }

@@ -40,10 +40,10 @@ std::set<std::string> ReferencePrunedNodeNames(
   std::map<Port, std::string> feed_node;
   for (size_t k = 0; k < feeds.size(); ++k) {
     const Port p = SplitEndpoint(feeds[k]);
-    feed_node[p] = use_function_convention
-                       ? "_arg_" + Join(Join(p.first, p.second),
-                                        static_cast<int>(k))
-                       : "_recv_" + Join(p.first, p.second);
+    feed_node[p] =
+        use_function_convention
+            ? "_arg_" + Join(Join(p.first, p.second), static_cast<int>(k))
+            : "_recv_" + Join(p.first, p.second);
   }
 
   std::set<std::string> kept;
@@ -51,8 +51,8 @@ std::set<std::string> ReferencePrunedNodeNames(
   for (size_t k = 0; k < fetches.size(); ++k) {
     const Port p = SplitEndpoint(fetches[k]);
     kept.insert(use_function_convention
-                    ? "_retval_" + Join(Join(p.first, p.second),
-                                        static_cast<int>(k))
+                    ? "_retval_" +
+                          Join(Join(p.first, p.second), static_cast<int>(k))
                     : "_send_" + Join(p.first, p.second));
     work.push_back(p.first);
   }

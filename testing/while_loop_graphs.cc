@@ -157,8 +157,7 @@ GraphDef AccumulateLoopGraph(const LoopPlacement& place) {
   NodeDef* expand = b.Typed("while/ExpandDims", "ExpandDims",
                             {"while/Cast", "while/ExpandDims/dim"}, DT_FLOAT);
   AddNodeAttr("Tdim", DT_INT32, expand);
-  b.Const("while/concat/axis", Tensor::Scalar<int32_t>(0),
-          {"^while/Identity"});
+  b.Const("while/concat/axis", Tensor::Scalar<int32_t>(0), {"^while/Identity"});
   NodeDef* concat = b.Typed(
       "while/concat", "ConcatV2",
       {"while/Identity_2", "while/ExpandDims", "while/concat/axis"}, DT_FLOAT);
@@ -185,8 +184,7 @@ GraphDef NestedLoopGraph(const LoopPlacement& place) {
   // Inner loop over j, carrying c; m and x reach it through both frames.
   b.Const("while/Const", Tensor::Scalar<int32_t>(0), {"^while/Identity"});
   b.LoopVarHead("while/while", kInnerFrame, "", "while/Const", DT_INT32);
-  b.LoopVarHead("while/while", kInnerFrame, "_1", "while/Identity_1",
-                DT_FLOAT);
+  b.LoopVarHead("while/while", kInnerFrame, "_1", "while/Identity_1", DT_FLOAT);
   b.EnterConstant("while/while/Less/Enter/Enter", kFrame, "m", DT_INT32);
   b.EnterConstant("while/while/Less/Enter", kInnerFrame,
                   "while/while/Less/Enter/Enter", DT_INT32);
@@ -211,9 +209,8 @@ LoopPlacement AllOnDevice(const std::string& device) {
 LoopPlacement SplitBodyFromControl(const std::string& control,
                                    const std::string& body) {
   return [control, body](const std::string& node, const std::string& op) {
-    static const char* const kMachinery[] = {"Enter", "Merge", "Switch",
-                                             "NextIteration", "Exit",
-                                             "LoopCond"};
+    static const char* const kMachinery[] = {
+        "Enter", "Merge", "Switch", "NextIteration", "Exit", "LoopCond"};
     for (const char* m : kMachinery) {
       if (op == m) return control;
     }

@@ -7,6 +7,7 @@ set -euo pipefail
 PACKAGES=(
   bazel-bootstrap          # Bazel 4.2.3, works offline with third_party/ shims
   g++ clang-14 libfuzzer-14-dev libclang-rt-14-dev
+  clang-format-14           # the format test (tools/format)
   libabsl-dev
   libprotobuf-dev protobuf-compiler
   libgrpc++-dev protobuf-compiler-grpc

@@ -12,9 +12,9 @@ namespace stepflow {
 namespace {
 
 absl::Status BadRequest(absl::string_view spec, absl::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("device request '", spec, "': ", why,
-                   " (want PREFIX=DEVICE, e.g. w=/job:worker/replica:0/task:1)"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "device request '", spec, "': ", why,
+      " (want PREFIX=DEVICE, e.g. w=/job:worker/replica:0/task:1)"));
 }
 
 // True if `name` is `prefix` or lies in the name scope `prefix`.
@@ -53,9 +53,9 @@ absl::Status ApplyDeviceRequests(const std::vector<DeviceRequest>& requests,
   std::map<std::string, std::string> by_prefix;
   for (const DeviceRequest& r : requests) {
     if (!by_prefix.emplace(r.prefix, r.device).second) {
-      return BadRequest(absl::StrCat(r.prefix, "=", r.device),
-                        absl::StrCat("prefix '", r.prefix,
-                                     "' is requested more than once"));
+      return BadRequest(
+          absl::StrCat(r.prefix, "=", r.device),
+          absl::StrCat("prefix '", r.prefix, "' is requested more than once"));
     }
   }
   // Node index -> chosen request, computed before anything is written.

@@ -18,15 +18,19 @@ constexpr char kTask1[] = "/job:worker/replica:0/task:1";
 // Names as TensorFlow's training graphs have them (no ops matter here).
 GraphDef TrainingLikeGraph() {
   GraphDef g;
-  EXPECT_TRUE(ParseGraphDefFromText(R"pb(
-    node { name: "w" op: "NoOp" }
-    node { name: "w/Assign" op: "NoOp" }
-    node { name: "weights" op: "NoOp" }
-    node { name: "mul" op: "NoOp" device: "/cpu:0" }
-    node { name: "train" op: "NoOp" }
-    node { name: "train/learning_rate" op: "NoOp" }
-    node { name: "train/update_w/ApplyGradientDescent" op: "NoOp" }
-  )pb", &g).ok());
+  EXPECT_TRUE(
+      ParseGraphDefFromText(
+          R"pb(
+            node { name: "w" op: "NoOp" }
+            node { name: "w/Assign" op: "NoOp" }
+            node { name: "weights" op: "NoOp" }
+            node { name: "mul" op: "NoOp" device: "/cpu:0" }
+            node { name: "train" op: "NoOp" }
+            node { name: "train/learning_rate" op: "NoOp" }
+            node { name: "train/update_w/ApplyGradientDescent" op: "NoOp" }
+          )pb",
+          &g)
+          .ok());
   return g;
 }
 
@@ -53,9 +57,8 @@ TEST(DeviceRequestsTest, ParsesAndCanonicalizesTheDevice) {
 }
 
 TEST(DeviceRequestsTest, BadSpecsAreInvalidArgumentNamingTheSpec) {
-  const std::string bad[] = {"w",          "=/cpu:0",     "w=",
-                             "/=/cpu:0",   "w=/nope:3",   "-w=/cpu:0",
-                             "w=cpu:0"};
+  const std::string bad[] = {"w",         "=/cpu:0",   "w=",     "/=/cpu:0",
+                             "w=/nope:3", "-w=/cpu:0", "w=cpu:0"};
   for (const std::string& spec : bad) {
     DeviceRequest r;
     absl::Status s = ParseDeviceRequest(spec, &r);
@@ -71,7 +74,7 @@ TEST(DeviceRequestsTest, PrefixCoversTheNodeAndItsScopeOnly) {
   std::map<std::string, std::string> d = Devices(g);
   EXPECT_EQ(d["w"], kTask1);
   EXPECT_EQ(d["w/Assign"], kTask1);
-  EXPECT_EQ(d["weights"], "");  // Shares the letters, not the scope.
+  EXPECT_EQ(d["weights"], "");    // Shares the letters, not the scope.
   EXPECT_EQ(d["mul"], "/cpu:0");  // Untouched.
   EXPECT_EQ(d["train/update_w/ApplyGradientDescent"], "");
 }
@@ -104,8 +107,8 @@ TEST(DeviceRequestsTest, ARequestReplacesTheGraphsDevice) {
 TEST(DeviceRequestsTest, PrefixMatchingNoNodeIsAnErrorAndChangesNothing) {
   GraphDef g = TrainingLikeGraph();
   const GraphDef before = g;
-  absl::Status s = ApplyDeviceRequests(
-      {Parse("w=/cpu:1"), Parse("wieghts=/cpu:1")}, &g);
+  absl::Status s =
+      ApplyDeviceRequests({Parse("w=/cpu:1"), Parse("wieghts=/cpu:1")}, &g);
   EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), "wieghts")) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), "no node")) << s;

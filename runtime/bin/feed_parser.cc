@@ -23,7 +23,8 @@ bool Flatten(absl::string_view s, std::vector<std::string>* leaves,
     // A bare comma list is a vector; a single value is a scalar.
     std::vector<std::string> parts = absl::StrSplit(s, ',');
     if (parts.size() > 1) shape->push_back(parts.size());
-    for (auto& p : parts) leaves->push_back(std::string(absl::StripAsciiWhitespace(p)));
+    for (auto& p : parts)
+      leaves->push_back(std::string(absl::StripAsciiWhitespace(p)));
     return true;
   }
   // Recursive descent over "[...]".
@@ -75,8 +76,10 @@ bool Flatten(absl::string_view s, std::vector<std::string>* leaves,
         return true;
       }
       size_t start = pos;
-      while (pos < s.size() && s[pos] != ',' && s[pos] != ']' && s[pos] != '[') ++pos;
-      absl::string_view leaf = absl::StripAsciiWhitespace(s.substr(start, pos - start));
+      while (pos < s.size() && s[pos] != ',' && s[pos] != ']' && s[pos] != '[')
+        ++pos;
+      absl::string_view leaf =
+          absl::StripAsciiWhitespace(s.substr(start, pos - start));
       if (leaf.empty()) {
         *error = "empty element";
         return false;
@@ -211,8 +214,8 @@ absl::Status ParseFeed(const std::string& spec, const GraphDef& graph,
   }
   const std::string name = spec.substr(0, eq);
   std::string value = spec.substr(eq + 1);
-  const bool from_file = absl::StartsWith(value, "@") &&
-                         !absl::StartsWith(value, "@@");
+  const bool from_file =
+      absl::StartsWith(value, "@") && !absl::StartsWith(value, "@@");
   if (absl::StartsWith(value, "@@")) value.erase(0, 1);
   const TensorId id = ParseTensorName(name);
   const NodeDef* node = nullptr;
@@ -223,8 +226,8 @@ absl::Status ParseFeed(const std::string& spec, const GraphDef& graph,
     }
   }
   if (node == nullptr) {
-    return absl::NotFoundError(
-        absl::StrCat("feed '", name, "': no node named '", id.node, "' in the graph"));
+    return absl::NotFoundError(absl::StrCat(
+        "feed '", name, "': no node named '", id.node, "' in the graph"));
   }
   DataType dtype = DT_INVALID;
   for (const char* attr : {"dtype", "T"}) {
@@ -253,25 +256,28 @@ absl::Status ParseFeed(const std::string& spec, const GraphDef& graph,
   }
   if (dtype == DT_INVALID) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "feed '", name, "': cannot tell the dtype of node ", FormatNodeName(id.node),
-        " (", node->op(), "); feed a Placeholder"));
+        "feed '", name, "': cannot tell the dtype of node ",
+        FormatNodeName(id.node), " (", node->op(), "); feed a Placeholder"));
   }
   Tensor t;
   absl::Status s = ParseTensorValue(value, BaseType(dtype), &t);
   if (!s.ok()) {
-    return absl::Status(s.code(), absl::StrCat("feed '", name, "': ", s.message()));
+    return absl::Status(s.code(),
+                        absl::StrCat("feed '", name, "': ", s.message()));
   }
   // Like TensorFlow's C++ session, the placeholder's declared shape is not
   // enforced on feeds (kernels check what they need); it only shapes a flat
   // list that has exactly the declared number of elements.
   PartialTensorShape declared;
-  if (GetNodeAttr(*node, "shape", &declared).ok() && declared.IsFullyDefined() &&
-      !declared.IsCompatibleWith(t.shape())) {
+  if (GetNodeAttr(*node, "shape", &declared).ok() &&
+      declared.IsFullyDefined() && !declared.IsCompatibleWith(t.shape())) {
     std::vector<int64_t> dims;
-    for (int d = 0; d < declared.dims(); ++d) dims.push_back(declared.dim_size(d));
+    for (int d = 0; d < declared.dims(); ++d)
+      dims.push_back(declared.dim_size(d));
     TensorShape target(dims);
     Tensor reshaped;
-    if (target.num_elements() == t.NumElements() && reshaped.CopyFrom(t, target)) {
+    if (target.num_elements() == t.NumElements() &&
+        reshaped.CopyFrom(t, target)) {
       t = std::move(reshaped);
     }
   }

@@ -18,32 +18,51 @@ namespace {
 GraphDef TestGraph() {
   GraphDef g;
   EXPECT_TRUE(ParseGraphDefFromText(R"pb(
-    node {
-      name: "x"
-      op: "Placeholder"
-      attr { key: "dtype" value { type: DT_INT32 } }
-    }
-    node {
-      name: "m"
-      op: "Placeholder"
-      attr { key: "dtype" value { type: DT_FLOAT } }
-      attr { key: "shape" value { shape { dim { size: 2 } dim { size: 2 } } } }
-    }
-    node {
-      name: "s"
-      op: "Placeholder"
-      attr { key: "dtype" value { type: DT_STRING } }
-    }
-    node {
-      name: "c"
-      op: "NoOp"
-    }
-    node {
-      name: "b"
-      op: "Placeholder"
-      attr { key: "dtype" value { type: DT_BOOL } }
-    }
-  )pb", &g).ok());
+                                      node {
+                                        name: "x"
+                                        op: "Placeholder"
+                                        attr {
+                                          key: "dtype"
+                                          value { type: DT_INT32 }
+                                        }
+                                      }
+                                      node {
+                                        name: "m"
+                                        op: "Placeholder"
+                                        attr {
+                                          key: "dtype"
+                                          value { type: DT_FLOAT }
+                                        }
+                                        attr {
+                                          key: "shape"
+                                          value {
+                                            shape {
+                                              dim { size: 2 }
+                                              dim { size: 2 }
+                                            }
+                                          }
+                                        }
+                                      }
+                                      node {
+                                        name: "s"
+                                        op: "Placeholder"
+                                        attr {
+                                          key: "dtype"
+                                          value { type: DT_STRING }
+                                        }
+                                      }
+                                      node { name: "c" op: "NoOp" }
+                                      node {
+                                        name: "b"
+                                        op: "Placeholder"
+                                        attr {
+                                          key: "dtype"
+                                          value { type: DT_BOOL }
+                                        }
+                                      }
+                                    )pb",
+                                    &g)
+                  .ok());
   return g;
 }
 
@@ -81,7 +100,8 @@ std::string Utf32(const std::u32string& text, size_t width) {
   std::string out;
   for (size_t i = 0; i < width; ++i) {
     const char32_t c = i < text.size() ? text[i] : 0;
-    for (int b = 0; b < 4; ++b) out.push_back(static_cast<char>((c >> (8 * b)) & 0xff));
+    for (int b = 0; b < 4; ++b)
+      out.push_back(static_cast<char>((c >> (8 * b)) & 0xff));
   }
   return out;
 }
@@ -131,16 +151,16 @@ TEST(FeedParserTest, NpyFileFeeds) {
   for (int i = 0; i < 6; ++i) m.flat<float>()(i) = 0.5f * i;
   std::string bytes;
   ASSERT_TRUE(EncodeNpy(m, &bytes).ok());
-  absl::Status s =
-      ParseFeed("m=@" + WriteTemp("m.npy", bytes), g, &feed);
+  absl::Status s = ParseFeed("m=@" + WriteTemp("m.npy", bytes), g, &feed);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(feed.first, "m");
   EXPECT_EQ(feed.second.shape(), TensorShape({2, 3}));
   EXPECT_TRUE(TensorsEqual(feed.second, m));
 
-  s = ParseFeed("b=@" + WriteTemp("b.npy", NumpySaved("|b1", "(3,)",
-                                                      std::string("\x01\x00\x01", 3))),
-                g, &feed);
+  s = ParseFeed(
+      "b=@" + WriteTemp("b.npy", NumpySaved("|b1", "(3,)",
+                                            std::string("\x01\x00\x01", 3))),
+      g, &feed);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(feed.second.dtype(), DT_BOOL);
   ASSERT_EQ(feed.second.NumElements(), 3);
@@ -148,19 +168,23 @@ TEST(FeedParserTest, NpyFileFeeds) {
   EXPECT_FALSE(feed.second.flat<bool>()(1));
   EXPECT_TRUE(feed.second.flat<bool>()(2));
 
-  s = ParseFeed("s=@" + WriteTemp("s.npy", NumpySaved("<U3", "(2,)",
-                                                      Utf32(U"ab", 3) +
-                                                          Utf32(U"c\u00e9d", 3))),
-                g, &feed);
+  s = ParseFeed(
+      "s=@" + WriteTemp("s.npy",
+                        NumpySaved("<U3", "(2,)",
+                                   Utf32(U"ab", 3) + Utf32(U"c\u00e9d", 3))),
+      g, &feed);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(feed.second.dtype(), DT_STRING);
   ASSERT_EQ(feed.second.shape(), TensorShape({2}));
   EXPECT_EQ(feed.second.flat<std::string>()(0), "ab");
-  EXPECT_EQ(feed.second.flat<std::string>()(1), "c\xc3\xa9" "d");
+  EXPECT_EQ(feed.second.flat<std::string>()(1),
+            "c\xc3\xa9"
+            "d");
 
-  s = ParseFeed("x:0=@" + WriteTemp("x.npy", NumpySaved("<i4", "()",
-                                                        std::string("\x07\0\0\0", 4))),
-                g, &feed);
+  s = ParseFeed(
+      "x:0=@" + WriteTemp("x.npy", NumpySaved("<i4", "()",
+                                              std::string("\x07\0\0\0", 4))),
+      g, &feed);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(feed.first, "x:0");
   EXPECT_EQ(feed.second.dims(), 0);
@@ -185,8 +209,8 @@ TEST(FeedParserTest, FileFeedErrorsNameTheFeedAndTheFile) {
   const GraphDef g = TestGraph();
   std::pair<std::string, Tensor> feed;
   // numpy's default float64 for a float32 placeholder.
-  const std::string f8 = WriteTemp(
-      "f8.npy", NumpySaved("<f8", "(1,)", std::string(8, '\0')));
+  const std::string f8 =
+      WriteTemp("f8.npy", NumpySaved("<f8", "(1,)", std::string(8, '\0')));
   absl::Status s = ParseFeed("m=@" + f8, g, &feed);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_THAT(s.message(), HasSubstr("feed 'm'"));
@@ -218,13 +242,17 @@ TEST(FeedParserTest, FileFeedErrorsNameTheFeedAndTheFile) {
 TEST(FeedParserTest, Errors) {
   std::pair<std::string, Tensor> feed;
   GraphDef g = TestGraph();
-  EXPECT_EQ(ParseFeed("x", g, &feed).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(ParseFeed("=3", g, &feed).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseFeed("x", g, &feed).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseFeed("=3", g, &feed).code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ParseFeed("nope=3", g, &feed).code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(ParseFeed("x=abc", g, &feed).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseFeed("x=abc", g, &feed).code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ParseFeed("x=99999999999", g, &feed).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(ParseFeed("c=1", g, &feed).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseFeed("c=1", g, &feed).code(),
+            absl::StatusCode::kInvalidArgument);
   Tensor t;
   EXPECT_FALSE(ParseTensorValue("[[1,2],[3]]", DT_INT32, &t).ok());
   EXPECT_FALSE(ParseTensorValue("[1,2", DT_INT32, &t).ok());

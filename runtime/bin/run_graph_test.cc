@@ -63,17 +63,18 @@ TEST(RunGraphTest, TensorFlowMultiplicationFloat) {
 }
 
 TEST(RunGraphTest, ShippedExampleOnTwoDevices) {
-  Result r = RunGraph(absl::StrCat("--graph=", Runfile("examples/affine.pbtxt"),
-                                   " --fetch=y,total --cpus=2 'x=[[1,2],[3,4]]'"));
+  Result r =
+      RunGraph(absl::StrCat("--graph=", Runfile("examples/affine.pbtxt"),
+                            " --fetch=y,total --cpus=2 'x=[[1,2],[3,4]]'"));
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output, "y = [[5.5 1.5 0][11.5 1.5 0]]\ntotal = 20\n");
 }
 
 TEST(RunGraphTest, DeviceRequestsPlaceNodes) {
-  Result r = RunGraph(absl::StrCat(
-      "--graph=", Runfile("examples/affine.pbtxt"),
-      " --fetch=y,total --cpus=2 --log_device_placement",
-      " --device=matmul=/cpu:1,y=/cpu:1 'x=[[1,2],[3,4]]'"));
+  Result r = RunGraph(
+      absl::StrCat("--graph=", Runfile("examples/affine.pbtxt"),
+                   " --fetch=y,total --cpus=2 --log_device_placement",
+                   " --device=matmul=/cpu:1,y=/cpu:1 'x=[[1,2],[3,4]]'"));
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("y = [[5.5 1.5 0][11.5 1.5 0]]\ntotal = 20\n"),
             std::string::npos)
@@ -127,13 +128,15 @@ TEST(RunGraphTest, BadInputsExitNonZeroWithAMessage) {
       {"", "--graph is required"},
       {"--graph=/no/such/file.pb --fetch=y", "/no/such/file.pb"},
       {absl::StrCat("--graph=", example, " --fetch=nope 'x=[[1,2]]'"), "nope"},
-      {absl::StrCat("--graph=", example, " --fetch=y 'x=[[1,2],[3]]'"), "ragged"},
+      {absl::StrCat("--graph=", example, " --fetch=y 'x=[[1,2],[3]]'"),
+       "ragged"},
       {absl::StrCat("--graph=", example, " --fetch=y x=abc"), "abc"},
       {absl::StrCat("--graph=", example, " --fetch=y"), "x"},
       {absl::StrCat("--graph=", example, " --fetch=y --cpus=0 'x=[[1,2]]'"),
        "--cpus"},
       {absl::StrCat("--graph=", example, " 'x=[[1,2]]'"), "nothing to do"},
-      {absl::StrCat("--graph=", example, " --fetch=y --device=nope=/cpu:0 'x=[[1,2]]'"),
+      {absl::StrCat("--graph=", example,
+                    " --fetch=y --device=nope=/cpu:0 'x=[[1,2]]'"),
        "no node is named 'nope'"},
       {absl::StrCat("--graph=", example, " --fetch=y --device=y 'x=[[1,2]]'"),
        "PREFIX=DEVICE"},
@@ -141,15 +144,16 @@ TEST(RunGraphTest, BadInputsExitNonZeroWithAMessage) {
       {absl::StrCat("--graph=", example,
                     " --fetch=y --target=grpc://127.0.0.1:1 'x=[[1,2]]'"),
        "127.0.0.1:1"},
-      {absl::StrCat("--graph=", example, " --fetch=y --session_target=grpc://a:1",
+      {absl::StrCat("--graph=", example,
+                    " --fetch=y --session_target=grpc://a:1",
                     " --target=grpc://b:2 'x=[[1,2]]'"),
        "two session targets"},
   };
   for (const Case& c : cases) {
     Result r = RunGraph(c.args);
     EXPECT_EQ(r.exit_code, 1) << c.args << "\n" << r.output;
-    EXPECT_NE(r.output.find(c.expect), std::string::npos)
-        << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.args << "\n"
+                                                          << r.output;
   }
 }
 
@@ -193,18 +197,55 @@ std::string NpyOf(const Tensor& t) {
 // which only the step needs, is left out of the init run.
 TEST(RunGraphTest, InitRunsWithTheFeedsItNeeds) {
   const std::string graph = WriteTemp("fed_init.pbtxt", R"pb(
-    node { name: "v" op: "VariableV2"
-           attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "shape" value { shape {} } } }
-    node { name: "v0" op: "Placeholder"
-           attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "v/Assign" op: "Assign" input: "v" input: "v0"
-           attr { key: "T" value { type: DT_FLOAT } } }
+    node {
+      name: "v"
+      op: "VariableV2"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "shape"
+        value { shape {} }
+      }
+    }
+    node {
+      name: "v0"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "v/Assign"
+      op: "Assign"
+      input: "v"
+      input: "v0"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
     node { name: "init" op: "NoOp" input: "^v/Assign" }
-    node { name: "x" op: "Placeholder"
-           attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "y" op: "Mul" input: "v" input: "x"
-           attr { key: "T" value { type: DT_FLOAT } } }
+    node {
+      name: "x"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "y"
+      op: "Mul"
+      input: "v"
+      input: "x"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
   )pb");
   Result r = RunGraph(
       absl::StrCat("--graph=", graph, " --init=init --fetch=y v0=3 x=2"));
@@ -218,22 +259,69 @@ TEST(RunGraphTest, InitRunsWithTheFeedsItNeeds) {
 }
 
 constexpr char kIdentities[] = R"pb(
-  node { name: "s" op: "Placeholder"
-         attr { key: "dtype" value { type: DT_STRING } } }
-  node { name: "b" op: "Placeholder"
-         attr { key: "dtype" value { type: DT_BOOL } } }
-  node { name: "f" op: "Placeholder"
-         attr { key: "dtype" value { type: DT_FLOAT } } }
-  node { name: "scope/s" op: "Identity" input: "s"
-         attr { key: "T" value { type: DT_STRING } } }
+  node {
+    name: "s"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_STRING }
+    }
+  }
+  node {
+    name: "b"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_BOOL }
+    }
+  }
+  node {
+    name: "f"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "scope/s"
+    op: "Identity"
+    input: "s"
+    attr {
+      key: "T"
+      value { type: DT_STRING }
+    }
+  }
   node { name: "not_b" op: "LogicalNot" input: "b" }
-  node { name: "f2" op: "Identity" input: "f"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "empty" op: "Const"
-         attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "value" value { tensor {
-           dtype: DT_FLOAT
-           tensor_shape { dim { size: 2 } dim { size: 0 } } } } } }
+  node {
+    name: "f2"
+    op: "Identity"
+    input: "f"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "empty"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {
+            dim { size: 2 }
+            dim { size: 0 }
+          }
+        }
+      }
+    }
+  }
 )pb";
 
 // Feeds from .npy files (string, bool, float) and --output_dir writing each
@@ -277,12 +365,12 @@ TEST(RunGraphTest, NpyFeedsAndOutputDir) {
 
 TEST(RunGraphTest, FileFeedErrorsNameTheFile) {
   const std::string graph = WriteTemp("identities2.pbtxt", kIdentities);
-  const std::string f8 = WriteTemp(
-      "f8.npy", NpyOf(Tensor::Vector<double>({1.0, 2.0})));
+  const std::string f8 =
+      WriteTemp("f8.npy", NpyOf(Tensor::Vector<double>({1.0, 2.0})));
   Result r = RunGraph(absl::StrCat("--graph=", graph, " --fetch=f2 f=@", f8));
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find(absl::StrCat("feed 'f': file '", f8,
-                                       "' holds double values")),
+  EXPECT_NE(r.output.find(
+                absl::StrCat("feed 'f': file '", f8, "' holds double values")),
             std::string::npos)
       << r.output;
   r = RunGraph(absl::StrCat("--graph=", graph, " --fetch=f2 f=@",
@@ -299,8 +387,7 @@ TEST(RunGraphTest, SavedModelDirectoryIsExplained) {
   WriteTemp("saved_model_dir/saved_model.pb", std::string("\x08\x01", 2));
   Result r = RunGraph(absl::StrCat("--graph=", dir, " --fetch=y"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("is a SavedModel, not a GraphDef"),
-            std::string::npos)
+  EXPECT_NE(r.output.find("is a SavedModel, not a GraphDef"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("convert_variables_to_constants_v2"),
             std::string::npos)

@@ -67,8 +67,7 @@ absl::Status ReadTensorFile(const std::string& path, Tensor* out) {
   if (bytes.size() > static_cast<size_t>(INT_MAX) ||
       !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "file '", path,
-        "' is neither a .npy file nor a binary TensorProto"));
+        "file '", path, "' is neither a .npy file nor a binary TensorProto"));
   }
   return InFile(TensorFromProto(proto, out), path);
 }
@@ -101,8 +100,8 @@ absl::Status WriteFetchFile(const std::string& dir, absl::string_view fetch,
     TensorToProto(tensor, &proto);
     bytes.clear();
     if (!proto.SerializeToString(&bytes)) {
-      return absl::InternalError(absl::StrCat(
-          "cannot serialize the value of '", fetch, "' as a TensorProto"));
+      return absl::InternalError(absl::StrCat("cannot serialize the value of '",
+                                              fetch, "' as a TensorProto"));
     }
     *path = absl::StrCat(stem, ".pb");
   }

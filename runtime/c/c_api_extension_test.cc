@@ -43,8 +43,8 @@ TEST(CApiExtensionTest, RendezvousFactoryMakesEveryStepsRendezvous) {
     TF_Output fetch{TF_GraphOperationByName(graph, "z"), 0};
     TF_Tensor* in = FloatScalar(x);
     TF_Tensor* out = nullptr;
-    TF_SessionRun(session, nullptr, &feed, &in, 1, &fetch, &out, 1, nullptr,
-                  0, nullptr, status.get());
+    TF_SessionRun(session, nullptr, &feed, &in, 1, &fetch, &out, 1, nullptr, 0,
+                  nullptr, status.get());
     TF_DeleteTensor(in);
     ASSERT_EQ(TF_GetCode(status.get()), TF_OK) << TF_Message(status.get());
     EXPECT_EQ(FloatValue(out), x + 2);

@@ -8,8 +8,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/graph.pb.h"
 #include "runtime/c/c_api.h"
@@ -112,8 +112,9 @@ void TF_GraphImportGraphDef(TF_Graph* graph, const TF_Buffer* graph_def,
                             const TF_ImportGraphDefOptions* options,
                             TF_Status* status) {
   if (graph == nullptr || graph_def == nullptr) {
-    Set(status, absl::InvalidArgumentError(
-                    "TF_GraphImportGraphDef: graph and graph_def are required"));
+    Set(status,
+        absl::InvalidArgumentError(
+            "TF_GraphImportGraphDef: graph and graph_def are required"));
     return;
   }
   stepflow::GraphDef gdef;
@@ -140,8 +141,9 @@ void TF_GraphImportGraphDef(TF_Graph* graph, const TF_Buffer* graph_def,
 void TF_GraphToGraphDef(TF_Graph* graph, TF_Buffer* output_graph_def,
                         TF_Status* status) {
   if (graph == nullptr || output_graph_def == nullptr) {
-    Set(status, absl::InvalidArgumentError(
-                    "TF_GraphToGraphDef: graph and output buffer are required"));
+    Set(status,
+        absl::InvalidArgumentError(
+            "TF_GraphToGraphDef: graph and output buffer are required"));
     return;
   }
   stepflow::GraphDef gdef;
@@ -193,7 +195,8 @@ int TF_OperationNumInputs(TF_Operation* oper) {
 
 TF_DataType TF_OperationOutputType(TF_Output oper_out) {
   const stepflow::Node* n = ToNode(oper_out.oper);
-  if (n == nullptr || oper_out.index < 0 || oper_out.index >= n->num_outputs()) {
+  if (n == nullptr || oper_out.index < 0 ||
+      oper_out.index >= n->num_outputs()) {
     return static_cast<TF_DataType>(0);
   }
   return static_cast<TF_DataType>(n->output_type(oper_out.index));

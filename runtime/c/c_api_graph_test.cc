@@ -110,8 +110,9 @@ TEST(CApiGraphTest, InvalidGraphsLeaveTheGraphUnchanged) {
             TF_NOT_FOUND);
   EXPECT_NE(msg.find("NoSuchOp"), std::string::npos) << msg;
   // Unknown input, with a valid node before it in the same GraphDef.
-  EXPECT_EQ(ImportText(g, ConstFloatNode("ok", 1) +
-                              BinaryNode("AddV2", "bad", "ok", "missing"),
+  EXPECT_EQ(ImportText(g,
+                       ConstFloatNode("ok", 1) +
+                           BinaryNode("AddV2", "bad", "ok", "missing"),
                        "", &msg),
             TF_INVALID_ARGUMENT);
   EXPECT_NE(msg.find("missing"), std::string::npos) << msg;
@@ -124,11 +125,12 @@ TEST(CApiGraphTest, PrefixRenamesNodesAndInternalInputs) {
   TF_Graph* g = TF_NewGraph();
   ASSERT_EQ(ImportText(g, kAddGraph), TF_OK);
   // "z" is in the imported GraphDef (prefixed); "x" is not (existing node).
-  ASSERT_EQ(ImportText(g, ConstFloatNode("z", 5) +
-                              BinaryNode("Mul", "m", "z", "x") +
-                              "node { name: 'n' op: 'NoOp' input: '^m' }\n",
-                       "imported"),
-            TF_OK);
+  ASSERT_EQ(
+      ImportText(g,
+                 ConstFloatNode("z", 5) + BinaryNode("Mul", "m", "z", "x") +
+                     "node { name: 'n' op: 'NoOp' input: '^m' }\n",
+                 "imported"),
+      TF_OK);
   EXPECT_NE(TF_GraphOperationByName(g, "imported/z"), nullptr);
   EXPECT_NE(TF_GraphOperationByName(g, "imported/n"), nullptr);
   TF_Operation* m = TF_GraphOperationByName(g, "imported/m");

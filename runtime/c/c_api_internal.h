@@ -1,8 +1,8 @@
 // The structs behind the C API's opaque handles, and helpers shared by the
 // C API's translation units. Not part of the stable interface.
 //
-// Graph refcount (docs/semantics.md "C API and graph refcount"): a TF_Graph keeps
-// the sessions registered with it in `sessions`, keyed by a per-graph
+// Graph refcount (docs/semantics.md "C API and graph refcount"): a TF_Graph
+// keeps the sessions registered with it in `sessions`, keyed by a per-graph
 // session id (never by pointer value). It is freed by whichever of
 // TF_DeleteGraph / TF_DeleteSession finds `delete_requested` set and
 // `sessions` empty, exactly once.

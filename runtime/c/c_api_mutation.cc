@@ -24,8 +24,7 @@ void RecordMutation(TF_Graph* graph, const Node& node,
 
 }  // namespace c_api
 
-void SetRequestedDevice(TF_Graph* graph, TF_Operation* op,
-                        const char* device) {
+void SetRequestedDevice(TF_Graph* graph, TF_Operation* op, const char* device) {
   if (graph == nullptr || op == nullptr) return;
   Node* node = c_api::ToNode(op);
   absl::MutexLock l(&graph->mu);

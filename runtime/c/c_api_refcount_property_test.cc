@@ -97,7 +97,8 @@ float Expected(int g, int stage, float x) {
 std::string StageNodes(int g, int stage) {
   switch (stage) {
     case 1:
-      return PlaceholderNode("x") + ConstFloatNode("c", static_cast<float>(g + 2)) +
+      return PlaceholderNode("x") +
+             ConstFloatNode("c", static_cast<float>(g + 2)) +
              BinaryNode("AddV2", "z", "x", "c");
     case 2:
       return BinaryNode("Mul", "w", "z", "z");
@@ -108,7 +109,8 @@ std::string StageNodes(int g, int stage) {
 
 const char* const kStageOutput[kMaxStage + 1] = {"", "z", "w", "u"};
 
-// ---- System under test --------------------------------------------------------
+// ---- System under test
+// --------------------------------------------------------
 
 struct Sut {
   Sut() : baseline(TF_TestOnlyLiveGraphCount()), opts(TF_NewSessionOptions()) {}
@@ -168,7 +170,8 @@ void CheckLive(const Model& after, const Sut& sut) {
   RC_ASSERT(sut.Live() == after.LiveGraphs());
 }
 
-// ---- Commands -----------------------------------------------------------------
+// ---- Commands
+// -----------------------------------------------------------------
 
 struct NewGraph : Command {
   explicit NewGraph(const Model& m) {
@@ -190,8 +193,7 @@ struct NewGraph : Command {
 
 struct ImportNextStage : Command {
   int g;
-  explicit ImportNextStage(const Model& m)
-      : g(PickUsableGraph(m)) {
+  explicit ImportNextStage(const Model& m) : g(PickUsableGraph(m)) {
     checkPreconditions(m);
   }
   void checkPreconditions(const Model& m) const override {
@@ -202,26 +204,31 @@ struct ImportNextStage : Command {
   void run(const Model& m, Sut& sut) const override {
     const int stage = m.graphs[g].stage + 1;
     std::string msg;
-    RC_ASSERT(ImportText(sut.graphs[g], StageNodes(g, stage), "", &msg) == TF_OK);
+    RC_ASSERT(ImportText(sut.graphs[g], StageNodes(g, stage), "", &msg) ==
+              TF_OK);
     if (stage == 1) {
       sut.ops[g][0] = TF_GraphOperationByName(sut.graphs[g], "x");
       RC_ASSERT(IsSet(sut.ops[g][0]));
     }
-    sut.ops[g][stage] = TF_GraphOperationByName(sut.graphs[g], kStageOutput[stage]);
+    sut.ops[g][stage] =
+        TF_GraphOperationByName(sut.graphs[g], kStageOutput[stage]);
     RC_ASSERT(IsSet(sut.ops[g][stage]));
     RC_ASSERT(TF_GraphNumOperations(sut.graphs[g]) == stage + 2);
     CheckLive(nextState(m), sut);
   }
-  void show(std::ostream& os) const override { os << "ImportNextStage(g" << g << ")"; }
+  void show(std::ostream& os) const override {
+    os << "ImportNextStage(g" << g << ")";
+  }
 };
 
 struct ImportBadBytes : Command {
   int g;
-  explicit ImportBadBytes(const Model& m)
-      : g(PickUsableGraph(m)) {
+  explicit ImportBadBytes(const Model& m) : g(PickUsableGraph(m)) {
     checkPreconditions(m);
   }
-  void checkPreconditions(const Model& m) const override { RC_PRE(m.GraphUsable(g)); }
+  void checkPreconditions(const Model& m) const override {
+    RC_PRE(m.GraphUsable(g));
+  }
   void run(const Model& m, Sut& sut) const override {
     const int before = TF_GraphNumOperations(sut.graphs[g]);
     const char bytes[] = "\x0a\xff\xff\xff\x0f garbage";
@@ -235,13 +242,14 @@ struct ImportBadBytes : Command {
     RC_ASSERT(TF_GraphNumOperations(sut.graphs[g]) == before);
     CheckLive(nextState(m), sut);
   }
-  void show(std::ostream& os) const override { os << "ImportBadBytes(g" << g << ")"; }
+  void show(std::ostream& os) const override {
+    os << "ImportBadBytes(g" << g << ")";
+  }
 };
 
 struct NewSession : Command {
   int g;
-  explicit NewSession(const Model& m)
-      : g(PickUsableGraph(m)) {
+  explicit NewSession(const Model& m) : g(PickUsableGraph(m)) {
     checkPreconditions(m);
   }
   void checkPreconditions(const Model& m) const override {
@@ -265,15 +273,16 @@ struct NewSession : Command {
     sut.session_deleted.push_back(false);
     CheckLive(nextState(m), sut);
   }
-  void show(std::ostream& os) const override { os << "NewSession(g" << g << ")"; }
+  void show(std::ostream& os) const override {
+    os << "NewSession(g" << g << ")";
+  }
 };
 
 struct Run : Command {
   int s;
   int fetch_stage = 0;  // 0: no fetch (only for a graph at stage 0).
   float x = 0;
-  explicit Run(const Model& m)
-      : s(PickLiveSession(m)) {
+  explicit Run(const Model& m) : s(PickLiveSession(m)) {
     const int stage = m.graphs[m.sessions[s].graph].stage;
     fetch_stage = stage == 0 ? 0 : *rc::gen::inRange(1, stage + 1);
     x = static_cast<float>(*rc::gen::inRange(-50, 51));
@@ -327,11 +336,12 @@ struct Run : Command {
 
 struct CloseSession : Command {
   int s;
-  explicit CloseSession(const Model& m)
-      : s(PickLiveSession(m)) {
+  explicit CloseSession(const Model& m) : s(PickLiveSession(m)) {
     checkPreconditions(m);
   }
-  void checkPreconditions(const Model& m) const override { RC_PRE(m.SessionUsable(s)); }
+  void checkPreconditions(const Model& m) const override {
+    RC_PRE(m.SessionUsable(s));
+  }
   void apply(Model& m) const override { m.sessions[s].closed = true; }
   void run(const Model& m, Sut& sut) const override {
     TF_Status* st = TF_NewStatus();
@@ -341,20 +351,24 @@ struct CloseSession : Command {
     RC_ASSERT(code == TF_OK);
     CheckLive(nextState(m), sut);
   }
-  void show(std::ostream& os) const override { os << "CloseSession(s" << s << ")"; }
+  void show(std::ostream& os) const override {
+    os << "CloseSession(s" << s << ")";
+  }
 };
 
 struct DeleteSession : Command {
   int s;
-  explicit DeleteSession(const Model& m)
-      : s(PickLiveSession(m)) {
+  explicit DeleteSession(const Model& m) : s(PickLiveSession(m)) {
     checkPreconditions(m);
   }
-  void checkPreconditions(const Model& m) const override { RC_PRE(m.SessionUsable(s)); }
+  void checkPreconditions(const Model& m) const override {
+    RC_PRE(m.SessionUsable(s));
+  }
   void apply(Model& m) const override {
     m.sessions[s].deleted = true;
     const int g = m.sessions[s].graph;
-    if (m.graphs[g].delete_requested && !m.HasSessions(g)) m.graphs[g].freed = true;
+    if (m.graphs[g].delete_requested && !m.HasSessions(g))
+      m.graphs[g].freed = true;
   }
   void run(const Model& m, Sut& sut) const override {
     TF_Status* st = TF_NewStatus();
@@ -365,16 +379,19 @@ struct DeleteSession : Command {
     RC_ASSERT(code == TF_OK);
     CheckLive(nextState(m), sut);
   }
-  void show(std::ostream& os) const override { os << "DeleteSession(s" << s << ")"; }
+  void show(std::ostream& os) const override {
+    os << "DeleteSession(s" << s << ")";
+  }
 };
 
 struct DeleteGraph : Command {
   int g;
-  explicit DeleteGraph(const Model& m)
-      : g(PickUsableGraph(m)) {
+  explicit DeleteGraph(const Model& m) : g(PickUsableGraph(m)) {
     checkPreconditions(m);
   }
-  void checkPreconditions(const Model& m) const override { RC_PRE(m.GraphUsable(g)); }
+  void checkPreconditions(const Model& m) const override {
+    RC_PRE(m.GraphUsable(g));
+  }
   void apply(Model& m) const override {
     m.graphs[g].delete_requested = true;
     if (!m.HasSessions(g)) m.graphs[g].freed = true;
@@ -384,7 +401,9 @@ struct DeleteGraph : Command {
     sut.graph_delete_called[g] = true;
     CheckLive(nextState(m), sut);
   }
-  void show(std::ostream& os) const override { os << "DeleteGraph(g" << g << ")"; }
+  void show(std::ostream& os) const override {
+    os << "DeleteGraph(g" << g << ")";
+  }
 };
 
 RC_GTEST_PROP(CApiRefcountProperty, GraphsFreedExactlyWhenTheModelSays, ()) {
@@ -392,12 +411,10 @@ RC_GTEST_PROP(CApiRefcountProperty, GraphsFreedExactlyWhenTheModelSays, ()) {
   Model initial;
   {
     Sut sut;
-    rc::state::check(
-        initial, sut,
-        rc::state::gen::execOneOfWithArgs<NewGraph, ImportNextStage,
-                                          ImportBadBytes, NewSession, Run,
-                                          CloseSession, DeleteSession,
-                                          DeleteGraph>());
+    rc::state::check(initial, sut,
+                     rc::state::gen::execOneOfWithArgs<
+                         NewGraph, ImportNextStage, ImportBadBytes, NewSession,
+                         Run, CloseSession, DeleteSession, DeleteGraph>());
   }
   // ~Sut deleted every remaining session and graph: nothing may survive.
   RC_ASSERT(TF_TestOnlyLiveGraphCount() == live_before);

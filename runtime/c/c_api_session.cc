@@ -12,8 +12,8 @@
 #include "proto/config.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
-#include "runtime/env/real/process_env.h"
 #include "runtime/common/session.h"
+#include "runtime/env/real/process_env.h"
 
 namespace stepflow {
 namespace c_api {
@@ -38,7 +38,8 @@ absl::Status ConvertRunArgs(const TF_Output* inputs,
                             std::vector<std::string>* fetches,
                             std::vector<std::string>* targets) {
   if (ninputs < 0 || noutputs < 0 || ntargets < 0) {
-    return absl::InvalidArgumentError("negative number of inputs/outputs/targets");
+    return absl::InvalidArgumentError(
+        "negative number of inputs/outputs/targets");
   }
   if ((ninputs > 0 && (inputs == nullptr || input_values == nullptr)) ||
       (noutputs > 0 && outputs == nullptr) ||
@@ -191,8 +192,7 @@ TF_Session* TF_NewSession(TF_Graph* graph, const TF_SessionOptions* opts,
   stepflow::SessionOptions options;
   options.target = opts->target;
   options.config = opts->config;
-  options.env =
-      opts->env != nullptr ? opts->env : stepflow::ProcessEnv();
+  options.env = opts->env != nullptr ? opts->env : stepflow::ProcessEnv();
   options.rendezvous_factory = opts->rendezvous_factory;
   std::unique_ptr<stepflow::Session> session;
   absl::Status s = stepflow::NewSession(options, &session);
@@ -242,10 +242,10 @@ void TF_SessionRun(TF_Session* session, const TF_Buffer* run_options,
                    TF_Tensor** output_values, int noutputs,
                    const TF_Operation* const* target_opers, int ntargets,
                    TF_Buffer* run_metadata, TF_Status* status) {
-  Set(status, stepflow::c_api::SessionRun(
-                  session, run_options, inputs, input_values, ninputs, outputs,
-                  output_values, noutputs, target_opers, ntargets,
-                  run_metadata));
+  Set(status,
+      stepflow::c_api::SessionRun(session, run_options, inputs, input_values,
+                                  ninputs, outputs, output_values, noutputs,
+                                  target_opers, ntargets, run_metadata));
 }
 
 void TF_SessionPRunSetup(TF_Session* session, const TF_Output* inputs,
@@ -324,7 +324,8 @@ void TF_SessionPRun(TF_Session* session, const char* handle,
   }
   std::vector<stepflow::Tensor> results;
   s = session->session->PRun(handle, feeds, fetches, &results);
-  if (s.ok()) s = stepflow::c_api::ExportOutputs(results, output_values, noutputs);
+  if (s.ok())
+    s = stepflow::c_api::ExportOutputs(results, output_values, noutputs);
   Set(status, std::move(s));
 }
 
@@ -332,7 +333,8 @@ void TF_DeletePRunHandle(const char* handle) { delete[] handle; }
 
 TF_DeviceList* TF_SessionListDevices(TF_Session* session, TF_Status* status) {
   if (session == nullptr) {
-    Set(status, absl::InvalidArgumentError("TF_SessionListDevices: session is NULL"));
+    Set(status,
+        absl::InvalidArgumentError("TF_SessionListDevices: session is NULL"));
     return nullptr;
   }
   auto list = std::make_unique<TF_DeviceList>();
@@ -359,9 +361,9 @@ const stepflow::DeviceAttributes* Device(const TF_DeviceList* list, int index,
                                          TF_Status* status) {
   if (list == nullptr || index < 0 ||
       index >= static_cast<int>(list->devices.size())) {
-    Set(status, absl::InvalidArgumentError(absl::StrCat(
-                    "device index ", index, " out of range [0, ",
-                    TF_DeviceListCount(list), ")")));
+    Set(status, absl::InvalidArgumentError(
+                    absl::StrCat("device index ", index, " out of range [0, ",
+                                 TF_DeviceListCount(list), ")")));
     return nullptr;
   }
   Set(status, absl::OkStatus());

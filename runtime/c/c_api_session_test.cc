@@ -116,8 +116,8 @@ TEST_F(CApiSessionTest, FeedsFromCallerMemoryAndVectors) {
   TF_Session* s = NewSession();
   float values[4] = {1, 2, 3, 4};
   const int64_t dims[] = {2, 2};
-  TF_Tensor* in = TF_NewTensor(TF_FLOAT, dims, 2, values, sizeof(values),
-                               nullptr, nullptr);
+  TF_Tensor* in =
+      TF_NewTensor(TF_FLOAT, dims, 2, values, sizeof(values), nullptr, nullptr);
   TF_Output feed{Op("v"), 0};
   TF_Output out{Op("vv"), 0};
   TF_Tensor* result = nullptr;
@@ -175,14 +175,14 @@ TEST_F(CApiSessionTest, SessionOnEmptyGraphGrowsLater) {
 
 TEST_F(CApiSessionTest, UnknownFeedAndFetchAreNotFound) {
   TF_Graph* other = TF_NewGraph();
-  ASSERT_EQ(ImportText(other, PlaceholderNode("elsewhere") +
-                                  ConstFloatNode("k", 1)),
-            TF_OK);
+  ASSERT_EQ(
+      ImportText(other, PlaceholderNode("elsewhere") + ConstFloatNode("k", 1)),
+      TF_OK);
   TF_Session* s = NewSession();
   float v = 0;
-  EXPECT_EQ(RunFeedX(s, TF_GraphOperationByName(other, "elsewhere"), 1,
-                     Op("z"), &v),
-            TF_NOT_FOUND);
+  EXPECT_EQ(
+      RunFeedX(s, TF_GraphOperationByName(other, "elsewhere"), 1, Op("z"), &v),
+      TF_NOT_FOUND);
   EXPECT_NE(std::string(TF_Message(status_.get())).find("elsewhere"),
             std::string::npos)
       << TF_Message(status_.get());
@@ -210,14 +210,14 @@ TEST_F(CApiSessionTest, MalformedRequestsAreInvalidArgument) {
   // Output index out of range.
   TF_Output bad_out{Op("z"), 3};
   TF_Tensor* result = nullptr;
-  TF_SessionRun(s, nullptr, nullptr, nullptr, 0, &bad_out, &result, 1,
-                nullptr, 0, nullptr, status_.get());
+  TF_SessionRun(s, nullptr, nullptr, nullptr, 0, &bad_out, &result, 1, nullptr,
+                0, nullptr, status_.get());
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
   EXPECT_EQ(result, nullptr);
   // Wrong dtype for x.
   int32_t i = 1;
-  TF_Tensor* int_in = TF_NewTensor(TF_INT32, nullptr, 0, &i, sizeof(i),
-                                   nullptr, nullptr);
+  TF_Tensor* int_in =
+      TF_NewTensor(TF_INT32, nullptr, 0, &i, sizeof(i), nullptr, nullptr);
   TF_Output feed{Op("x"), 0};
   TF_Output out{Op("z"), 0};
   TF_SessionRun(s, nullptr, &feed, &int_in, 1, &out, &result, 1, nullptr, 0,
@@ -293,8 +293,7 @@ TEST_F(CApiSessionTest, ClosedSessionRunsAreCancelled) {
   const char* handle = "unchanged";
   TF_Output feed{Op("x"), 0};
   TF_Output out{Op("z"), 0};
-  TF_SessionPRunSetup(s, &feed, 1, &out, 1, nullptr, 0, &handle,
-                      status_.get());
+  TF_SessionPRunSetup(s, &feed, 1, &out, 1, nullptr, 0, &handle, status_.get());
   EXPECT_EQ(TF_GetCode(status_.get()), TF_CANCELLED);
   EXPECT_EQ(handle, nullptr);
   // Closing again is fine.
@@ -356,7 +355,8 @@ TEST_F(CApiSessionTest, FailedNewSessionRegistersNothing) {
   TF_SetTarget(opts_, "nosuchproto://host:1");
   TF_Session* s = TF_NewSession(graph_, opts_, status_.get());
   EXPECT_EQ(s, nullptr);
-  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND) << TF_Message(status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND)
+      << TF_Message(status_.get());
   const int64_t with_graph = TF_TestOnlyLiveGraphCount();
   TF_DeleteGraph(graph_);  // No session holds it: freed now.
   graph_ = nullptr;
@@ -455,8 +455,8 @@ TEST_F(CApiSessionTest, PartialRun) {
   ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
   EXPECT_EQ(FloatValue(z), 5.0f);
   TF_Tensor* w = nullptr;
-  TF_SessionPRun(s, handle, nullptr, nullptr, 0, &fetches[1], &w, 1, nullptr,
-                 0, status_.get());
+  TF_SessionPRun(s, handle, nullptr, nullptr, 0, &fetches[1], &w, 1, nullptr, 0,
+                 status_.get());
   ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
   EXPECT_EQ(FloatValue(w), 25.0f);
   TF_DeleteTensor(z);
@@ -466,8 +466,8 @@ TEST_F(CApiSessionTest, PartialRun) {
 
   // Unknown handle; NULL arguments.
   TF_Tensor* out = nullptr;
-  TF_SessionPRun(s, "no-such-handle", nullptr, nullptr, 0, &fetches[0], &out,
-                 1, nullptr, 0, status_.get());
+  TF_SessionPRun(s, "no-such-handle", nullptr, nullptr, 0, &fetches[0], &out, 1,
+                 nullptr, 0, status_.get());
   EXPECT_NE(TF_GetCode(status_.get()), TF_OK);
   EXPECT_EQ(out, nullptr);
   TF_SessionPRun(s, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr,

@@ -6,8 +6,10 @@
 #include "runtime/c/c_api_internal.h"
 
 // TF_Code must mirror absl::StatusCode value for value.
-#define SF_CHECK_CODE(tf, absl_code) \
-  static_assert(static_cast<int>(tf) == static_cast<int>(absl::StatusCode::absl_code), #tf)
+#define SF_CHECK_CODE(tf, absl_code)                                         \
+  static_assert(                                                             \
+      static_cast<int>(tf) == static_cast<int>(absl::StatusCode::absl_code), \
+      #tf)
 SF_CHECK_CODE(TF_OK, kOk);
 SF_CHECK_CODE(TF_CANCELLED, kCancelled);
 SF_CHECK_CODE(TF_UNKNOWN, kUnknown);
@@ -54,7 +56,8 @@ void TF_SetStatus(TF_Status* s, TF_Code code, const char* msg) {
     return;
   }
   int value = static_cast<int>(code);
-  if (value < 1 || value > static_cast<int>(absl::StatusCode::kUnauthenticated)) {
+  if (value < 1 ||
+      value > static_cast<int>(absl::StatusCode::kUnauthenticated)) {
     value = static_cast<int>(absl::StatusCode::kUnknown);
   }
   stepflow::c_api::Set(s, absl::Status(static_cast<absl::StatusCode>(value),

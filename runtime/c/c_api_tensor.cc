@@ -78,9 +78,9 @@ absl::Status TensorFromC(const TF_Tensor& t, Tensor* out) {
   }
   const DataType dt = static_cast<DataType>(t.dtype);
   if (!IsFixedSize(t.dtype)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot feed a tensor of type ", DataTypeString(dt),
-        " through the C API (only fixed-size element types)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot feed a tensor of type ", DataTypeString(dt),
+                     " through the C API (only fixed-size element types)"));
   }
   TensorShape shape;
   if (!BuildShape(t.dims.data(), static_cast<int>(t.dims.size()), &shape)) {
@@ -88,10 +88,10 @@ absl::Status TensorFromC(const TF_Tensor& t, Tensor* out) {
   }
   Tensor result(dt, shape);
   if (result.TotalBytes() != t.len) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tensor of shape ", shape.DebugString(), " and type ",
-        DataTypeString(dt), " needs ", result.TotalBytes(), " bytes but has ",
-        t.len));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor of shape ", shape.DebugString(), " and type ",
+                     DataTypeString(dt), " needs ", result.TotalBytes(),
+                     " bytes but has ", t.len));
   }
   if (t.len > 0) std::memcpy(result.raw_data(), t.data, t.len);
   *out = std::move(result);
@@ -107,7 +107,8 @@ absl::Status TensorToC(const Tensor& t, TF_Tensor** out) {
   }
   auto* result = new TF_Tensor;
   result->dtype = dtype;
-  result->dims.assign(t.shape().dim_sizes().begin(), t.shape().dim_sizes().end());
+  result->dims.assign(t.shape().dim_sizes().begin(),
+                      t.shape().dim_sizes().end());
   result->backing = t;
   *out = result;
   return absl::OkStatus();
@@ -136,7 +137,8 @@ TF_Tensor* TF_NewTensor(TF_DataType dtype, const int64_t* dims, int num_dims,
   bool ok = stepflow::IsValidType(dtype) &&
             stepflow::BuildShape(dims, num_dims, &shape);
   if (ok && stepflow::IsFixedSize(dtype)) {
-    ok = static_cast<size_t>(shape.num_elements()) * TF_DataTypeSize(dtype) == len;
+    ok = static_cast<size_t>(shape.num_elements()) * TF_DataTypeSize(dtype) ==
+         len;
   }
   if (!ok) {
     if (deallocator != nullptr) deallocator(data, len, deallocator_arg);
@@ -163,11 +165,13 @@ TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims,
   t->dtype = dtype;
   t->dims.assign(shape.dim_sizes().begin(), shape.dim_sizes().end());
   if (stepflow::IsFixedSize(dtype)) {
-    if (static_cast<size_t>(shape.num_elements()) * TF_DataTypeSize(dtype) != len) {
+    if (static_cast<size_t>(shape.num_elements()) * TF_DataTypeSize(dtype) !=
+        len) {
       delete t;
       return nullptr;
     }
-    t->backing = stepflow::Tensor(static_cast<stepflow::DataType>(dtype), shape);
+    t->backing =
+        stepflow::Tensor(static_cast<stepflow::DataType>(dtype), shape);
     return t;
   }
   // Other types: raw zeroed bytes, 64-byte aligned like Tensor storage.

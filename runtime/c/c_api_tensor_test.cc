@@ -109,8 +109,8 @@ TEST(CApiTensorTest, NewTensorWithWrongLengthFailsAndReleasesTheData) {
 
 TEST(CApiTensorTest, NewTensorWithoutDeallocator) {
   int32_t v = 42;
-  TF_Tensor* t = TF_NewTensor(TF_INT32, nullptr, 0, &v, sizeof(v), nullptr,
-                              nullptr);
+  TF_Tensor* t =
+      TF_NewTensor(TF_INT32, nullptr, 0, &v, sizeof(v), nullptr, nullptr);
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(*static_cast<int32_t*>(TF_TensorData(t)), 42);
   TF_DeleteTensor(t);

@@ -32,8 +32,8 @@ std::string BinaryNode(const std::string& op, const std::string& name,
                        const std::string& a, const std::string& b,
                        const std::string& dtype) {
   return absl::StrCat("node { name: '", name, "' op: '", op, "' input: '", a,
-                      "' input: '", b, "' attr { key: 'T' value { type: ",
-                      dtype, " } } }\n");
+                      "' input: '", b,
+                      "' attr { key: 'T' value { type: ", dtype, " } } }\n");
 }
 
 std::string GraphDefBytes(const std::string& text) {

@@ -153,9 +153,9 @@ TEST(CApiUsageTest, ConcurrentRunsWhileTheGraphGrows) {
     });
   }
   for (int k = 0; k < 20; ++k) {
-    ASSERT_EQ(ImportText(graph, BinaryNode("Mul", "m" + std::to_string(k), "z",
-                                           "z")),
-              TF_OK);
+    ASSERT_EQ(
+        ImportText(graph, BinaryNode("Mul", "m" + std::to_string(k), "z", "z")),
+        TF_OK);
   }
   for (std::thread& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);

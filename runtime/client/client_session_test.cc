@@ -197,13 +197,14 @@ TEST_F(ClientSessionTest, ThousandTrainingRunsOnSessionsSharingOneGraph) {
   auto err = ops::Sub(math, pred, y);
   auto axes = ops::Const(math, Tensor::Vector<int32_t>({0}));
   auto two = ops::Const(math, 2.0f);
-  auto grad_w = ops::Mean(math, ops::Mul(math, ops::Mul(math, two, err), x), axes);
+  auto grad_w =
+      ops::Mean(math, ops::Mul(math, ops::Mul(math, two, err), x), axes);
   auto grad_b = ops::Mean(math, ops::Mul(math, two, err), axes);
   auto lr = ops::Const(math, 0.5f);
-  auto train = ops::Group(
-      root.WithOpName("train"),
-      {ops::ApplyGradientDescent(root, w, lr, grad_w).op(),
-       ops::ApplyGradientDescent(root, b, lr, grad_b).op()});
+  auto train =
+      ops::Group(root.WithOpName("train"),
+                 {ops::ApplyGradientDescent(root, w, lr, grad_w).op(),
+                  ops::ApplyGradientDescent(root, b, lr, grad_b).op()});
   ASSERT_TRUE(root.ok()) << root.status();
 
   Tensor xs(DT_FLOAT, TensorShape({100}));

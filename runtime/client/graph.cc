@@ -67,9 +67,9 @@ absl::Status Graph::AddNode(NodeDef def,
   }
   AddDefaultsToNodeDef(*op_def, &def);
   auto annotate = [&](const absl::Status& st) {
-    return absl::Status(st.code(), absl::StrCat("Cannot add ",
-                                                FormatNodeName(def.name()),
-                                                ": ", st.message()));
+    return absl::Status(
+        st.code(), absl::StrCat("Cannot add ", FormatNodeName(def.name()), ": ",
+                                st.message()));
   };
   s = ValidateNodeName(def.name());
   if (!s.ok()) return annotate(s);
@@ -81,9 +81,9 @@ absl::Status Graph::AddNode(NodeDef def,
 
   absl::MutexLock l(&state_->mu);
   if (state_->types.count(def.name()) > 0) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "Cannot add ", FormatNodeName(def.name()),
-        ": the graph already has a node with that name"));
+    return absl::AlreadyExistsError(
+        absl::StrCat("Cannot add ", FormatNodeName(def.name()),
+                     ": the graph already has a node with that name"));
   }
   size_t data_index = 0;
   for (const std::string& input : def.input()) {
@@ -111,16 +111,16 @@ absl::Status Graph::AddNode(NodeDef def,
     const DataType want = in_types[data_index++];
     const bool ok = IsRefType(want) ? have == want : BaseType(have) == want;
     if (!ok) {
-      return annotate(absl::InvalidArgumentError(absl::StrCat(
-          "input ", data_index - 1, " ('", input, "') has type ",
-          DataTypeString(have), " but ", def.op(), " expects ",
-          DataTypeString(want))));
+      return annotate(absl::InvalidArgumentError(
+          absl::StrCat("input ", data_index - 1, " ('", input, "') has type ",
+                       DataTypeString(have), " but ", def.op(), " expects ",
+                       DataTypeString(want))));
     }
   }
   if (data_index != in_types.size()) {
-    return annotate(absl::InvalidArgumentError(absl::StrCat(
-        def.op(), " expects ", in_types.size(), " data inputs, got ",
-        data_index)));
+    return annotate(absl::InvalidArgumentError(
+        absl::StrCat(def.op(), " expects ", in_types.size(),
+                     " data inputs, got ", data_index)));
   }
   state_->types[def.name()] = out_types;
   state_->reserved.insert(def.name());
@@ -189,8 +189,8 @@ Graph::DefaultGuard::~DefaultGuard() {
 Graph Graph::Default() {
   auto& stack = DefaultStack();
   if (!stack.empty()) return Graph(stack.back());
-  static auto* process_default = new std::shared_ptr<GraphState>(
-      std::make_shared<GraphState>());
+  static auto* process_default =
+      new std::shared_ptr<GraphState>(std::make_shared<GraphState>());
   return Graph(*process_default);
 }
 

@@ -87,7 +87,8 @@ class Graph {
   static Graph Default();
 
  private:
-  explicit Graph(std::shared_ptr<GraphState> state) : state_(std::move(state)) {}
+  explicit Graph(std::shared_ptr<GraphState> state)
+      : state_(std::move(state)) {}
   std::shared_ptr<GraphState> state_;
 };
 
@@ -133,7 +134,9 @@ class Output {
   }
   const Operation& op() const { return op_; }
   int index() const { return index_; }
-  DataType dtype() const { return valid() ? op_.output_type(index_) : DT_INVALID; }
+  DataType dtype() const {
+    return valid() ? op_.output_type(index_) : DT_INVALID;
+  }
   // "node:index" (plain "node" for index 0), as NodeDef inputs spell it.
   std::string name() const;
 

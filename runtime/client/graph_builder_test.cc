@@ -79,7 +79,8 @@ TEST(GraphBuilderTest, FirstErrorSticksAndLaterOpsAreNotAdded) {
   auto bad = ops::Add(root.WithOpName("bad"), f, i);  // float + int32
   EXPECT_FALSE(bad.valid());
   EXPECT_TRUE(absl::IsInvalidArgument(root.status())) << root.status();
-  EXPECT_TRUE(absl::StrContains(root.status().message(), "bad")) << root.status();
+  EXPECT_TRUE(absl::StrContains(root.status().message(), "bad"))
+      << root.status();
   const int nodes = root.graph().num_nodes();
   auto later = ops::Identity(root, f);
   EXPECT_FALSE(later.valid());

@@ -30,9 +30,9 @@ Output Random(const Scope& scope, const char* op, Output shape, DataType dtype,
 }  // namespace
 
 Output Const(const Scope& scope, const Tensor& value) {
-  return First(scope.AddOp("Const", {},
-                           {{"dtype", AttrType(value.dtype())},
-                            {"value", AttrTensor(value)}}));
+  return First(scope.AddOp(
+      "Const", {},
+      {{"dtype", AttrType(value.dtype())}, {"value", AttrTensor(value)}}));
 }
 Output Const(const Scope& scope, float value) {
   return Const(scope, Tensor::Scalar<float>(value));
@@ -45,9 +45,9 @@ Output Const(const Scope& scope, const std::vector<float>& values,
   int64_t n = 1;
   for (int64_t d : shape) n *= d < 0 ? 0 : d;
   if (n != static_cast<int64_t>(values.size())) {
-    scope.UpdateStatus(absl::InvalidArgumentError(absl::StrCat(
-        "Const: ", values.size(), " values do not fill a shape of ", n,
-        " elements")));
+    scope.UpdateStatus(absl::InvalidArgumentError(
+        absl::StrCat("Const: ", values.size(),
+                     " values do not fill a shape of ", n, " elements")));
     return Output();
   }
   TensorShape tensor_shape;
@@ -66,12 +66,18 @@ Output Placeholder(const Scope& scope, DataType dtype) {
 }
 
 Output Identity(const Scope& s, Output x) { return Unary(s, "Identity", x); }
-Output Add(const Scope& s, Output x, Output y) { return Binary(s, "Add", x, y); }
+Output Add(const Scope& s, Output x, Output y) {
+  return Binary(s, "Add", x, y);
+}
 Output AddV2(const Scope& s, Output x, Output y) {
   return Binary(s, "AddV2", x, y);
 }
-Output Sub(const Scope& s, Output x, Output y) { return Binary(s, "Sub", x, y); }
-Output Mul(const Scope& s, Output x, Output y) { return Binary(s, "Mul", x, y); }
+Output Sub(const Scope& s, Output x, Output y) {
+  return Binary(s, "Sub", x, y);
+}
+Output Mul(const Scope& s, Output x, Output y) {
+  return Binary(s, "Mul", x, y);
+}
 Output RealDiv(const Scope& s, Output x, Output y) {
   return Binary(s, "RealDiv", x, y);
 }
@@ -92,7 +98,8 @@ Output Sum(const Scope& s, Output x, Output axes, bool keep_dims) {
   return First(s.AddOp("Sum", {x, axes}, {{"keep_dims", AttrBool(keep_dims)}}));
 }
 Output Mean(const Scope& s, Output x, Output axes, bool keep_dims) {
-  return First(s.AddOp("Mean", {x, axes}, {{"keep_dims", AttrBool(keep_dims)}}));
+  return First(
+      s.AddOp("Mean", {x, axes}, {{"keep_dims", AttrBool(keep_dims)}}));
 }
 
 Output MatMul(const Scope& s, Output a, Output b, bool transpose_a,
@@ -133,8 +140,9 @@ Output RandomStandardNormal(const Scope& s, Output shape, DataType dtype,
 
 Output Variable(const Scope& s, const std::vector<int64_t>& shape,
                 DataType dtype) {
-  return First(s.AddOp("VariableV2", {},
-                       {{"shape", AttrShape(shape)}, {"dtype", AttrType(dtype)}}));
+  return First(
+      s.AddOp("VariableV2", {},
+              {{"shape", AttrShape(shape)}, {"dtype", AttrType(dtype)}}));
 }
 Output Assign(const Scope& s, Output ref, Output value) {
   return Binary(s, "Assign", ref, value);

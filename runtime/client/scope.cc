@@ -28,8 +28,7 @@ Scope Scope::NewSubScope(absl::string_view name) const {
   s.op_name_.clear();
   if (name.empty()) return s;
   // Reserve "<prefix><name>" so two sub-scopes of one name stay apart.
-  const std::string unique =
-      graph_.UniqueName(absl::StrCat(prefix_, name));
+  const std::string unique = graph_.UniqueName(absl::StrCat(prefix_, name));
   s.prefix_ = absl::StrCat(unique, "/");
   return s;
 }
@@ -95,14 +94,15 @@ Operation Scope::AddOp(absl::string_view op_type,
   if (!ok()) return Operation();
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].valid()) {
-      UpdateStatus(absl::InvalidArgumentError(absl::StrCat(
-          op_type, ": input ", i, " is invalid (an earlier op failed to build)")));
+      UpdateStatus(absl::InvalidArgumentError(
+          absl::StrCat(op_type, ": input ", i,
+                       " is invalid (an earlier op failed to build)")));
       return Operation();
     }
     if (inputs[i].op().graph() != graph_) {
-      UpdateStatus(absl::InvalidArgumentError(absl::StrCat(
-          op_type, ": input ", i, " ('", inputs[i].name(),
-          "') belongs to a different graph")));
+      UpdateStatus(absl::InvalidArgumentError(
+          absl::StrCat(op_type, ": input ", i, " ('", inputs[i].name(),
+                       "') belongs to a different graph")));
       return Operation();
     }
   }
@@ -143,7 +143,8 @@ Operation Scope::AddOp(absl::string_view op_type,
   }
   for (auto& [name, value] : given) (*def.mutable_attr())[name] = value;
   for (const Output& in : inputs) def.add_input(in.name());
-  for (const std::string& c : control_deps_) def.add_input(absl::StrCat("^", c));
+  for (const std::string& c : control_deps_)
+    def.add_input(absl::StrCat("^", c));
   if (!colocate_with_.empty()) {
     (*def.mutable_attr())["_class"].mutable_list()->add_s(
         absl::StrCat("loc:@", colocate_with_));

@@ -81,8 +81,8 @@ class Scope {
 
   Graph graph_;
   std::shared_ptr<SharedStatus> status_;
-  std::string prefix_;         // "" or "a/b/".
-  std::string op_name_;        // Set by WithOpName.
+  std::string prefix_;   // "" or "a/b/".
+  std::string op_name_;  // Set by WithOpName.
   std::string device_;
   std::vector<std::string> control_deps_;
   std::string colocate_with_;  // Node name.

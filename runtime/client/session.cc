@@ -10,16 +10,17 @@ namespace {
 thread_local std::vector<Session*>* default_sessions = nullptr;
 
 std::vector<Session*>& DefaultSessions() {
-  if (default_sessions == nullptr) default_sessions = new std::vector<Session*>();
+  if (default_sessions == nullptr)
+    default_sessions = new std::vector<Session*>();
   return *default_sessions;
 }
 
 absl::Status CheckGraph(const Graph& graph, const Graph& other,
                         const std::string& what) {
   if (graph != other) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Cannot use this session with ", what,
-        ": it belongs to a different graph than the session's"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot use this session with ", what,
+                     ": it belongs to a different graph than the session's"));
   }
   return absl::OkStatus();
 }
@@ -29,9 +30,9 @@ absl::Status DefaultFor(const Graph& graph, const std::string& what,
                         Session** session) {
   *session = Session::Default();
   if (*session == nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "No default session is registered for ", what,
-        ": use Session::AsDefault() or an InteractiveSession"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("No default session is registered for ", what,
+                     ": use Session::AsDefault() or an InteractiveSession"));
   }
   return CheckGraph((*session)->graph(), graph, what);
 }
@@ -88,14 +89,16 @@ absl::Status Session::Run(const RunOptions& run_options, const FeedMap& feeds,
   }
   std::vector<std::string> fetch_names, target_names;
   for (const Output& out : fetches) {
-    if (!out.valid()) return absl::InvalidArgumentError("Run: a fetch is invalid");
+    if (!out.valid())
+      return absl::InvalidArgumentError("Run: a fetch is invalid");
     absl::Status s = CheckGraph(graph_, out.op().graph(),
                                 absl::StrCat("fetch '", out.name(), "'"));
     if (!s.ok()) return s;
     fetch_names.push_back(out.name());
   }
   for (const Operation& op : targets) {
-    if (!op.valid()) return absl::InvalidArgumentError("Run: a target is invalid");
+    if (!op.valid())
+      return absl::InvalidArgumentError("Run: a target is invalid");
     absl::Status s = CheckGraph(graph_, op.graph(),
                                 absl::StrCat("target '", op.name(), "'"));
     if (!s.ok()) return s;
@@ -159,18 +162,19 @@ InteractiveSession::~InteractiveSession() {
 
 absl::Status Operation::Run() const {
   Session* session = nullptr;
-  absl::Status s = DefaultFor(graph_, absl::StrCat("operation '", name_, "'"),
-                              &session);
+  absl::Status s =
+      DefaultFor(graph_, absl::StrCat("operation '", name_, "'"), &session);
   if (!s.ok()) return s;
   std::vector<Tensor> unused;
   return session->Run({}, {}, {*this}, &unused);
 }
 
 absl::StatusOr<Tensor> Output::Eval() const {
-  if (!valid()) return absl::InvalidArgumentError("Eval: the output is invalid");
+  if (!valid())
+    return absl::InvalidArgumentError("Eval: the output is invalid");
   Session* session = nullptr;
-  absl::Status s = DefaultFor(op_.graph(),
-                              absl::StrCat("tensor '", name(), "'"), &session);
+  absl::Status s =
+      DefaultFor(op_.graph(), absl::StrCat("tensor '", name(), "'"), &session);
   if (!s.ok()) return s;
   std::vector<Tensor> out;
   s = session->Run({}, {*this}, {}, &out);

@@ -11,15 +11,14 @@
 #include "runtime/client/timeline.h"
 #include "runtime/common/session.h"
 #include "runtime/distributed/distributed_session.h"
-#include "runtime/distributed/testing/loopback_transport.h"
 #include "runtime/distributed/master.h"
+#include "runtime/distributed/testing/loopback_transport.h"
 #include "runtime/distributed/worker.h"
 #include "runtime/graph/graph_def_io.h"
 #include "sim/env/sim_env.h"
 
 namespace stepflow {
 namespace {
-
 
 // Runs the graph once in a simulator seeded with `seed` (every Schedule()
 // costs 1-3 virtual µs) and returns the timeline JSON.
@@ -60,7 +59,8 @@ TEST(SimTimelineTest, VirtualTimeStepHasLanesAndArrowsAndReplays) {
   EXPECT_EQ(a_sum.unpaired_transfers, 0);
   EXPECT_EQ(a, b);  // Same seed: identical, virtual-time timeline.
   // Virtual time advanced (latencies are at least 1 µs per Schedule()).
-  EXPECT_FALSE(absl::StrContains(a, R"("name":"AddV2","pid":1,"tid":0,"ts":0.000)"))
+  EXPECT_FALSE(
+      absl::StrContains(a, R"("name":"AddV2","pid":1,"tid":0,"ts":0.000)"))
       << a;
   // Some other seed gives a different schedule, hence different times.
   bool differs = false;
@@ -75,7 +75,8 @@ TEST(SimTimelineTest, VirtualTimeStepHasLanesAndArrowsAndReplays) {
 // messages through a transport that runs on the simulator's loop — in
 // virtual time: one lane per task's device, an arrow per cross-task
 // transfer, and the same seed gives the same timeline.
-std::string SimulatedDistributedTimeline(uint64_t seed, TimelineSummary* summary) {
+std::string SimulatedDistributedTimeline(uint64_t seed,
+                                         TimelineSummary* summary) {
   SimEventLoop::Options loop;
   loop.schedule_latency_nanos = 1000;
   loop.schedule_jitter_nanos = 20000;
@@ -125,7 +126,8 @@ TEST(SimTimelineTest, SimulatedDistributedStepHasTaskLanesAndArrows) {
   EXPECT_EQ(a_sum.lanes, 2);
   EXPECT_EQ(a_sum.flows, 2) << a;
   EXPECT_EQ(a_sum.unpaired_transfers, 0);
-  EXPECT_TRUE(absl::StrContains(a, "/job:worker/replica:0/task:1/device:CPU:0"));
+  EXPECT_TRUE(
+      absl::StrContains(a, "/job:worker/replica:0/task:1/device:CPU:0"));
   EXPECT_EQ(a, b);
 }
 

@@ -32,9 +32,9 @@
 namespace stepflow {
 
 struct TimelineSummary {
-  int lanes = 0;    // Devices with at least one kernel.
-  int kernels = 0;  // "X" events.
-  int flows = 0;    // Paired Send/Recv arrows.
+  int lanes = 0;               // Devices with at least one kernel.
+  int kernels = 0;             // "X" events.
+  int flows = 0;               // Paired Send/Recv arrows.
   int unpaired_transfers = 0;  // Sends or Recvs with no partner in the step.
 };
 

@@ -29,7 +29,8 @@ google::protobuf::ListValue ParseEvents(const std::string& json) {
   return root.fields().at("traceEvents").list_value();
 }
 
-int CountPhase(const google::protobuf::ListValue& events, const std::string& ph) {
+int CountPhase(const google::protobuf::ListValue& events,
+               const std::string& ph) {
   int n = 0;
   for (const auto& e : events.values()) {
     if (e.struct_value().fields().at("ph").string_value() == ph) ++n;
@@ -84,7 +85,8 @@ TEST(TimelineTest, PairsTransfersInTimeOrderAndPacksOverlaps) {
   EXPECT_TRUE(absl::StrContains(json, R"("id":1,"pid":2,"tid":0,"ts":1.500})"))
       << json;
   // AddV2 overlaps the first Send: it goes to a second row.
-  EXPECT_TRUE(absl::StrContains(json, R"("name":"AddV2","pid":1,"tid":1)")) << json;
+  EXPECT_TRUE(absl::StrContains(json, R"("name":"AddV2","pid":1,"tid":1)"))
+      << json;
   EXPECT_TRUE(absl::StrContains(json, R"("outputs":"float[2,3]")")) << json;
   EXPECT_TRUE(absl::StrContains(json, kCpu1));
 }
@@ -93,14 +95,13 @@ TEST(TimelineTest, CountsUnpairedTransfers) {
   StepStats stats;
   DeviceStepStats* d0 = stats.add_dev_stats();
   d0->set_device(kCpu0);
-  *d0->add_node_stats() =
-      Kernel(absl::StrCat("s = _Send(x) [tensor=e from=", kCpu0, " to=", kCpu1,
-                          "]"),
-             0, 10);
+  *d0->add_node_stats() = Kernel(
+      absl::StrCat("s = _Send(x) [tensor=e from=", kCpu0, " to=", kCpu1, "]"),
+      0, 10);
   // A fetch's Send goes to the client: not a missing partner.
   *d0->add_node_stats() =
-      Kernel(absl::StrCat("f = _Send(x) [tensor=x:0 from=", kCpu0, " to=", kCpu0,
-                          " client]"),
+      Kernel(absl::StrCat("f = _Send(x) [tensor=x:0 from=", kCpu0,
+                          " to=", kCpu0, " client]"),
              20, 10);
   std::string json;
   TimelineSummary sum;

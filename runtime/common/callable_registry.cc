@@ -8,8 +8,9 @@ namespace stepflow {
 namespace {
 
 absl::Status NoSuchHandle(Session::CallableHandle handle) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "No such callable handle: ", handle, " (never made, or already released)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("No such callable handle: ", handle,
+                   " (never made, or already released)"));
 }
 
 }  // namespace
@@ -44,9 +45,9 @@ absl::Status CallableRegistry::Run(Session* session,
     callable = it->second;
   }
   if (feed_tensors.size() != callable->feeds.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Callable ", handle, " expects ", callable->feeds.size(),
-        " feed tensors but got ", feed_tensors.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Callable ", handle, " expects ", callable->feeds.size(),
+                     " feed tensors but got ", feed_tensors.size()));
   }
   Session::FeedList feeds;
   feeds.reserve(feed_tensors.size());

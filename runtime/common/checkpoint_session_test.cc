@@ -50,10 +50,10 @@ std::string Shape(const std::vector<int>& dims) {
 
 std::string Variable(const std::string& name, const std::string& dtype,
                      const std::vector<int>& dims) {
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'VariableV2' attr { key: 'dtype' value { type: ",
-                      dtype, " } } attr { key: 'shape' value { ", Shape(dims),
-                      " } } }\n");
+  return absl::StrCat(
+      "node { name: '", name,
+      "' op: 'VariableV2' attr { key: 'dtype' value { type: ", dtype,
+      " } } attr { key: 'shape' value { ", Shape(dims), " } } }\n");
 }
 
 // A Const of `dtype` with the given `*_val` entries and dims.
@@ -87,8 +87,7 @@ std::string Node(const std::string& op, const std::string& name,
 }
 
 std::string TypeAttr(const std::string& key, const std::string& dtype) {
-  return absl::StrCat(" attr { key: '", key, "' value { type: ", dtype,
-                      " } }");
+  return absl::StrCat(" attr { key: '", key, "' value { type: ", dtype, " } }");
 }
 
 std::string TypeListAttr(const std::string& key,
@@ -134,12 +133,13 @@ std::string ModelGraph() {
                {"'run-1\\000\\377'"}) +
          Node("Assign", "tag/Assign", {"tag", "tag/initial_value"},
               TypeAttr("T", "DT_STRING")) +
-         Node("NoOp", "init",
-              {"^w/Assign", "^b/Assign", "^global_step/Assign",
-               "^tag/Assign"}) +
+         Node(
+             "NoOp", "init",
+             {"^w/Assign", "^b/Assign", "^global_step/Assign", "^tag/Assign"}) +
          Const("x", "DT_FLOAT", {2}, "float_val", {"1.5", "-2"}) +
          Const("y", "DT_FLOAT", {2}, "float_val", {"0.3", "0.7"}) +
-         Node("Mul", "wx", {"w", "x"}, f) + Node("AddV2", "pred", {"wx", "b"}, f) +
+         Node("Mul", "wx", {"w", "x"}, f) +
+         Node("AddV2", "pred", {"wx", "b"}, f) +
          Node("Sub", "err", {"pred", "y"}, f) +
          Node("Mul", "grad_w", {"err", "x"}, f) +
          Const("axis", "DT_INT32", {1}, "int_val", {"0"}) +
@@ -247,8 +247,7 @@ std::string ShardedSaver(const std::vector<Var>& vars) {
          Node("ShardedFilename", "save/ShardedFilename",
               {"save/StringJoin", "save/ShardedFilename/shard",
                "save/num_shards"}) +
-         Node("SaveV2", "save/SaveV2",
-              SaveInputs("save/ShardedFilename", vars),
+         Node("SaveV2", "save/SaveV2", SaveInputs("save/ShardedFilename", vars),
               TypeListAttr("dtypes", Dtypes(vars))) +
          Node("Identity", "save/control_dependency",
               {"save/ShardedFilename", "^save/SaveV2"},
@@ -287,8 +286,8 @@ void ExpectBitIdentical(const Snapshot& a, const Snapshot& b) {
       }
     } else {
       EXPECT_EQ(std::memcmp(x.raw_data(), y.raw_data(), x.TotalBytes()), 0)
-          << "variable " << ModelVars()[i].name << ": "
-          << x.DebugString() << " vs " << y.DebugString();
+          << "variable " << ModelVars()[i].name << ": " << x.DebugString()
+          << " vs " << y.DebugString();
     }
   }
 }
@@ -394,9 +393,9 @@ TEST_F(CheckpointSessionTest, SaveTrainRestoreIntoFreshSessionBitForBit) {
   // Keep training: the values move on.
   Train(a.get(), 3);
   const Snapshot later = Fetch(a.get());
-  EXPECT_NE(std::memcmp(later.values[3].raw_data(), saved.values[3].raw_data(),
-                        8),
-            0);
+  EXPECT_NE(
+      std::memcmp(later.values[3].raw_data(), saved.values[3].raw_data(), 8),
+      0);
 
   // A fresh session from the same GraphDef: no init, only the restore.
   auto b = NewSessionWith(graph);
@@ -455,8 +454,8 @@ TEST_F(CheckpointSessionTest, CorruptCheckpointIsDataLossAndChangesNothing) {
     bad[offset] = static_cast<char>(bad[offset] ^ 0x40);
     damages.push_back({"flipped byte", bad});
   }
-  for (size_t size : {size_t{0}, size_t{10}, size_t{40}, good.size() / 2,
-                      good.size() - 1}) {
+  for (size_t size :
+       {size_t{0}, size_t{10}, size_t{40}, good.size() / 2, good.size() - 1}) {
     damages.push_back({"truncated", good.substr(0, size)});
   }
   for (const Damage& d : damages) {
@@ -489,8 +488,8 @@ TEST_F(CheckpointSessionTest, MissingCheckpointOrTensorIsNotFound) {
   EXPECT_TRUE(absl::StrContains(st.message(), prefix_)) << st;
 
   // A checkpoint of a model without `global_step`, restored by one with it.
-  std::vector<Var> fewer = {{"b", "DT_FLOAT"}, {"tag", "DT_STRING"},
-                            {"w", "DT_FLOAT"}};
+  std::vector<Var> fewer = {
+      {"b", "DT_FLOAT"}, {"tag", "DT_STRING"}, {"w", "DT_FLOAT"}};
   auto old = NewSessionWith(ModelGraph() + PlainSaver(fewer));
   ASSERT_TRUE(RunTarget(old.get(), "init").ok());
   ASSERT_TRUE(Save(old.get(), "save/control_dependency").ok());
@@ -516,9 +515,10 @@ TEST_F(CheckpointSessionTest, DtypeMismatchIsInvalidArgument) {
   ASSERT_TRUE(RunTarget(odd.get(), "save/SaveV2", PrefixFeed()).ok());
   absl::Status st = Restore(a.get());
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
-  EXPECT_TRUE(absl::StrContains(
-      st.message(), "tensor_name = b; expected dtype float does not equal "
-                    "restored dtype int64"))
+  EXPECT_TRUE(
+      absl::StrContains(st.message(),
+                        "tensor_name = b; expected dtype float does not equal "
+                        "restored dtype int64"))
       << st;
 }
 

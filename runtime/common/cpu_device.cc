@@ -19,10 +19,10 @@ absl::Status AddCpuDevices(Env* env, int count, const std::string& name_prefix,
   if (!DeviceNameUtils::ParseFullName(name_prefix, &parsed) ||
       !parsed.has_job || !parsed.has_replica || !parsed.has_task ||
       parsed.has_type || parsed.has_id) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Device name prefix must be a task name like "
-        "/job:localhost/replica:0/task:0, got '",
-        name_prefix, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Device name prefix must be a task name like "
+                     "/job:localhost/replica:0/task:0, got '",
+                     name_prefix, "'"));
   }
   const std::string task = DeviceNameUtils::TaskName(parsed);
   for (int i = 0; i < count; ++i) {

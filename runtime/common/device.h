@@ -35,7 +35,9 @@ class Device : public DeviceBase {
   ResourceMgr* resource_manager() override { return &resource_manager_; }
 
   // The parsed form of name() (all components set for a well-formed name).
-  const DeviceNameUtils::ParsedName& parsed_name() const { return parsed_name_; }
+  const DeviceNameUtils::ParsedName& parsed_name() const {
+    return parsed_name_;
+  }
 
   // Runs a synchronous kernel. Default: op_kernel->Compute(context).
   virtual void Compute(OpKernel* op_kernel, OpKernelContext* context);

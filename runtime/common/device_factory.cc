@@ -48,8 +48,8 @@ absl::Status AddRegisteredDevices(const SessionOptions& options,
   for (const auto& [type, fn] : factories) {
     absl::Status s = fn(options, name_prefix, out);
     if (!s.ok()) {
-      return absl::Status(s.code(), absl::StrCat("Creating ", type,
-                                                  " devices: ", s.message()));
+      return absl::Status(
+          s.code(), absl::StrCat("Creating ", type, " devices: ", s.message()));
     }
   }
   return absl::OkStatus();

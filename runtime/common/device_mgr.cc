@@ -26,7 +26,8 @@ bool Matches(const DeviceNameUtils::ParsedName& pattern,
     return false;
   }
   if (pattern.has_type &&
-      (!device.has_type || !absl::EqualsIgnoreCase(pattern.type, device.type))) {
+      (!device.has_type ||
+       !absl::EqualsIgnoreCase(pattern.type, device.type))) {
     return false;
   }
   if (pattern.has_id && (!device.has_id || pattern.id != device.id)) {
@@ -43,10 +44,9 @@ DeviceMgr::DeviceMgr(std::vector<std::unique_ptr<Device>> devices)
     sorted_.push_back(d.get());
     by_name_.emplace(d->name(), d.get());
   }
-  std::stable_sort(sorted_.begin(), sorted_.end(),
-                   [](const Device* a, const Device* b) {
-                     return a->name() < b->name();
-                   });
+  std::stable_sort(
+      sorted_.begin(), sorted_.end(),
+      [](const Device* a, const Device* b) { return a->name() < b->name(); });
 }
 
 DeviceMgr::~DeviceMgr() = default;
@@ -88,15 +88,14 @@ absl::Status DeviceMgr::LookupDevice(absl::string_view name,
     return absl::OkStatus();
   }
   if (matches.empty()) {
-    return absl::NotFoundError(absl::StrCat("Unknown device: ", name,
-                                            ", all devices: ",
-                                            DeviceNamesString()));
+    return absl::NotFoundError(absl::StrCat(
+        "Unknown device: ", name, ", all devices: ", DeviceNamesString()));
   }
   std::vector<std::string> names;
   for (const Device* d : matches) names.push_back(d->name());
   return absl::InvalidArgumentError(
-      absl::StrCat("Ambiguous device name ", name, " matches several devices: ",
-                   absl::StrJoin(names, ", ")));
+      absl::StrCat("Ambiguous device name ", name,
+                   " matches several devices: ", absl::StrJoin(names, ", ")));
 }
 
 Device* DeviceMgr::ClientDevice() const {

@@ -106,15 +106,16 @@ TEST_F(DeviceMgrTest, LookupAcceptsEverySpelling) {
 TEST_F(DeviceMgrTest, LookupUnknownListsDevices) {
   auto mgr = MakeMgr(2);
   for (const char* bad :
-       {"/cpu:7", "/gpu:0", "/job:other/cpu:0", "", "garbage",
-        "/job:localhost", "/device:CPU:*", "/job:localhost/task:3/cpu:0"}) {
+       {"/cpu:7", "/gpu:0", "/job:other/cpu:0", "", "garbage", "/job:localhost",
+        "/device:CPU:*", "/job:localhost/task:3/cpu:0"}) {
     Device* d = nullptr;
     absl::Status s = mgr->LookupDevice(bad, &d);
     EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << bad;
     EXPECT_TRUE(absl::StrContains(s.message(), "Unknown device")) << s;
-    EXPECT_TRUE(absl::StrContains(
-        s.message(), "/job:localhost/replica:0/task:0/device:CPU:0, "
-                     "/job:localhost/replica:0/task:0/device:CPU:1"))
+    EXPECT_TRUE(
+        absl::StrContains(s.message(),
+                          "/job:localhost/replica:0/task:0/device:CPU:0, "
+                          "/job:localhost/replica:0/task:0/device:CPU:1"))
         << s;
     EXPECT_EQ(d, nullptr);
   }
@@ -122,8 +123,10 @@ TEST_F(DeviceMgrTest, LookupUnknownListsDevices) {
 
 TEST_F(DeviceMgrTest, LookupAmbiguousPartialName) {
   std::vector<std::unique_ptr<Device>> devices;
-  ASSERT_TRUE(AddCpuDevices(&env_, 1, "/job:a/replica:0/task:0", &devices).ok());
-  ASSERT_TRUE(AddCpuDevices(&env_, 1, "/job:b/replica:0/task:0", &devices).ok());
+  ASSERT_TRUE(
+      AddCpuDevices(&env_, 1, "/job:a/replica:0/task:0", &devices).ok());
+  ASSERT_TRUE(
+      AddCpuDevices(&env_, 1, "/job:b/replica:0/task:0", &devices).ok());
   DeviceMgr mgr(std::move(devices));
   Device* d = nullptr;
   EXPECT_EQ(mgr.LookupDevice("/cpu:0", &d).code(),

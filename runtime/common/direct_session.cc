@@ -20,8 +20,8 @@ namespace stepflow {
 // feeds/fetches map onto them.
 struct ExecutorsAndKeys {
   std::vector<PartitionExecutor> items;  // Sorted by device name.
-  std::vector<std::string> feeds;    // Canonical, sorted; arg i = feeds[i].
-  std::vector<std::string> fetches;  // Canonical, sorted; retval i.
+  std::vector<std::string> feeds;        // Canonical, sorted; arg i = feeds[i].
+  std::vector<std::string> fetches;      // Canonical, sorted; retval i.
   std::map<std::string, int> feed_index;
   std::map<std::string, int> fetch_index;
   DataTypeVector feed_types;
@@ -419,7 +419,8 @@ absl::Status DirectSession::GetOrCreateRunPlan(
   // and targets are de-duplicated (a repeated fetch gets the value twice).
   std::vector<std::string> feeds;
   feeds.reserve(inputs.size());
-  for (const auto& [name, t] : inputs) feeds.push_back(CanonicalTensorName(name));
+  for (const auto& [name, t] : inputs)
+    feeds.push_back(CanonicalTensorName(name));
   std::vector<std::string> fetch_names;
   fetch_names.reserve(output_names.size());
   for (const auto& name : output_names) {
@@ -466,7 +467,8 @@ absl::Status DirectSession::BuildExecutors(
   ek->fetches = opts.fetches;
   ek->feed_types = client->feed_types;
   ek->fetch_types = client->fetch_types;
-  for (size_t i = 0; i < opts.feeds.size(); ++i) ek->feed_index[opts.feeds[i]] = i;
+  for (size_t i = 0; i < opts.feeds.size(); ++i)
+    ek->feed_index[opts.feeds[i]] = i;
   for (size_t i = 0; i < opts.fetches.size(); ++i) {
     ek->fetch_index[opts.fetches[i]] = i;
   }
@@ -477,7 +479,8 @@ absl::Status DirectSession::BuildExecutors(
     ek->client_graph = std::make_unique<Graph>();
     GraphConstructorOptions gopts;
     gopts.allow_internal_ops = true;
-    SF_RETURN_IF_ERROR(ConvertGraphDefToGraph(gopts, def, ek->client_graph.get()));
+    SF_RETURN_IF_ERROR(
+        ConvertGraphDefToGraph(gopts, def, ek->client_graph.get()));
   }
 
   PartitionExecutorsOptions popts;
@@ -663,8 +666,8 @@ absl::Status DirectSession::PRunSetup(
     item.executor->RunAsync(
         exec_args, [step](const absl::Status& s) { step->ExecutorDone(s); });
   }
-  *handle = absl::StrCat(step_id, ";", ek->feeds.size(), ";",
-                         ek->fetches.size());
+  *handle =
+      absl::StrCat(step_id, ";", ek->feeds.size(), ";", ek->fetches.size());
   run->handle = *handle;
   absl::MutexLock l(&partial_runs_mu_);
   partial_runs_[*handle] = std::move(run);
@@ -767,7 +770,8 @@ absl::Status DirectSession::RecvPartialRunFetches(
   return EndPartialRun(run, root.ok() ? status : root);
 }
 
-absl::Status DirectSession::ListDevices(std::vector<DeviceAttributes>* devices) {
+absl::Status DirectSession::ListDevices(
+    std::vector<DeviceAttributes>* devices) {
   devices->clear();
   for (const Device* d : device_mgr_->ListDevices()) {
     devices->push_back(d->attributes());

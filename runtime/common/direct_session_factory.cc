@@ -29,9 +29,8 @@ class DirectSessionFactory : public SessionFactory {
       num_cpus = it->second;
     }
     std::vector<std::unique_ptr<Device>> devices;
-    SF_RETURN_IF_ERROR(AddCpuDevices(options.env, num_cpus,
-                                     "/job:localhost/replica:0/task:0",
-                                     &devices));
+    SF_RETURN_IF_ERROR(AddCpuDevices(
+        options.env, num_cpus, "/job:localhost/replica:0/task:0", &devices));
     // GPUs and other device types whose libraries are linked in.
     SF_RETURN_IF_ERROR(AddRegisteredDevices(
         options, "/job:localhost/replica:0/task:0", &devices));
@@ -41,8 +40,8 @@ class DirectSessionFactory : public SessionFactory {
   }
 };
 
-const bool registered = SessionFactory::Register("DIRECT_SESSION",
-                                                 new DirectSessionFactory);
+const bool registered =
+    SessionFactory::Register("DIRECT_SESSION", new DirectSessionFactory);
 
 }  // namespace
 }  // namespace stepflow

@@ -246,7 +246,8 @@ TEST_F(DirectSessionTest, FeedDtypeMismatchIsInvalidArgument) {
   auto session = NewLocalSession();
   ASSERT_TRUE(session->Create(AddGraph()).ok());
   std::vector<Tensor> out;
-  absl::Status s = session->Run({{"x", Tensor::Scalar<int32_t>(3)}}, {"z"}, {}, &out);
+  absl::Status s =
+      session->Run({{"x", Tensor::Scalar<int32_t>(3)}}, {"z"}, {}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_NE(s.message().find("'x'"), std::string::npos) << s;
 }
@@ -281,7 +282,8 @@ TEST_F(DirectSessionTest, ExtendBeforeCreateBehavesAsCreate) {
   auto session = NewLocalSession();
   ASSERT_TRUE(session->Extend(AddGraph()).ok());
   std::vector<Tensor> out;
-  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
+  ASSERT_TRUE(
+      session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 3.0f);
 }
 
@@ -289,9 +291,11 @@ TEST_F(DirectSessionTest, ExtendAddsNodesThatUseExistingOnes) {
   auto session = NewLocalSession();
   ASSERT_TRUE(session->Create(AddGraph()).ok());
   std::vector<Tensor> out;
-  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
+  ASSERT_TRUE(
+      session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
   ASSERT_TRUE(session->Extend(Parse(Binary("AddV2", "v", "w", "y"))).ok());
-  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"v"}, {}, &out).ok());
+  ASSERT_TRUE(
+      session->Run({{"x", Tensor::Scalar<float>(1)}}, {"v"}, {}, &out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 11.0f);
 }
 
@@ -303,7 +307,8 @@ TEST_F(DirectSessionTest, ExtendReusingANodeNameIsInvalidArgument) {
   EXPECT_NE(s.message().find("z"), std::string::npos) << s;
   // The failed Extend changed nothing.
   std::vector<Tensor> out;
-  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
+  ASSERT_TRUE(
+      session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 3.0f);
 }
 
@@ -330,7 +335,9 @@ std::string PartitionDeviceOf(const RunMetadata& md, const std::string& node) {
 
 TEST_F(DirectSessionTest, StatefulNodesKeepTheirDeviceAcrossExtend) {
   auto session = NewLocalSession(2);
-  ASSERT_TRUE(session->Create(Parse("node { name: 's' op: 'TestStatefulSource' }")).ok());
+  ASSERT_TRUE(
+      session->Create(Parse("node { name: 's' op: 'TestStatefulSource' }"))
+          .ok());
   RunOptions ro;
   ro.set_output_partition_graphs(true);
   RunMetadata md;
@@ -342,11 +349,12 @@ TEST_F(DirectSessionTest, StatefulNodesKeepTheirDeviceAcrossExtend) {
 
   // A consumer on CPU:1 would pull a fresh generator there; the stateful
   // node must stay on CPU:0 and be reached through Send/Recv instead.
-  ASSERT_TRUE(session
-                  ->Extend(Parse("node { name: 'c' op: 'Identity' input: 's' "
-                                 "device: '/cpu:1' attr { key: 'T' value { type: "
-                                 "DT_FLOAT } } }"))
-                  .ok());
+  ASSERT_TRUE(
+      session
+          ->Extend(Parse("node { name: 'c' op: 'Identity' input: 's' "
+                         "device: '/cpu:1' attr { key: 'T' value { type: "
+                         "DT_FLOAT } } }"))
+          .ok());
   md.Clear();
   ASSERT_TRUE(session->Run(ro, {}, {"c"}, {}, &out, &md).ok());
   EXPECT_EQ(out[0].scalar<float>(), 7.0f);
@@ -356,12 +364,13 @@ TEST_F(DirectSessionTest, StatefulNodesKeepTheirDeviceAcrossExtend) {
   // A fresh session placing the extended graph from scratch moves it: the
   // check above is not vacuous.
   auto fresh = NewLocalSession(2);
-  ASSERT_TRUE(fresh
-                  ->Create(Parse("node { name: 's' op: 'TestStatefulSource' } "
-                                 "node { name: 'c' op: 'Identity' input: 's' "
-                                 "device: '/cpu:1' attr { key: 'T' value { type: "
-                                 "DT_FLOAT } } }"))
-                  .ok());
+  ASSERT_TRUE(
+      fresh
+          ->Create(Parse("node { name: 's' op: 'TestStatefulSource' } "
+                         "node { name: 'c' op: 'Identity' input: 's' "
+                         "device: '/cpu:1' attr { key: 'T' value { type: "
+                         "DT_FLOAT } } }"))
+          .ok());
   md.Clear();
   ASSERT_TRUE(fresh->Run(ro, {}, {"c"}, {}, &out, &md).ok());
   EXPECT_EQ(PartitionDeviceOf(md, "s"), cpu1);
@@ -372,20 +381,41 @@ constexpr char kSeededRandomGraph[] = R"pb(
   node {
     name: "shape"
     op: "Const"
-    attr { key: "dtype" value { type: DT_INT32 } }
+    attr {
+      key: "dtype"
+      value { type: DT_INT32 }
+    }
     attr {
       key: "value"
-      value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: 4 } }
+      value {
+        tensor {
+          dtype: DT_INT32
+          tensor_shape { dim { size: 1 } }
+          int_val: 4
+        }
+      }
     }
   }
   node {
     name: "r"
     op: "RandomUniform"
     input: "shape"
-    attr { key: "T" value { type: DT_INT32 } }
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "seed" value { i: 1 } }
-    attr { key: "seed2" value { i: 2 } }
+    attr {
+      key: "T"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "seed"
+      value { i: 1 }
+    }
+    attr {
+      key: "seed2"
+      value { i: 2 }
+    }
   }
 )pb";
 
@@ -393,11 +423,12 @@ TEST_F(DirectSessionTest, StatefulKernelsAreSharedAcrossSignatures) {
   // A seeded random op keeps its stream in its kernel: a new signature must
   // continue the stream, not restart it.
   auto session = NewLocalSession();
-  ASSERT_TRUE(session
-                  ->Create(Parse(std::string(kSeededRandomGraph) +
-                                 "node { name: 'i' op: 'Identity' input: 'r' "
-                                 "attr { key: 'T' value { type: DT_FLOAT } } }"))
-                  .ok());
+  ASSERT_TRUE(
+      session
+          ->Create(Parse(std::string(kSeededRandomGraph) +
+                         "node { name: 'i' op: 'Identity' input: 'r' "
+                         "attr { key: 'T' value { type: DT_FLOAT } } }"))
+          .ok());
   std::vector<Tensor> a, b;
   ASSERT_TRUE(session->Run({}, {"r"}, {}, &a).ok());
   ASSERT_TRUE(session->Run({}, {"i"}, {}, &b).ok());
@@ -419,10 +450,11 @@ TEST_F(DirectSessionTest, StatefulKernelsAreSharedAcrossSignatures) {
 
 TEST_F(DirectSessionTest, WrongFeedShapeIsACleanKernelError) {
   auto session = NewLocalSession();
-  GraphDef g = Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
-                     "node { name: 'mm' op: 'MatMul' input: 'a' input: 'b' "
-                     "attr { key: 'T' value { type: DT_FLOAT } } }" +
-                     Binary("AddV2", "sum", "a", "b"));
+  GraphDef g =
+      Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
+            "node { name: 'mm' op: 'MatMul' input: 'a' input: 'b' "
+            "attr { key: 'T' value { type: DT_FLOAT } } }" +
+            Binary("AddV2", "sum", "a", "b"));
   ASSERT_TRUE(session->Create(g).ok());
   std::vector<Tensor> out;
   Tensor a(DT_FLOAT, TensorShape({2, 3}));
@@ -482,16 +514,17 @@ TEST_F(DirectSessionTest, NodesColocatedWithAFedNodeRun) {
 // the --init step too).
 TEST_F(DirectSessionTest, FeedsTheStepDoesNotNeedAreAccepted) {
   auto session = NewLocalSession();
-  ASSERT_TRUE(session
-                  ->Create(Parse(Placeholder("x", "DT_FLOAT") +
-                                 Placeholder("unused", "DT_INT32") +
-                                 ConstF("y", 2) + Binary("AddV2", "z", "x", "y") +
-                                 "node { name: 'init' op: 'NoOp' }\n"))
-                  .ok());
+  ASSERT_TRUE(
+      session
+          ->Create(Parse(Placeholder("x", "DT_FLOAT") +
+                         Placeholder("unused", "DT_INT32") + ConstF("y", 2) +
+                         Binary("AddV2", "z", "x", "y") +
+                         "node { name: 'init' op: 'NoOp' }\n"))
+          .ok());
   std::vector<Tensor> out;
-  absl::Status s = session->Run({{"x", Tensor::Scalar<float>(3)},
-                                 {"unused", Tensor::Scalar<int32_t>(1)}},
-                                {"z"}, {}, &out);
+  absl::Status s = session->Run(
+      {{"x", Tensor::Scalar<float>(3)}, {"unused", Tensor::Scalar<int32_t>(1)}},
+      {"z"}, {}, &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(out[0].scalar<float>(), 5.0f);
   s = session->Run({{"x", Tensor::Scalar<float>(3)}}, {"y"}, {}, &out);
@@ -538,16 +571,21 @@ TEST_F(DirectSessionTest, ExecutorsAreCachedPerSignatureOrderInsensitive) {
   auto* ds = static_cast<DirectSession*>(session.get());
   std::vector<Tensor> out;
   for (int i = 0; i < 5; ++i) {
-    ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(i)}}, {"z", "w"}, {}, &out).ok());
+    ASSERT_TRUE(
+        session->Run({{"x", Tensor::Scalar<float>(i)}}, {"z", "w"}, {}, &out)
+            .ok());
   }
   EXPECT_EQ(ds->num_executor_builds(), 1);
   // Same set, other order: still cached; outputs follow the new order.
-  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"w", "z"}, {}, &out).ok());
+  ASSERT_TRUE(
+      session->Run({{"x", Tensor::Scalar<float>(1)}}, {"w", "z"}, {}, &out)
+          .ok());
   EXPECT_EQ(ds->num_executor_builds(), 1);
   EXPECT_EQ(out[0].scalar<float>(), 9.0f);
   EXPECT_EQ(out[1].scalar<float>(), 3.0f);
   // A different set builds once more.
-  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
+  ASSERT_TRUE(
+      session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
   EXPECT_EQ(ds->num_executor_builds(), 2);
 }
 
@@ -601,7 +639,8 @@ TEST_F(DirectSessionTest, RunAfterCloseIsCancelledAndCloseIsIdempotent) {
   ASSERT_TRUE(session->Close().ok());
   ASSERT_TRUE(session->Close().ok());
   std::vector<Tensor> out;
-  absl::Status s = session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out);
+  absl::Status s =
+      session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kCancelled) << s;
   EXPECT_NE(s.message().find("Session has been closed"), std::string::npos);
   EXPECT_EQ(session->Extend(Parse(ConstF("c", 1))).code(),
@@ -615,11 +654,12 @@ TEST_F(DirectSessionTest, RunAfterCloseIsCancelledAndCloseIsIdempotent) {
 
 TEST_F(DirectSessionTest, CloseCancelsRunningSteps) {
   auto session = NewLocalSession();
-  ASSERT_TRUE(session
-                  ->Create(Parse(ConstF("c", 1) +
-                                 "node { name: 'b' op: 'TestBlockUntilCancelled' "
-                                 "input: 'c' }"))
-                  .ok());
+  ASSERT_TRUE(
+      session
+          ->Create(Parse(ConstF("c", 1) +
+                         "node { name: 'b' op: 'TestBlockUntilCancelled' "
+                         "input: 'c' }"))
+          .ok());
   const int started_before = g_blocked_started.load();
   absl::Status run_status;
   std::thread runner([&] {
@@ -633,13 +673,15 @@ TEST_F(DirectSessionTest, CloseCancelsRunningSteps) {
   EXPECT_EQ(g_blocked.load(), 0);
 }
 
-TEST_F(DirectSessionTest, RunOptionsTimeoutIsDeadlineExceededAfterExecutorsStop) {
+TEST_F(DirectSessionTest,
+       RunOptionsTimeoutIsDeadlineExceededAfterExecutorsStop) {
   auto session = NewLocalSession();
-  ASSERT_TRUE(session
-                  ->Create(Parse(ConstF("c", 1) +
-                                 "node { name: 'b' op: 'TestBlockUntilCancelled' "
-                                 "input: 'c' }"))
-                  .ok());
+  ASSERT_TRUE(
+      session
+          ->Create(Parse(ConstF("c", 1) +
+                         "node { name: 'b' op: 'TestBlockUntilCancelled' "
+                         "input: 'c' }"))
+          .ok());
   RunOptions ro;
   ro.set_timeout_in_ms(30);
   std::vector<Tensor> out;
@@ -652,11 +694,12 @@ TEST_F(DirectSessionTest, RunOptionsTimeoutIsDeadlineExceededAfterExecutorsStop)
 
 TEST_F(DirectSessionTest, OperationTimeoutFromConfigApplies) {
   auto session = NewLocalSession(1, /*operation_timeout_ms=*/30);
-  ASSERT_TRUE(session
-                  ->Create(Parse(ConstF("c", 1) +
-                                 "node { name: 'b' op: 'TestBlockUntilCancelled' "
-                                 "input: 'c' }"))
-                  .ok());
+  ASSERT_TRUE(
+      session
+          ->Create(Parse(ConstF("c", 1) +
+                         "node { name: 'b' op: 'TestBlockUntilCancelled' "
+                         "input: 'c' }"))
+          .ok());
   std::vector<Tensor> out;
   absl::Status s = session->Run({}, {"b"}, {}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
@@ -665,19 +708,20 @@ TEST_F(DirectSessionTest, OperationTimeoutFromConfigApplies) {
 TEST_F(DirectSessionTest, MultiDeviceRunReturnsValuesAndStepStatsPerPartition) {
   auto session = NewLocalSession(3);
   const std::string dev0 = "/job:localhost/replica:0/task:0/device:CPU:0";
-  GraphDef g = Parse(Placeholder("x", "DT_FLOAT") + ConstF("a", 10, "/cpu:1") +
-                     Binary("AddV2", "s", "x", "a", "DT_FLOAT", "/device:CPU:1") +
-                     Binary("Mul", "m", "s", "s", "DT_FLOAT",
-                            "/job:localhost/replica:0/task:0/device:CPU:2") +
-                     Binary("AddV2", "out", "m", "x", "DT_FLOAT", dev0));
+  GraphDef g =
+      Parse(Placeholder("x", "DT_FLOAT") + ConstF("a", 10, "/cpu:1") +
+            Binary("AddV2", "s", "x", "a", "DT_FLOAT", "/device:CPU:1") +
+            Binary("Mul", "m", "s", "s", "DT_FLOAT",
+                   "/job:localhost/replica:0/task:0/device:CPU:2") +
+            Binary("AddV2", "out", "m", "x", "DT_FLOAT", dev0));
   ASSERT_TRUE(session->Create(g).ok());
   RunOptions ro;
   ro.set_trace_level(RunOptions::FULL_TRACE);
   ro.set_output_partition_graphs(true);
   RunMetadata md;
   std::vector<Tensor> out;
-  absl::Status s =
-      session->Run(ro, {{"x", Tensor::Scalar<float>(2)}}, {"out"}, {}, &out, &md);
+  absl::Status s = session->Run(ro, {{"x", Tensor::Scalar<float>(2)}}, {"out"},
+                                {}, &out, &md);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(out[0].scalar<float>(), 146.0f);  // (2+10)^2 + 2
   ASSERT_EQ(md.partition_graphs_size(), 3);
@@ -704,8 +748,10 @@ TEST_F(DirectSessionTest, NoTraceMeansNoStepStats) {
   ASSERT_TRUE(session->Create(AddGraph()).ok());
   RunMetadata md;
   std::vector<Tensor> out;
-  ASSERT_TRUE(session->Run(RunOptions(), {{"x", Tensor::Scalar<float>(1)}}, {"z"},
-                           {}, &out, &md).ok());
+  ASSERT_TRUE(session
+                  ->Run(RunOptions(), {{"x", Tensor::Scalar<float>(1)}}, {"z"},
+                        {}, &out, &md)
+                  .ok());
   EXPECT_EQ(md.step_stats().dev_stats_size(), 0);
   EXPECT_EQ(md.partition_graphs_size(), 0);
 }
@@ -735,14 +781,16 @@ TEST_F(DirectSessionTest, ConcurrentRunsFromManyThreads) {
 
 TEST_F(DirectSessionTest, PartialRunFeedsAndFetchesIncrementally) {
   auto session = NewLocalSession();
-  GraphDef g = Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
-                     Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "c", "b"));
+  GraphDef g =
+      Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
+            Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "c", "b"));
   ASSERT_TRUE(session->Create(g).ok());
   auto* ds = static_cast<DirectSession*>(session.get());
   std::string h;
   ASSERT_TRUE(session->PRunSetup({"a", "b"}, {"c", "d"}, {}, &h).ok());
   std::vector<Tensor> out;
-  absl::Status s = session->PRun(h, {{"a", Tensor::Scalar<float>(3)}}, {"c"}, &out);
+  absl::Status s =
+      session->PRun(h, {{"a", Tensor::Scalar<float>(3)}}, {"c"}, &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(out[0].scalar<float>(), 6.0f);
   s = session->PRun(h, {{"b", Tensor::Scalar<float>(5)}}, {"d"}, &out);
@@ -753,8 +801,9 @@ TEST_F(DirectSessionTest, PartialRunFeedsAndFetchesIncrementally) {
 
 TEST_F(DirectSessionTest, PartialRunErrors) {
   auto session = NewLocalSession();
-  GraphDef g = Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
-                     Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "c", "b"));
+  GraphDef g =
+      Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
+            Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "c", "b"));
   ASSERT_TRUE(session->Create(g).ok());
   auto* ds = static_cast<DirectSession*>(session.get());
   std::vector<Tensor> out;
@@ -763,14 +812,16 @@ TEST_F(DirectSessionTest, PartialRunErrors) {
 
   auto expect_error = [&](const Session::FeedList& feeds,
                           const std::vector<std::string>& fetches,
-                          const std::string& prior_feed, const std::string& want) {
+                          const std::string& prior_feed,
+                          const std::string& want) {
     std::string h;
     ASSERT_TRUE(session->PRunSetup({"a", "b"}, {"c", "d"}, {}, &h).ok());
     if (!prior_feed.empty()) {
-      ASSERT_TRUE(session->PRun(h, {{prior_feed, Tensor::Scalar<float>(1)}},
-                                prior_feed == "a" ? std::vector<std::string>{"c"}
-                                                  : std::vector<std::string>{},
-                                &out)
+      ASSERT_TRUE(session
+                      ->PRun(h, {{prior_feed, Tensor::Scalar<float>(1)}},
+                             prior_feed == "a" ? std::vector<std::string>{"c"}
+                                               : std::vector<std::string>{},
+                             &out)
                       .ok());
     }
     absl::Status st = session->PRun(h, feeds, fetches, &out);
@@ -782,13 +833,16 @@ TEST_F(DirectSessionTest, PartialRunErrors) {
   // Feed not declared at setup.
   expect_error({{"c", Tensor::Scalar<float>(1)}}, {}, "", "was not specified");
   // Fetch not declared at setup.
-  expect_error({{"a", Tensor::Scalar<float>(1)}}, {"a"}, "", "was not specified");
+  expect_error({{"a", Tensor::Scalar<float>(1)}}, {"a"}, "",
+               "was not specified");
   // Fed twice.
   expect_error({{"a", Tensor::Scalar<float>(1)}}, {}, "a", "already been fed");
   // Fetched twice.
-  expect_error({{"b", Tensor::Scalar<float>(1)}}, {"c"}, "a", "already been fetched");
+  expect_error({{"b", Tensor::Scalar<float>(1)}}, {"c"}, "a",
+               "already been fetched");
   // Fetch not computable from the feeds so far.
-  expect_error({{"a", Tensor::Scalar<float>(1)}}, {"d"}, "", "can't be computed");
+  expect_error({{"a", Tensor::Scalar<float>(1)}}, {"d"}, "",
+               "can't be computed");
 }
 
 TEST_F(DirectSessionTest, Callables) {
@@ -803,17 +857,22 @@ TEST_F(DirectSessionTest, Callables) {
   ASSERT_TRUE(session->MakeCallable(co, &h2).ok());
   EXPECT_NE(h1, h2);
   std::vector<Tensor> out;
-  ASSERT_TRUE(session->RunCallable(h1, {Tensor::Scalar<float>(1)}, &out, nullptr).ok());
+  ASSERT_TRUE(
+      session->RunCallable(h1, {Tensor::Scalar<float>(1)}, &out, nullptr).ok());
   EXPECT_EQ(out[0].scalar<float>(), 9.0f);
   EXPECT_EQ(out[1].scalar<float>(), 3.0f);
   EXPECT_EQ(session->RunCallable(h1, {}, &out, nullptr).code(),
             absl::StatusCode::kInvalidArgument);
   ASSERT_TRUE(session->ReleaseCallable(h1).ok());
-  EXPECT_EQ(session->RunCallable(h1, {Tensor::Scalar<float>(1)}, &out, nullptr).code(),
+  EXPECT_EQ(session->RunCallable(h1, {Tensor::Scalar<float>(1)}, &out, nullptr)
+                .code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(session->ReleaseCallable(h1).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(session->ReleaseCallable(12345).code(), absl::StatusCode::kInvalidArgument);
-  ASSERT_TRUE(session->RunCallable(h2, {Tensor::Scalar<float>(2)}, &out, nullptr).ok());
+  EXPECT_EQ(session->ReleaseCallable(h1).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(session->ReleaseCallable(12345).code(),
+            absl::StatusCode::kInvalidArgument);
+  ASSERT_TRUE(
+      session->RunCallable(h2, {Tensor::Scalar<float>(2)}, &out, nullptr).ok());
   EXPECT_EQ(out[1].scalar<float>(), 4.0f);
 }
 
@@ -824,16 +883,18 @@ TEST_F(DirectSessionTest, BadGraphsAreCleanErrors) {
     std::string names;
   };
   const std::vector<Case> cases = {
-      {ConstF("a", 1) + ConstF("a", 2), absl::StatusCode::kInvalidArgument, "a"},
-      {Binary("AddV2", "s", "ghost", "ghost"), absl::StatusCode::kInvalidArgument,
-       "ghost"},
+      {ConstF("a", 1) + ConstF("a", 2), absl::StatusCode::kInvalidArgument,
+       "a"},
+      {Binary("AddV2", "s", "ghost", "ghost"),
+       absl::StatusCode::kInvalidArgument, "ghost"},
       {"node { name: 'u' op: 'NoSuchOp' }", absl::StatusCode::kNotFound,
        "NoSuchOp"},
       {Binary("AddV2", "p", "q", "q") + Binary("AddV2", "q", "p", "p"),
        absl::StatusCode::kInvalidArgument, "cycle"},
-      {"node { name: 'bad name!' op: 'NoOp' }", absl::StatusCode::kInvalidArgument,
-       "bad name!"},
-      {"node { name: 'r' op: '_Retval' }", absl::StatusCode::kInvalidArgument, "r"},
+      {"node { name: 'bad name!' op: 'NoOp' }",
+       absl::StatusCode::kInvalidArgument, "bad name!"},
+      {"node { name: 'r' op: '_Retval' }", absl::StatusCode::kInvalidArgument,
+       "r"},
   };
   for (const Case& c : cases) {
     auto session = NewLocalSession();

@@ -64,8 +64,10 @@ GraphDef NestedLoop(int outer, int inner, int parallel_iterations) {
   GraphDef g;
   AddConst(&g, "zero", I32(0));
   AddConst(&g, "outer_n", I32(outer));
-  LoopVar i = AddLoopVar(&g, "i", "zero", DT_INT32, "outer", parallel_iterations);
-  LoopVar c = AddLoopVar(&g, "c", "zero", DT_INT32, "outer", parallel_iterations);
+  LoopVar i =
+      AddLoopVar(&g, "i", "zero", DT_INT32, "outer", parallel_iterations);
+  LoopVar c =
+      AddLoopVar(&g, "c", "zero", DT_INT32, "outer", parallel_iterations);
   AddEnter(&g, "outer_n/enter", "outer_n", DT_INT32, "outer", true,
            parallel_iterations);
   const std::string ocond = AddLessCond(&g, "oc", i.merge(), "outer_n/enter");
@@ -74,10 +76,10 @@ GraphDef NestedLoop(int outer, int inner, int parallel_iterations) {
   // Inner loop, entered from the outer body.
   AddConst(&g, "inner_zero", I32(0), {"^" + i.body()});
   AddConst(&g, "inner_n", I32(inner), {"^" + i.body()});
-  LoopVar j = AddLoopVar(&g, "j", "inner_zero", DT_INT32, "inner",
-                         parallel_iterations);
-  LoopVar ic = AddLoopVar(&g, "ic", c.body(), DT_INT32, "inner",
-                          parallel_iterations);
+  LoopVar j =
+      AddLoopVar(&g, "j", "inner_zero", DT_INT32, "inner", parallel_iterations);
+  LoopVar ic =
+      AddLoopVar(&g, "ic", c.body(), DT_INT32, "inner", parallel_iterations);
   AddEnter(&g, "inner_n/enter", "inner_n", DT_INT32, "inner", true,
            parallel_iterations);
   const std::string icond = AddLessCond(&g, "icnd", j.merge(), "inner_n/enter");
@@ -115,8 +117,8 @@ class LoopTest : public ::testing::TestWithParam<bool> {
       env_.scheduler = &inline_;
     }
     env_.random = &random_;
-    absl::Status s = AddCpuDevices(&env_, 1, "/job:localhost/replica:0/task:0",
-                                   &devices_);
+    absl::Status s =
+        AddCpuDevices(&env_, 1, "/job:localhost/replica:0/task:0", &devices_);
     EXPECT_TRUE(s.ok()) << s;
     ResetTestKernels();
   }
@@ -327,10 +329,9 @@ GraphDef LoopInBranch() {
 
 TEST_P(LoopTest, LoopOnTakenBranchRuns) {
   std::vector<Tensor> out;
-  absl::Status s =
-      BuildAndRun(LoopInBranch(), {DT_FLOAT, DT_BOOL},
-                  {Tensor::Scalar<float>(3), Tensor::Scalar<bool>(true)},
-                  {DT_FLOAT}, &out);
+  absl::Status s = BuildAndRun(
+      LoopInBranch(), {DT_FLOAT, DT_BOOL},
+      {Tensor::Scalar<float>(3), Tensor::Scalar<bool>(true)}, {DT_FLOAT}, &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(out[0].scalar<float>(), 24.0f);
   EXPECT_EQ(RunCount("body_count"), 3);

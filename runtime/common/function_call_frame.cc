@@ -17,9 +17,8 @@ FunctionCallFrame::~FunctionCallFrame() = default;
 
 absl::Status FunctionCallFrame::SetArgs(std::vector<Tensor> args) {
   if (args.size() != arg_types_.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Expected ", arg_types_.size(), " arguments, got ",
-                     args.size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Expected ", arg_types_.size(), " arguments, got ", args.size()));
   }
   for (size_t i = 0; i < args.size(); ++i) {
     const DataType want = BaseType(arg_types_[i]);
@@ -39,9 +38,9 @@ absl::Status FunctionCallFrame::ConsumeRetvals(std::vector<Tensor>* rets) {
   absl::MutexLock l(&mu_);
   for (size_t i = 0; i < rets_.size(); ++i) {
     if (!rets_[i].has_val) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Return value ", i, " (", DataTypeString(ret_types_[i]),
-          ") was not set"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Return value ", i, " (", DataTypeString(ret_types_[i]),
+                       ") was not set"));
     }
   }
   rets->clear();
@@ -57,13 +56,13 @@ absl::Status FunctionCallFrame::ConsumeRetvals(std::vector<Tensor>* rets) {
 absl::Status FunctionCallFrame::GetArg(int index, const Tensor** val) {
   absl::MutexLock l(&mu_);
   if (index < 0 || static_cast<size_t>(index) >= arg_types_.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Argument index ", index, " is out of range [0, ", arg_types_.size(),
-        ")"));
+    return absl::InvalidArgumentError(absl::StrCat("Argument index ", index,
+                                                   " is out of range [0, ",
+                                                   arg_types_.size(), ")"));
   }
   if (!args_set_) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Argument ", index, " read before the arguments were set"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Argument ", index, " read before the arguments were set"));
   }
   *val = &args_[index];
   return absl::OkStatus();
@@ -71,9 +70,9 @@ absl::Status FunctionCallFrame::GetArg(int index, const Tensor** val) {
 
 absl::Status FunctionCallFrame::SetRetval(int index, const Tensor& val) {
   if (index < 0 || static_cast<size_t>(index) >= ret_types_.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Return value index ", index, " is out of range [0, ",
-        ret_types_.size(), ")"));
+    return absl::InvalidArgumentError(absl::StrCat("Return value index ", index,
+                                                   " is out of range [0, ",
+                                                   ret_types_.size(), ")"));
   }
   const DataType want = BaseType(ret_types_[index]);
   if (val.dtype() != want) {

@@ -96,9 +96,10 @@ TEST(FunctionCallFrameTest, ConcurrentRetvals) {
       for (int i = t; i < kN; i += 4) {
         const Tensor* arg = nullptr;
         ASSERT_TRUE(frame.GetArg(0, &arg).ok());
-        ASSERT_TRUE(
-            frame.SetRetval(i, Tensor::Scalar<int32_t>(i * arg->scalar<int32_t>()))
-                .ok());
+        ASSERT_TRUE(frame
+                        .SetRetval(i, Tensor::Scalar<int32_t>(
+                                          i * arg->scalar<int32_t>()))
+                        .ok());
       }
     });
   }

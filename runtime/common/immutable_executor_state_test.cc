@@ -100,8 +100,8 @@ TEST_F(ImmutableExecutorStateTest, LaysOutLoopFrames) {
   EXPECT_EQ(enter.parallel_iterations, 5);
   EXPECT_FALSE(enter.is_constant_enter);
   EXPECT_TRUE(ItemNamed(*state, "limit/enter").is_constant_enter);
-  for (const char* name : {"i/merge", "i/switch", "count", "i/next",
-                           "i/exit"}) {
+  for (const char* name :
+       {"i/merge", "i/switch", "count", "i/next", "i/exit"}) {
     EXPECT_EQ(ItemNamed(*state, name).frame, 1) << name;
   }
   EXPECT_EQ(ItemNamed(*state, "r").frame, 0);
@@ -185,7 +185,8 @@ TEST_F(ImmutableExecutorStateTest, ExitOutsideALoopIsInvalidArgument) {
   EXPECT_TRUE(absl::StrContains(s.message(), "outside any loop frame")) << s;
 }
 
-TEST_F(ImmutableExecutorStateTest, InputsFromDifferentFramesAreInvalidArgument) {
+TEST_F(ImmutableExecutorStateTest,
+       InputsFromDifferentFramesAreInvalidArgument) {
   GraphDef g;
   AddConst(&g, "a", Tensor::Scalar<float>(1));
   NodeDef* e = AddTyped(&g, "enter", "Enter", {"a"}, DT_FLOAT);
@@ -213,8 +214,7 @@ TEST_F(ImmutableExecutorStateTest, UnconnectedInputIsInvalidArgument) {
   std::unique_ptr<Executor> ex;
   absl::Status s = NewLocalExecutor(params, std::move(graph), &ex);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_TRUE(absl::StrContains(s.message(), "{{node lonely}} input 0"))
-      << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "{{node lonely}} input 0")) << s;
 }
 
 TEST_F(ImmutableExecutorStateTest, CycleIsInvalidArgument) {

@@ -112,14 +112,13 @@ void IntraProcessRendezvous::RecvAsync(const ParsedKey& key, const Args& args,
           waiter->token = cm->get_cancellation_token();
           // The callback only touches the shared Waiter, so it is safe
           // whenever it runs, even after this rendezvous is gone.
-          const bool registered =
-              cm->RegisterCallback(waiter->token, [waiter] {
-                DoneCallback cb = waiter->Take();
-                if (cb) {
-                  cb(RecvCancelledError(), Args(), waiter->recv_args, Tensor(),
-                     false);
-                }
-              });
+          const bool registered = cm->RegisterCallback(waiter->token, [waiter] {
+            DoneCallback cb = waiter->Take();
+            if (cb) {
+              cb(RecvCancelledError(), Args(), waiter->recv_args, Tensor(),
+                 false);
+            }
+          });
           if (!registered) {
             // Already cancelled: complete now, outside the lock.
             done = waiter->Take();

@@ -55,7 +55,8 @@ class RendezvousTest : public ::testing::Test {
 
 TEST_F(RendezvousTest, SendThenRecv) {
   ASSERT_TRUE(
-      rendez_->Send(Key("a"), Rendezvous::Args(), Tensor::Scalar<float>(3), false)
+      rendez_
+          ->Send(Key("a"), Rendezvous::Args(), Tensor::Scalar<float>(3), false)
           .ok());
   EXPECT_EQ(rendez_->NumPendingForTest(), 1u);
   Received r;
@@ -72,9 +73,10 @@ TEST_F(RendezvousTest, RecvThenSend) {
   rendez_->RecvAsync(Key("a"), Rendezvous::Args(), Record(&r));
   EXPECT_EQ(r.calls, 0);
   EXPECT_EQ(rendez_->NumPendingForTest(), 1u);
-  ASSERT_TRUE(
-      rendez_->Send(Key("a"), Rendezvous::Args(), Tensor::Scalar<int32_t>(9), false)
-          .ok());
+  ASSERT_TRUE(rendez_
+                  ->Send(Key("a"), Rendezvous::Args(),
+                         Tensor::Scalar<int32_t>(9), false)
+                  .ok());
   EXPECT_EQ(r.calls, 1);
   EXPECT_TRUE(r.status.ok());
   EXPECT_EQ(r.value.scalar<int32_t>(), 9);
@@ -95,7 +97,8 @@ TEST_F(RendezvousTest, KeysAreIndependent) {
   rendez_->RecvAsync(Key("a"), Rendezvous::Args(), Record(&a));
   rendez_->RecvAsync(Key("b"), Rendezvous::Args(), Record(&b));
   ASSERT_TRUE(
-      rendez_->Send(Key("b"), Rendezvous::Args(), Tensor::Scalar<float>(2), false)
+      rendez_
+          ->Send(Key("b"), Rendezvous::Args(), Tensor::Scalar<float>(2), false)
           .ok());
   EXPECT_EQ(a.calls, 0);
   EXPECT_EQ(b.calls, 1);
@@ -106,7 +109,8 @@ TEST_F(RendezvousTest, KeysAreIndependent) {
                   .ok());
   EXPECT_EQ(a.calls, 0);
   ASSERT_TRUE(
-      rendez_->Send(Key("a"), Rendezvous::Args(), Tensor::Scalar<float>(1), false)
+      rendez_
+          ->Send(Key("a"), Rendezvous::Args(), Tensor::Scalar<float>(1), false)
           .ok());
   EXPECT_EQ(a.calls, 1);
   EXPECT_EQ(a.value.scalar<float>(), 1.0f);
@@ -130,7 +134,8 @@ TEST_F(RendezvousTest, FifoPerKeySendsFirst) {
 
 TEST_F(RendezvousTest, FifoPerKeyRecvsFirst) {
   Received r[3];
-  for (auto& x : r) rendez_->RecvAsync(Key("q"), Rendezvous::Args(), Record(&x));
+  for (auto& x : r)
+    rendez_->RecvAsync(Key("q"), Rendezvous::Args(), Record(&x));
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(rendez_
                     ->Send(Key("q"), Rendezvous::Args(),
@@ -157,9 +162,10 @@ TEST_F(RendezvousTest, AbortIsStickyAndFiresPendingInArrivalOrder) {
   rendez_->RecvAsync(Key("aa"), Rendezvous::Args(), cb("aa"));
   rendez_->RecvAsync(Key("mm"), Rendezvous::Args(), cb("mm"));
   rendez_->RecvAsync(Key("aa"), Rendezvous::Args(), cb("aa2"));
-  ASSERT_TRUE(rendez_->Send(Key("x"), Rendezvous::Args(),
-                            Tensor::Scalar<float>(1), false)
-                  .ok());
+  ASSERT_TRUE(
+      rendez_
+          ->Send(Key("x"), Rendezvous::Args(), Tensor::Scalar<float>(1), false)
+          .ok());
   rendez_->StartAbort(absl::InvalidArgumentError("boom"));
   EXPECT_EQ(order, (std::vector<std::string>{"zz", "aa", "mm", "aa2"}));
   EXPECT_EQ(rendez_->NumPendingForTest(), 0u);  // Queued value dropped.
@@ -178,9 +184,10 @@ TEST_F(RendezvousTest, AbortIsStickyAndFiresPendingInArrivalOrder) {
 
 TEST_F(RendezvousTest, AbortWithOkIsIgnored) {
   rendez_->StartAbort(absl::OkStatus());
-  EXPECT_TRUE(rendez_->Send(Key("x"), Rendezvous::Args(),
-                            Tensor::Scalar<float>(1), false)
-                  .ok());
+  EXPECT_TRUE(
+      rendez_
+          ->Send(Key("x"), Rendezvous::Args(), Tensor::Scalar<float>(1), false)
+          .ok());
 }
 
 TEST_F(RendezvousTest, CancelledRecv) {
@@ -196,9 +203,10 @@ TEST_F(RendezvousTest, CancelledRecv) {
   EXPECT_EQ(r.status.message(), "RecvAsync is cancelled.");
   EXPECT_EQ(rendez_->NumPendingForTest(), 0u);
   // A later Send does not resurrect the cancelled Recv; it is queued.
-  ASSERT_TRUE(rendez_->Send(Key("c"), Rendezvous::Args(),
-                            Tensor::Scalar<float>(1), false)
-                  .ok());
+  ASSERT_TRUE(
+      rendez_
+          ->Send(Key("c"), Rendezvous::Args(), Tensor::Scalar<float>(1), false)
+          .ok());
   EXPECT_EQ(r.calls, 1);
   EXPECT_EQ(rendez_->NumPendingForTest(), 1u);
 }
@@ -213,9 +221,10 @@ TEST_F(RendezvousTest, CancelledRecvSkippedBySend) {
   cm.StartCancel();
   ASSERT_EQ(first.calls, 1);
   EXPECT_EQ(rendez_->NumPendingForTest(), 1u);
-  ASSERT_TRUE(rendez_->Send(Key("c"), Rendezvous::Args(),
-                            Tensor::Scalar<float>(4), false)
-                  .ok());
+  ASSERT_TRUE(
+      rendez_
+          ->Send(Key("c"), Rendezvous::Args(), Tensor::Scalar<float>(4), false)
+          .ok());
   EXPECT_EQ(first.calls, 1);
   ASSERT_EQ(second.calls, 1);
   EXPECT_EQ(second.value.scalar<float>(), 4.0f);
@@ -241,9 +250,10 @@ TEST_F(RendezvousTest, SatisfiedRecvDeregistersItsCancellation) {
   Received r;
   rendez_->RecvAsync(Key("c"), args, Record(&r));
   EXPECT_EQ(cm.NumRegisteredCallbacks(), 1u);
-  ASSERT_TRUE(rendez_->Send(Key("c"), Rendezvous::Args(),
-                            Tensor::Scalar<float>(1), false)
-                  .ok());
+  ASSERT_TRUE(
+      rendez_
+          ->Send(Key("c"), Rendezvous::Args(), Tensor::Scalar<float>(1), false)
+          .ok());
   EXPECT_EQ(cm.NumRegisteredCallbacks(), 0u);
   cm.StartCancel();
   EXPECT_EQ(r.calls, 1);

@@ -130,8 +130,8 @@ absl::Status SendDeadValue(const NodeItem& item, const FrameAndIter& frame_iter,
   Rendezvous::Args args;
   args.cancellation_manager = cancellation_manager;
   args.on_host = si.on_host;
-  return AttachDef(
-      rendezvous->Send(key, args, Tensor(), /*is_dead=*/true), item.name());
+  return AttachDef(rendezvous->Send(key, args, Tensor(), /*is_dead=*/true),
+                   item.name());
 }
 
 }  // namespace stepflow

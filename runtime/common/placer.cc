@@ -88,12 +88,12 @@ bool IsGeneratorNode(const Node& node) {
 
 // State of one colocation group; meaningful at the group's root only.
 struct Group {
-  ParsedName requested;       // merged request of all members
+  ParsedName requested;        // merged request of all members
   std::string request_source;  // first member whose request contributed
   int assigned = -1;           // device index of a pre-assigned member
   std::string assigned_source;
-  TypeMask supported = 0;      // device types with a kernel for every member
-  int placed = -1;             // device index once chosen
+  TypeMask supported = 0;  // device types with a kernel for every member
+  int placed = -1;         // device index once chosen
 };
 
 // Union-find over op nodes (by id; the smallest id of a group is its root)
@@ -138,12 +138,12 @@ class ColocationGraph {
 
   const PlacerOptions& opts_;
   const Graph& graph_;
-  std::vector<PlacementDevice> devices_;  // sorted by DeviceBefore
+  std::vector<PlacementDevice> devices_;   // sorted by DeviceBefore
   std::vector<std::string> device_types_;  // distinct, by DeviceTypeBefore
   int default_index_ = -1;
-  std::vector<int> parent_;                             // by node id
-  std::vector<Group> groups_;                           // by node id
-  std::vector<TypeMask> node_supported_;                // by node id
+  std::vector<int> parent_;               // by node id
+  std::vector<Group> groups_;             // by node id
+  std::vector<TypeMask> node_supported_;  // by node id
   // Requested device string -> its parse (few distinct strings per graph).
   absl::flat_hash_map<std::string, ParsedName> parsed_requests_;
   std::vector<int> candidates_;  // PlaceNode's scratch
@@ -191,10 +191,10 @@ absl::Status ColocationGraph::InitializeDevices(
         " device types; offered: ", absl::StrJoin(device_types_, ", ")));
   }
   for (PlacementDevice& d : devices_) {
-    d.type_index = static_cast<int>(
-        std::find(device_types_.begin(), device_types_.end(),
-                  d.attrs->device_type()) -
-        device_types_.begin());
+    d.type_index =
+        static_cast<int>(std::find(device_types_.begin(), device_types_.end(),
+                                   d.attrs->device_type()) -
+                         device_types_.begin());
   }
   if (opts_.default_device != nullptr) {
     ParsedName def;
@@ -341,10 +341,10 @@ absl::Status ColocationGraph::Colocate(const Node& x, const Node& y,
   if (gy.assigned >= 0) {
     if (merged.assigned >= 0 && merged.assigned != gy.assigned) {
       return absl::InvalidArgumentError(absl::StrCat(
-          ref_prefix, both, ": they are already assigned to different devices '",
-          device(gx.assigned).name(), "' (",
-          FormatNodeName(gx.assigned_source), ") and '",
-          device(gy.assigned).name(), "' (",
+          ref_prefix, both,
+          ": they are already assigned to different devices '",
+          device(gx.assigned).name(), "' (", FormatNodeName(gx.assigned_source),
+          ") and '", device(gy.assigned).name(), "' (",
           FormatNodeName(gy.assigned_source), ")"));
     }
     if (merged.assigned < 0) {
@@ -360,9 +360,8 @@ absl::Status ColocationGraph::Colocate(const Node& x, const Node& y,
     if (reason == Reason::kRefEdge && !(gx.assigned >= 0 && gy.assigned >= 0)) {
       // The consumer of a ref/resource must live with its producer: the
       // producer's request wins over an incompatible consumer request.
-      merged.requested = gx.assigned >= 0 || gy.assigned < 0
-                             ? gx.requested
-                             : gy.requested;
+      merged.requested =
+          gx.assigned >= 0 || gy.assigned < 0 ? gx.requested : gy.requested;
     } else {
       auto from = [](const Group& g) {
         return g.request_source.empty()
@@ -408,10 +407,9 @@ absl::Status ColocationGraph::ColocateByClassAttr() {
     const AttrValue* attr = FindNodeAttr(node->def(), kColocationAttr);
     if (attr == nullptr) continue;
     if (attr->value_case() != AttrValue::kList) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Attr '", kColocationAttr, "' of ",
-                       FormatNodeName(node->name()),
-                       " must be a list of strings"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Attr '", kColocationAttr, "' of ", FormatNodeName(node->name()),
+          " must be a list of strings"));
     }
     for (const std::string& entry : attr->list().s()) {
       if (!absl::StartsWith(entry, kColocationPrefix)) continue;
@@ -470,8 +468,8 @@ absl::Status ColocationGraph::CannotSatisfy(const Node& node,
                                        FormatNodeName(member->name()), ")"));
       }
     }
-    absl::StrAppend(&msg, "no supported kernel for ",
-                    absl::StrJoin(types, "/"), " devices is available for ",
+    absl::StrAppend(&msg, "no supported kernel for ", absl::StrJoin(types, "/"),
+                    " devices is available for ",
                     lacking.empty() ? std::string("all colocated nodes")
                                     : absl::StrJoin(lacking, ", "),
                     "; supported device types: [",
@@ -562,8 +560,8 @@ absl::Status ColocationGraph::PlaceNode(const Node& node, int hint,
   if (g.placed < 0) {
     SF_RETURN_IF_ERROR(Candidates(node, &candidates_));
     g.placed = candidates_.front();
-    if (hint >= 0 && std::find(candidates_.begin(), candidates_.end(),
-                               hint) != candidates_.end()) {
+    if (hint >= 0 && std::find(candidates_.begin(), candidates_.end(), hint) !=
+                         candidates_.end()) {
       g.placed = hint;
     }
   }
@@ -623,7 +621,8 @@ absl::Status PlaceGraph(const PlacerOptions& opts,
   SF_RETURN_IF_ERROR(colocation.AssignDevices(&chosen));
 
   for (Node* node : op_nodes) {
-    node->set_assigned_device_name(colocation.device(chosen[node->id()]).name());
+    node->set_assigned_device_name(
+        colocation.device(chosen[node->id()]).name());
   }
   if (opts.log_device_placement && opts.log_sink) {
     for (const Node* node : op_nodes) {

@@ -88,10 +88,9 @@ TEST_F(PlacerRealOpsTest, AddOnARequestedCpuPullsItsConstants) {
   Node* z = Op("z", "AddV2", {x, y}, "/cpu:2");
   Op("out", "Identity", {z});
   ASSERT_TRUE(Place().ok());
-  EXPECT_THAT(log_, ElementsAre("x: (Const): " + Cpu(2),
-                                "y: (Const): " + Cpu(2),
-                                "z: (AddV2): " + Cpu(2),
-                                "out: (Identity): " + Cpu(0)));
+  EXPECT_THAT(
+      log_, ElementsAre("x: (Const): " + Cpu(2), "y: (Const): " + Cpu(2),
+                        "z: (AddV2): " + Cpu(2), "out: (Identity): " + Cpu(0)));
 }
 
 TEST_F(PlacerRealOpsTest, UnknownCpuFailsOrFallsBack) {
@@ -103,8 +102,8 @@ TEST_F(PlacerRealOpsTest, UnknownCpuFailsOrFallsBack) {
   EXPECT_THAT(s.message(), HasSubstr("/device:CPU:7"));
   log_.clear();
   ASSERT_TRUE(Place(/*soft=*/true).ok());
-  EXPECT_THAT(log_, ElementsAre("x: (Const): " + Cpu(0),
-                                "id: (Identity): " + Cpu(0)));
+  EXPECT_THAT(
+      log_, ElementsAre("x: (Const): " + Cpu(0), "id: (Identity): " + Cpu(0)));
 }
 
 TEST_F(PlacerRealOpsTest, GpuRequestWithoutGpusFallsBackOnlyWhenSoft) {

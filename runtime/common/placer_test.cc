@@ -26,7 +26,10 @@ REGISTER_OP("PTConst").Output("out: float");
 REGISTER_OP("PTUnary").Input("in: T").Output("out: T").Attr("T: type");
 REGISTER_OP("PTCpuOnly").Input("in: float").Output("out: float");
 REGISTER_OP("PTGpuOnly").Input("in: float").Output("out: float");
-REGISTER_OP("PTBinary").Input("a: float").Input("b: float").Output("out: float");
+REGISTER_OP("PTBinary")
+    .Input("a: float")
+    .Input("b: float")
+    .Output("out: float");
 REGISTER_OP("PTVariable").Output("ref: Ref(float)").SetIsStateful();
 REGISTER_OP("PTAssign")
     .Input("ref: Ref(float)")
@@ -47,8 +50,8 @@ REGISTER_KERNEL_BUILDER(Name("PTConst").Device("GPU"), PTKernel);
 REGISTER_KERNEL_BUILDER(
     Name("PTUnary").Device("CPU").TypeConstraint("T", {DT_FLOAT, DT_INT32}),
     PTKernel);
-REGISTER_KERNEL_BUILDER(Name("PTUnary").Device("GPU").TypeConstraint<float>("T"),
-                        PTKernel);
+REGISTER_KERNEL_BUILDER(
+    Name("PTUnary").Device("GPU").TypeConstraint<float>("T"), PTKernel);
 REGISTER_KERNEL_BUILDER(Name("PTCpuOnly").Device("CPU"), PTKernel);
 REGISTER_KERNEL_BUILDER(Name("PTGpuOnly").Device("GPU"), PTKernel);
 REGISTER_KERNEL_BUILDER(Name("PTBinary").Device("CPU"), PTKernel);
@@ -126,7 +129,9 @@ class PlacerTest : public ::testing::Test {
     opts.default_device = use_default_ ? &client_ : nullptr;
     opts.allow_soft_placement = soft_;
     opts.log_device_placement = log_;
-    opts.log_sink = [this](const std::string& line) { log_lines_.push_back(line); };
+    opts.log_sink = [this](const std::string& line) {
+      log_lines_.push_back(line);
+    };
     return PlaceGraph(opts, devices_, &graph_);
   }
 
@@ -173,7 +178,10 @@ TEST_F(PlacerTest, NoDevicesIsAnError) {
 
 TEST_F(PlacerTest, EveryExplicitSpellingReachesTheSameDevice) {
   const std::vector<std::string> specs = {
-      "/cpu:1", "/CPU:1", "/device:CPU:1", "/job:localhost/cpu:1",
+      "/cpu:1",
+      "/CPU:1",
+      "/device:CPU:1",
+      "/job:localhost/cpu:1",
       "/job:localhost/replica:0/task:0/device:CPU:1",
       "/job:localhost/replica:0/task:0/cpu:1"};
   for (const std::string& spec : specs) {
@@ -314,7 +322,8 @@ TEST_F(PlacerTest, ConflictingColocationNamesBothNodesAndDevices) {
   ExpectNothingPlaced();
 }
 
-TEST_F(PlacerTest, ConflictingColocationWithSoftPlacementKeepsTheGroupTogether) {
+TEST_F(PlacerTest,
+       ConflictingColocationWithSoftPlacementKeepsTheGroupTogether) {
   soft_ = true;
   Add("a", "PTConst", {}, "/cpu:1");
   Node* b = Add("b", "PTConst", {}, "/cpu:2");
@@ -585,9 +594,9 @@ TEST_F(PlacerTest, LogsOneLinePerNodeInIdOrder) {
   Add("u", "PTUnary", {"c"}, "/cpu:1");
   Add("z", "PTConst", {}, "/cpu:2");
   ASSERT_TRUE(Place().ok());
-  EXPECT_THAT(log_lines_, ElementsAre("c: (PTConst): " + Cpu(1),
-                                      "u: (PTUnary): " + Cpu(1),
-                                      "z: (PTConst): " + Cpu(2)));
+  EXPECT_THAT(log_lines_,
+              ElementsAre("c: (PTConst): " + Cpu(1), "u: (PTUnary): " + Cpu(1),
+                          "z: (PTConst): " + Cpu(2)));
 }
 
 TEST_F(PlacerTest, NoLogLinesUnlessAsked) {

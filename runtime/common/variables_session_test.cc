@@ -35,8 +35,8 @@ std::string Variable(const std::string& name, const std::string& shape_dims,
       "node { name: '", name, "' op: 'VariableV2'", Device(device),
       " attr { key: 'dtype' value { type: DT_FLOAT } }"
       " attr { key: 'shape' value { shape { ",
-      shape_dims, " } } }", " attr { key: 'container' value { s: '",
-      container, "' } } }\n");
+      shape_dims, " } } }", " attr { key: 'container' value { s: '", container,
+      "' } } }\n");
 }
 
 std::string ConstScalar(const std::string& name, float v,
@@ -74,16 +74,16 @@ std::string Op(const std::string& op, const std::string& name,
                const std::string& device = "", const std::string& extra = "") {
   std::string in;
   for (const auto& i : inputs) absl::StrAppend(&in, " input: '", i, "'");
-  return absl::StrCat("node { name: '", name, "' op: '", op, "'", in,
-                      Device(device),
-                      " attr { key: 'T' value { type: DT_FLOAT } }", extra,
-                      " }\n");
+  return absl::StrCat(
+      "node { name: '", name, "' op: '", op, "'", in, Device(device),
+      " attr { key: 'T' value { type: DT_FLOAT } }", extra, " }\n");
 }
 
 std::string Target(const std::string& name,
                    const std::vector<std::string>& control_inputs) {
   std::string in;
-  for (const auto& i : control_inputs) absl::StrAppend(&in, " input: '^", i, "'");
+  for (const auto& i : control_inputs)
+    absl::StrAppend(&in, " input: '^", i, "'");
   return absl::StrCat("node { name: '", name, "' op: 'NoOp'", in, " }\n");
 }
 
@@ -140,8 +140,7 @@ class VariablesSessionTest : public ::testing::Test {
         "type: DT_FLOAT } } attr { key: 'value' value { tensor { dtype: "
         "DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 "
         "} } } }\n" +
-        Op("Assign", "init", {"w", "init_value"}) +
-        Op("Identity", "r", {"w"}) +
+        Op("Assign", "init", {"w", "init_value"}) + Op("Identity", "r", {"w"}) +
         "node { name: 'ones' op: 'Const' attr { key: 'dtype' value { type: "
         "DT_FLOAT } } attr { key: 'value' value { tensor { dtype: DT_FLOAT "
         "tensor_shape { dim { size: 2 } } float_val: 1 } } } }\n" +
@@ -225,11 +224,11 @@ TEST_F(VariablesSessionTest, ResetNamedContainerOnly) {
 
 TEST_F(VariablesSessionTest, UpdateOnUninitializedVariableNamesIt) {
   auto s = NewLocalSession();
-  ASSERT_TRUE(s->Create(Parse(Variable("v", "") + ConstScalar("lr", 0.1f) +
-                              ConstScalar("g", 1.0f) +
-                              Op("ApplyGradientDescent", "sgd",
-                                 {"v", "lr", "g"})))
-                  .ok());
+  ASSERT_TRUE(
+      s->Create(Parse(Variable("v", "") + ConstScalar("lr", 0.1f) +
+                      ConstScalar("g", 1.0f) +
+                      Op("ApplyGradientDescent", "sgd", {"v", "lr", "g"})))
+          .ok());
   absl::Status st = RunTarget(s.get(), "sgd");
   EXPECT_EQ(st.code(), absl::StatusCode::kFailedPrecondition) << st;
   EXPECT_TRUE(absl::StrContains(st.message(), "uninitialized value v")) << st;
@@ -240,14 +239,14 @@ TEST_F(VariablesSessionTest, UpdateOnUninitializedVariableNamesIt) {
 // reads it runs on CPU:0.
 TEST_F(VariablesSessionTest, VariableOnCpu1MathOnCpu0) {
   auto s = NewLocalSession(2);
-  ASSERT_TRUE(s->Create(Parse(Variable("w", "", "/cpu:1") +
-                              ConstScalar("three", 3, "/cpu:0") +
-                              Op("Assign", "init", {"w", "three"}) +
-                              Placeholder("x") +
-                              Op("Mul", "y", {"w", "x"}, "/cpu:0") +
-                              ConstScalar("one", 1, "/cpu:0") +
-                              Op("AssignAdd", "inc", {"w", "one"})))
-                  .ok());
+  ASSERT_TRUE(
+      s->Create(Parse(Variable("w", "", "/cpu:1") +
+                      ConstScalar("three", 3, "/cpu:0") +
+                      Op("Assign", "init", {"w", "three"}) + Placeholder("x") +
+                      Op("Mul", "y", {"w", "x"}, "/cpu:0") +
+                      ConstScalar("one", 1, "/cpu:0") +
+                      Op("AssignAdd", "inc", {"w", "one"})))
+          .ok());
   ASSERT_TRUE(RunTarget(s.get(), "init").ok());
   RunOptions opts;
   opts.set_output_partition_graphs(true);
@@ -332,10 +331,9 @@ Session::FeedList TrainingData() {
   return {{"x", FloatVec(xs)}, {"y", FloatVec(ys)}};
 }
 
-class LinearRegressionTest
-    : public VariablesSessionTest,
-      public ::testing::WithParamInterface<std::pair<std::string, std::string>> {
-};
+class LinearRegressionTest : public VariablesSessionTest,
+                             public ::testing::WithParamInterface<
+                                 std::pair<std::string, std::string>> {};
 
 TEST_P(LinearRegressionTest, Converges) {
   const auto& [var_device, math_device] = GetParam();
@@ -392,19 +390,20 @@ TEST_F(VariablesSessionTest, ResourceVariableTraining) {
       "{} } } attr { key: 'shared_name' value { s: 'v' } } }\n";
   const std::string dtype = " attr { key: 'dtype' value { type: DT_FLOAT } }";
   ASSERT_TRUE(
-      s->Create(Parse(
-                    handle + ConstScalar("ten", 10) +
-                    "node { name: 'init' op: 'AssignVariableOp' input: 'v' "
-                    "input: 'ten'" + dtype + " }\n" +
-                    "node { name: 'read' op: 'ReadVariableOp' input: 'v'" +
-                    dtype + " }\n" + Op("Mul", "double", {"read", "two"}, "/cpu:0") +
-                    ConstScalar("two", 2, "/cpu:0") + ConstScalar("lr", 0.5f) +
-                    // d/dv (v^2 / 2) = v: v <- v - 0.5 v.
-                    "node { name: 'step' op: 'ResourceApplyGradientDescent' "
-                    "input: 'v' input: 'lr' input: 'read' attr { key: 'T' "
-                    "value { type: DT_FLOAT } } }\n" +
-                    "node { name: 'is_init' op: 'VarIsInitializedOp' input: "
-                    "'v' }\n"))
+      s->Create(
+           Parse(handle + ConstScalar("ten", 10) +
+                 "node { name: 'init' op: 'AssignVariableOp' input: 'v' "
+                 "input: 'ten'" +
+                 dtype + " }\n" +
+                 "node { name: 'read' op: 'ReadVariableOp' input: 'v'" + dtype +
+                 " }\n" + Op("Mul", "double", {"read", "two"}, "/cpu:0") +
+                 ConstScalar("two", 2, "/cpu:0") + ConstScalar("lr", 0.5f) +
+                 // d/dv (v^2 / 2) = v: v <- v - 0.5 v.
+                 "node { name: 'step' op: 'ResourceApplyGradientDescent' "
+                 "input: 'v' input: 'lr' input: 'read' attr { key: 'T' "
+                 "value { type: DT_FLOAT } } }\n" +
+                 "node { name: 'is_init' op: 'VarIsInitializedOp' input: "
+                 "'v' }\n"))
           .ok());
   std::vector<Tensor> out;
   ASSERT_TRUE(s->Run({}, {"is_init"}, {}, &out).ok());

@@ -32,8 +32,7 @@ class Text {
   explicit Text(Placement place) : place_(std::move(place)) {}
 
   Text& Node(const std::string& name, const std::string& op,
-             const std::vector<std::string>& inputs,
-             const std::string& attrs) {
+             const std::vector<std::string>& inputs, const std::string& attrs) {
     absl::StrAppend(&out_, "node {\n  name: \"", name, "\"\n  op: \"", op,
                     "\"\n");
     for (const std::string& in : inputs) {
@@ -64,16 +63,18 @@ class Text {
   static std::string EnterAttrs(const std::string& frame, bool is_constant) {
     return absl::StrCat(
         T(), "  attr {\n    key: \"frame_name\"\n    value {\n      s: \"",
-        frame, "\"\n    }\n  }\n  attr {\n    key: \"is_constant\"\n    value "
+        frame,
+        "\"\n    }\n  }\n  attr {\n    key: \"is_constant\"\n    value "
         "{\n      b: ",
         is_constant ? "true" : "false",
         "\n    }\n  }\n  attr {\n    key: \"parallel_iterations\"\n    value "
         "{\n      i: 10\n    }\n  }\n");
   }
   static std::string MergeAttrs() {
-    return absl::StrCat("  attr {\n    key: \"N\"\n    value {\n      i: 2\n"
-                        "    }\n  }\n",
-                        T());
+    return absl::StrCat(
+        "  attr {\n    key: \"N\"\n    value {\n      i: 2\n"
+        "    }\n  }\n",
+        T());
   }
   static std::string SwitchAttrs(const std::string& merge) {
     return absl::StrCat(T(),
@@ -82,7 +83,9 @@ class Text {
                         merge, "\"\n      }\n    }\n  }\n");
   }
 
-  std::string Finish() { return absl::StrCat(out_, "versions {\n  producer: 26\n}\n"); }
+  std::string Finish() {
+    return absl::StrCat(out_, "versions {\n  producer: 26\n}\n");
+  }
 
  private:
   Placement place_;
@@ -183,15 +186,15 @@ std::string NestedGraph(int n, int m, const Placement& place) {
   LoopVarHead(&t, "while/while", inner_f, "_1", "while/Identity_1");
   t.Node("while/while/Less/y", "Const", {"^while/while/Merge"},
          Text::IntConst(m));
-  t.Node("while/while/Less", "Less", {"while/while/Merge", "while/while/Less/y"},
-         Text::T());
+  t.Node("while/while/Less", "Less",
+         {"while/while/Merge", "while/while/Less/y"}, Text::T());
   t.Node("while/while/LoopCond", "LoopCond", {"while/while/Less"}, "");
   LoopVarTail(&t, "while/while", "", "while/while/add");
   LoopVarTail(&t, "while/while", "_1", "while/while/add_1");
   t.Node("while/while/add/y", "Const", {"^while/while/Identity"},
          Text::IntConst(1));
-  t.Node("while/while/add", "Add", {"while/while/Identity", "while/while/add/y"},
-         Text::T());
+  t.Node("while/while/add", "Add",
+         {"while/while/Identity", "while/while/add/y"}, Text::T());
   t.Node("while/while/add_1/y", "Const", {"^while/while/Identity"},
          Text::IntConst(1));
   t.Node("while/while/add_1", "Add",
@@ -209,10 +212,9 @@ std::string Local(const std::string&) { return ""; }
 // body's constants and arithmetic) on /cpu:1.
 std::string SplitBodyCond(const std::string& node) {
   const std::string leaf = node.substr(node.rfind('/') + 1);
-  const bool body = absl::StartsWith(leaf, "Identity") ||
-                    absl::StartsWith(leaf, "add") ||
-                    absl::StartsWith(leaf, "Add") || leaf == "y" ||
-                    node == "while/Const";
+  const bool body =
+      absl::StartsWith(leaf, "Identity") || absl::StartsWith(leaf, "add") ||
+      absl::StartsWith(leaf, "Add") || leaf == "y" || node == "while/Const";
   const bool in_loop = absl::StartsWith(node, "while/");
   if (!in_loop) return "/cpu:0";
   if (body && !absl::StrContains(node, "Less")) return "/cpu:1";
@@ -250,8 +252,7 @@ class WhileLoopSessionTest : public ::testing::Test {
     options.set_output_partition_graphs(true);
     RunMetadata metadata;
     std::vector<Tensor> out;
-    absl::Status s =
-        session->Run(options, feeds, fetches, {}, &out, &metadata);
+    absl::Status s = session->Run(options, feeds, fetches, {}, &out, &metadata);
     EXPECT_TRUE(s.ok()) << s;
     std::vector<int32_t> values;
     if (!s.ok()) return values;
@@ -387,8 +388,8 @@ TEST_F(WhileLoopSessionTest, RandomTripCountsAndSplits) {
         auto nested = NewSession(NestedGraph(n, m, random_place));
         ASSERT_NE(nested, nullptr);
         std::vector<Tensor> out;
-        absl::Status s = nested->Run({}, {"while/Exit_1", "while/Exit"}, {},
-                                     &out);
+        absl::Status s =
+            nested->Run({}, {"while/Exit_1", "while/Exit"}, {}, &out);
         ASSERT_TRUE(s.ok()) << s;
         EXPECT_EQ(out[0].scalar<int32_t>(), n * m);
         EXPECT_EQ(out[1].scalar<int32_t>(), n);

@@ -36,7 +36,8 @@ void ExpectScaledX(const Tensor& t, float scale) {
   ASSERT_EQ(t.shape(), TensorShape({2, 3}));
   const Tensor x = X();
   for (int i = 0; i < 6; ++i) {
-    EXPECT_EQ(t.flat<float>()(i), x.flat<float>()(i) * scale) << "element " << i;
+    EXPECT_EQ(t.flat<float>()(i), x.flat<float>()(i) * scale)
+        << "element " << i;
   }
 }
 

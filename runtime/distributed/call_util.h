@@ -35,7 +35,8 @@ namespace stepflow {
 // `s` with `task` named in its message (unchanged if OK or already named).
 inline absl::Status NameTask(const absl::Status& s, const std::string& task) {
   if (s.ok() || absl::StrContains(s.message(), task)) return s;
-  return absl::Status(s.code(), absl::StrCat(s.message(), " (task ", task, ")"));
+  return absl::Status(s.code(),
+                      absl::StrCat(s.message(), " (task ", task, ")"));
 }
 
 template <typename Req, typename Resp>
@@ -71,13 +72,12 @@ void CallTaskRetrying(Env* env, const std::string& task,
                       const CallOptions& options, const RetryPolicy& retry,
                       std::function<void(const absl::Status&)> first_done) {
   struct Attempt {
-    static void Run(Env* env, std::shared_ptr<const Req> req,
-                    std::string task, std::string method, CallOptions options,
-                    RetryPolicy retry, int attempt, int64_t backoff,
+    static void Run(Env* env, std::shared_ptr<const Req> req, std::string task,
+                    std::string method, CallOptions options, RetryPolicy retry,
+                    int attempt, int64_t backoff,
                     std::function<void(const absl::Status&)> first_done) {
       CallTask<Req, Resp>(
-          env, task, method, *req, options,
-          [=](const absl::Status& s, Resp*) {
+          env, task, method, *req, options, [=](const absl::Status& s, Resp*) {
             if (first_done) first_done(s);
             if (!IsRetriableRpcError(s) || attempt + 1 >= retry.max_attempts) {
               return;
@@ -91,9 +91,8 @@ void CallTaskRetrying(Env* env, const std::string& task,
   };
   CallOptions opts = options;
   opts.cancellation = nullptr;  // Retries outlive any caller's manager.
-  Attempt::Run(env, std::make_shared<const Req>(request), task, method,
-               opts, retry, 0, retry.initial_backoff_nanos,
-               std::move(first_done));
+  Attempt::Run(env, std::make_shared<const Req>(request), task, method, opts,
+               retry, 0, retry.initial_backoff_nanos, std::move(first_done));
 }
 
 }  // namespace stepflow

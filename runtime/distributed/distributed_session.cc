@@ -155,9 +155,10 @@ absl::Status DistributedSession::RunStep(
   req.set_request_id(
       static_cast<int64_t>(options_.env->random->NewNonZero64() >> 1));
   RunStepResponse resp;
-  const int64_t step_timeout_ms = run_options.timeout_in_ms() > 0
-                                      ? run_options.timeout_in_ms()
-                                      : options_.config.operation_timeout_in_ms();
+  const int64_t step_timeout_ms =
+      run_options.timeout_in_ms() > 0
+          ? run_options.timeout_in_ms()
+          : options_.config.operation_timeout_in_ms();
   absl::Status s =
       CallMaster("MasterService/RunStep", req, &resp, step_timeout_ms);
   if (!s.ok()) {
@@ -167,9 +168,9 @@ absl::Status DistributedSession::RunStep(
     return s;
   }
   if (resp.tensor_size() != static_cast<int>(output_names.size())) {
-    return absl::InternalError(absl::StrCat(
-        "The master returned ", resp.tensor_size(), " tensors for ",
-        output_names.size(), " fetches"));
+    return absl::InternalError(absl::StrCat("The master returned ",
+                                            resp.tensor_size(), " tensors for ",
+                                            output_names.size(), " fetches"));
   }
   std::vector<Tensor> out(output_names.size());
   for (int i = 0; i < resp.tensor_size(); ++i) {
@@ -208,10 +209,10 @@ absl::Status DistributedSession::PRunSetup(
   return absl::OkStatus();
 }
 
-absl::Status DistributedSession::PRun(const std::string& handle,
-                                      const FeedList& inputs,
-                                      const std::vector<std::string>& output_names,
-                                      std::vector<Tensor>* outputs) {
+absl::Status DistributedSession::PRun(
+    const std::string& handle, const FeedList& inputs,
+    const std::vector<std::string>& output_names,
+    std::vector<Tensor>* outputs) {
   if (handle.empty()) {
     return absl::InvalidArgumentError(
         "Must run 'setup' before performing partial runs!");

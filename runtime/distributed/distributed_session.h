@@ -103,8 +103,7 @@ class DistributedSession : public CallableSession {
                        const std::vector<std::string>& output_names,
                        const std::vector<std::string>& target_names,
                        const std::string& partial_run_handle,
-                       std::vector<Tensor>* outputs,
-                       RunMetadata* run_metadata);
+                       std::vector<Tensor>* outputs, RunMetadata* run_metadata);
   absl::Status CheckNotClosed() const override;
   absl::Status CreateLocked(const GraphDef& graph)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -41,7 +41,9 @@ class RecordingTransport : public Transport {
   absl::Status Serve(absl::string_view task, RpcHandler* handler) override {
     return base_->Serve(task, handler);
   }
-  void StopServing(absl::string_view task) override { base_->StopServing(task); }
+  void StopServing(absl::string_view task) override {
+    base_->StopServing(task);
+  }
 
   // -1 if `method` was never called.
   int64_t LastTimeout(const std::string& method) {
@@ -60,8 +62,7 @@ class RecordingTransport : public Transport {
 class HungMaster : public RpcHandler {
  public:
   void Handle(absl::string_view method, const google::protobuf::Message&,
-              google::protobuf::Message* response,
-              DoneCallback done) override {
+              google::protobuf::Message* response, DoneCallback done) override {
     if (method == "MasterService/CreateSession") {
       static_cast<CreateSessionResponse*>(response)->set_session_handle("s");
       done(absl::OkStatus());
@@ -98,9 +99,25 @@ class HungMaster : public RpcHandler {
 GraphDef AddGraph() {
   GraphDef g;
   absl::Status s = ParseGraphDefFromText(R"pb(
-    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
-  )pb", &g);
+                                           node {
+                                             name: "x"
+                                             op: "Placeholder"
+                                             attr {
+                                               key: "dtype"
+                                               value { type: DT_FLOAT }
+                                             }
+                                           }
+                                           node {
+                                             name: "y"
+                                             op: "Identity"
+                                             input: "x"
+                                             attr {
+                                               key: "T"
+                                               value { type: DT_FLOAT }
+                                             }
+                                           }
+                                         )pb",
+                                         &g);
   EXPECT_TRUE(s.ok()) << s;
   return g;
 }
@@ -186,7 +203,8 @@ TEST_F(DistributedSessionDeadlineTest, OperationTimeoutBoundsEveryCall) {
   EXPECT_EQ(recorder_->LastTimeout("MasterService/CloseSession"), op);
 }
 
-TEST_F(DistributedSessionDeadlineTest, MasterThatNeverAnswersIsDeadlineExceeded) {
+TEST_F(DistributedSessionDeadlineTest,
+       MasterThatNeverAnswersIsDeadlineExceeded) {
   constexpr char kHungTask[] = "/job:master/replica:0/task:9";
   HungMaster hung;
   ASSERT_TRUE(cluster_->transport()->Serve(kHungTask, &hung).ok());

@@ -33,11 +33,14 @@ GraphDef SplitArithmeticGraph(bool pin) {
   const std::string text = absl::StrCat(R"(
 node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
 node { name: "y" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-node { name: "a" op: "Mul" input: "x" input: "y" device: ")", d0, R"("
+node { name: "a" op: "Mul" input: "x" input: "y" device: ")",
+                                        d0, R"("
        attr { key: "T" value { type: DT_FLOAT } } }
-node { name: "b" op: "AddV2" input: "a" input: "y" device: ")", d1, R"("
+node { name: "b" op: "AddV2" input: "a" input: "y" device: ")",
+                                        d1, R"("
        attr { key: "T" value { type: DT_FLOAT } } }
-node { name: "c" op: "Mul" input: "b" input: "x" device: ")", d0, R"("
+node { name: "c" op: "Mul" input: "b" input: "x" device: ")",
+                                        d0, R"("
        attr { key: "T" value { type: DT_FLOAT } } }
 )");
   GraphDef g;
@@ -137,8 +140,8 @@ TEST_F(DistributedSessionTest, ErrorsKeepTheirCodes) {
   absl::Status s = session->Run({}, {"c"}, {}, &out);
   EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
   ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
-  EXPECT_TRUE(absl::IsAlreadyExists(
-      session->Create(SplitArithmeticGraph(true))));
+  EXPECT_TRUE(
+      absl::IsAlreadyExists(session->Create(SplitArithmeticGraph(true))));
   s = session->Run({{"x", FloatVec({1})}}, {"nope"}, {}, &out);
   EXPECT_TRUE(absl::IsNotFound(s)) << s;
   s = session->Run({{"x", IntScalar(1)}, {"y", FloatVec({1})}}, {"c"}, {},
@@ -173,9 +176,9 @@ TEST_F(DistributedSessionTest, WhileLoopSplitAcrossTasks) {
   Tensor x(DT_FLOAT, TensorShape({2, 3}));
   for (int i = 0; i < 6; ++i) x.flat<float>()(i) = static_cast<float>(i + 1);
   std::vector<Tensor> out;
-  absl::Status s = session->Run({{"n", IntScalar(5)}, {"x", x}},
-                                {"while/Exit", "while/Exit_1", "while/Exit_2"},
-                                {}, &out);
+  absl::Status s =
+      session->Run({{"n", IntScalar(5)}, {"x", x}},
+                   {"while/Exit", "while/Exit_1", "while/Exit_2"}, {}, &out);
   ASSERT_TRUE(s.ok()) << s;
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[0].flat<int32_t>()(0), 5);
@@ -188,7 +191,8 @@ TEST_F(DistributedSessionTest, WhileLoopSplitAcrossTasks) {
   // The nested loop too, with the inner body on the other task.
   auto nested = cluster_->NewSession();
   ASSERT_TRUE(
-      nested->Create(NestedLoopGraph(SplitBodyFromControl(control, body))).ok());
+      nested->Create(NestedLoopGraph(SplitBodyFromControl(control, body)))
+          .ok());
   s = nested->Run({{"n", IntScalar(3)}, {"m", IntScalar(4)}, {"x", x}},
                   {"while/Exit", "while/Exit_1"}, {}, &out);
   ASSERT_TRUE(s.ok()) << s;
@@ -281,8 +285,8 @@ TEST_F(DistributedSessionTest, PartialRunFeedsAndFetchesAcrossTasksInParts) {
   ASSERT_TRUE(s.ok()) << s;
   std::vector<Tensor> out;
   // Feed both, fetch a (task 0) first; then b (task 1); then c.
-  s = session->PRun(handle, {{"x", FloatVec({2})}, {"y", FloatVec({3})}},
-                    {"a"}, &out);
+  s = session->PRun(handle, {{"x", FloatVec({2})}, {"y", FloatVec({3})}}, {"a"},
+                    &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_FLOAT_EQ(out[0].flat<float>()(0), 6);
   s = session->PRun(handle, {}, {"b:0"}, &out);
@@ -315,7 +319,8 @@ TEST_F(DistributedSessionTest, PartialRunFeedingInTwoCalls) {
   ASSERT_TRUE(session->PRunSetup({"x", "y"}, {"c"}, {}, &handle).ok());
   std::vector<Tensor> out;
   ASSERT_TRUE(session->PRun(handle, {{"y", FloatVec({1, 2})}}, {}, &out).ok());
-  absl::Status s = session->PRun(handle, {{"x", FloatVec({3, 4})}}, {"c"}, &out);
+  absl::Status s =
+      session->PRun(handle, {{"x", FloatVec({3, 4})}}, {"c"}, &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_FLOAT_EQ(out[0].flat<float>()(0), (3 * 1 + 1) * 3);
   EXPECT_FLOAT_EQ(out[0].flat<float>()(1), (4 * 2 + 2) * 4);
@@ -352,9 +357,9 @@ TEST_F(DistributedSessionTest, PartialRunSetupErrors) {
 
 // n = a huge loop count: the step runs until cancelled.
 GraphDef LongLoopOnBothTasks() {
-  return CounterLoopGraph(SplitBodyFromControl(
-      absl::StrCat(kTask0, "/device:CPU:0"),
-      absl::StrCat(kTask1, "/device:CPU:0")));
+  return CounterLoopGraph(
+      SplitBodyFromControl(absl::StrCat(kTask0, "/device:CPU:0"),
+                           absl::StrCat(kTask1, "/device:CPU:0")));
 }
 
 TEST_F(DistributedSessionTest, TimeoutIsDeadlineExceeded) {
@@ -363,8 +368,8 @@ TEST_F(DistributedSessionTest, TimeoutIsDeadlineExceeded) {
   RunOptions ro;
   ro.set_timeout_in_ms(200);
   std::vector<Tensor> out;
-  absl::Status s = session->Run(ro, {{"n", IntScalar(1 << 30)}},
-                                {"while/Exit"}, {}, &out, nullptr);
+  absl::Status s = session->Run(ro, {{"n", IntScalar(1 << 30)}}, {"while/Exit"},
+                                {}, &out, nullptr);
   EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
   // The session still works afterwards.
   s = session->Run({{"n", IntScalar(3)}}, {"while/Exit"}, {}, &out);

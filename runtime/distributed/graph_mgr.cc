@@ -84,9 +84,9 @@ void RecvFetches(const std::shared_ptr<WorkerStep>& step,
                  const std::vector<std::string>& keys,
                  RunGraphResponse* response, GraphMgr::DoneCallback done) {
   for (const std::string& k : keys) response->add_recv()->set_name(k);
-  auto group = StatusGroup::Create(
-      static_cast<int>(keys.size()),
-      [done, step](const absl::Status& s) { done(s); });
+  auto group =
+      StatusGroup::Create(static_cast<int>(keys.size()),
+                          [done, step](const absl::Status& s) { done(s); });
   for (size_t i = 0; i < keys.size(); ++i) {
     Rendezvous::ParsedKey key;
     absl::Status s = Rendezvous::ParseKey(keys[i], &key);
@@ -126,9 +126,9 @@ void GraphMgr::ExecuteAsync(const std::string& handle,
     if (it != graphs_.end()) item = it->second;
   }
   if (item == nullptr) {
-    done(absl::AbortedError(absl::StrCat(
-        "Graph handle '", handle,
-        "' is not registered (the worker may have restarted)")));
+    done(absl::AbortedError(
+        absl::StrCat("Graph handle '", handle,
+                     "' is not registered (the worker may have restarted)")));
     return;
   }
 
@@ -139,9 +139,9 @@ void GraphMgr::ExecuteAsync(const std::string& handle,
     Tensor value;
     if (s.ok()) s = TensorFromProto(send.tensor(), &value);
     if (!s.ok()) {
-      done(absl::InvalidArgumentError(absl::StrCat(
-          "Bad feed '", send.name(), "' for step ", request.step_id(), ": ",
-          s.message())));
+      done(absl::InvalidArgumentError(
+          absl::StrCat("Bad feed '", send.name(), "' for step ",
+                       request.step_id(), ": ", s.message())));
       return;
     }
     // Fails only once the step was aborted (a partial run whose executors
@@ -226,8 +226,8 @@ void GraphMgr::RunExecutors(std::shared_ptr<Item> item,
     if (stats != nullptr) stats->Finalize(response->mutable_step_stats());
     if (!exec_status.ok() && deadline_passed->load()) {
       done(absl::DeadlineExceededError(
-          absl::StrCat("Step ", step_id, " exceeded its deadline of ",
-                       deadline, " ns and was cancelled")));
+          absl::StrCat("Step ", step_id, " exceeded its deadline of ", deadline,
+                       " ns and was cancelled")));
       return;
     }
     done(exec_status);
@@ -242,8 +242,8 @@ void GraphMgr::RunExecutors(std::shared_ptr<Item> item,
   args.stats_collector = stats.get();
   args.step_container = container.get();
   for (auto& unit : item->units) {
-    unit.executor->RunAsync(args,
-                            [group](const absl::Status& s) { group->Report(s); });
+    unit.executor->RunAsync(
+        args, [group](const absl::Status& s) { group->Report(s); });
   }
 }
 

@@ -69,8 +69,7 @@ class GraphMgr {
   absl::Status Deregister(const std::string& handle);
 
   // `request` and `response` must stay valid until `done`.
-  void ExecuteAsync(const std::string& handle,
-                    std::shared_ptr<WorkerStep> step,
+  void ExecuteAsync(const std::string& handle, std::shared_ptr<WorkerStep> step,
                     const RunGraphRequest& request, RunGraphResponse* response,
                     DoneCallback done);
 

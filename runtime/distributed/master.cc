@@ -96,9 +96,10 @@ absl::Status Master::FindSession(const std::string& handle,
   absl::MutexLock l(&mu_);
   auto it = sessions_.find(handle);
   if (it == sessions_.end()) {
-    return absl::AbortedError(absl::StrCat(
-        "Session '", handle, "' is not found on the master (closed, "
-        "garbage-collected, or the master restarted)"));
+    return absl::AbortedError(
+        absl::StrCat("Session '", handle,
+                     "' is not found on the master (closed, "
+                     "garbage-collected, or the master restarted)"));
   }
   it->second.last_use_nanos = env_->clock->NowNanos();
   *out = it->second.session;
@@ -108,17 +109,17 @@ absl::Status Master::FindSession(const std::string& handle,
 void Master::Handle(absl::string_view method,
                     const google::protobuf::Message& request,
                     google::protobuf::Message* response, DoneCallback done) {
-#define SF_MASTER_METHOD(Name, Req, Resp)                      \
-  if (method == "MasterService/" #Name) {                      \
-    const auto* req = As<Req>(request);                        \
-    auto* resp = As<Resp>(response);                           \
-    if (req == nullptr || resp == nullptr) {                   \
-      done(absl::InvalidArgumentError(                         \
-          absl::StrCat("Wrong message types for ", method)));  \
-      return;                                                  \
-    }                                                          \
-    Name(*req, resp, std::move(done));                         \
-    return;                                                    \
+#define SF_MASTER_METHOD(Name, Req, Resp)                     \
+  if (method == "MasterService/" #Name) {                     \
+    const auto* req = As<Req>(request);                       \
+    auto* resp = As<Resp>(response);                          \
+    if (req == nullptr || resp == nullptr) {                  \
+      done(absl::InvalidArgumentError(                        \
+          absl::StrCat("Wrong message types for ", method))); \
+      return;                                                 \
+    }                                                         \
+    Name(*req, resp, std::move(done));                        \
+    return;                                                   \
   }
   SF_MASTER_METHOD(CreateSession, CreateSessionRequest, CreateSessionResponse)
   SF_MASTER_METHOD(ExtendSession, ExtendSessionRequest, ExtendSessionResponse)
@@ -146,8 +147,7 @@ void Master::GetAllStatus(
     opts.timeout_nanos = timeout_nanos;
     CallTask<GetStatusRequest, GetStatusResponse>(
         env_, worker_tasks_[i], "WorkerService/GetStatus", GetStatusRequest(),
-        opts,
-        [group, infos, i](const absl::Status& s, GetStatusResponse* r) {
+        opts, [group, infos, i](const absl::Status& s, GetStatusResponse* r) {
           if (s.ok()) SetWorkerDevices(*r, &(*infos)[i]);
           group->Report(s);
         });
@@ -163,7 +163,8 @@ void Master::CreateSession(const CreateSessionRequest& req,
   const GraphDef graph = req.graph_def();
   const ConfigProto config = req.config();
   GetAllStatus(TimeoutNanos(config), [this, graph, config, resp, done](
-                   const absl::Status& s, std::vector<WorkerInfo> workers) {
+                                         const absl::Status& s,
+                                         std::vector<WorkerInfo> workers) {
     if (!s.ok()) {
       done(s);
       return;
@@ -235,7 +236,8 @@ void Master::RunStep(const RunStepRequest& req, RunStepResponse* resp,
 
 void Master::PartialRunSetup(const PartialRunSetupRequest& req,
                              PartialRunSetupResponse* resp, DoneCallback done) {
-  absl::Status s = request_ids_.TrackUnique(req.request_id(), "PartialRunSetup");
+  absl::Status s =
+      request_ids_.TrackUnique(req.request_id(), "PartialRunSetup");
   std::shared_ptr<MasterSession> session;
   if (s.ok()) s = FindSession(req.session_handle(), &session);
   if (!s.ok()) {
@@ -245,8 +247,8 @@ void Master::PartialRunSetup(const PartialRunSetupRequest& req,
   session->PartialRunSetup(req, resp, std::move(done));
 }
 
-void Master::CloseSession(const CloseSessionRequest& req,
-                          CloseSessionResponse*, DoneCallback done) {
+void Master::CloseSession(const CloseSessionRequest& req, CloseSessionResponse*,
+                          DoneCallback done) {
   std::shared_ptr<MasterSession> session;
   {
     absl::MutexLock l(&mu_);
@@ -282,17 +284,18 @@ void Master::ListDevices(const ListDevicesRequest& req,
     done(s);
     return;
   }
-  GetAllStatus(/*timeout_nanos=*/0, [resp, done](const absl::Status& s,
-                            std::vector<WorkerInfo> workers) {
-    if (s.ok()) {
-      for (const WorkerInfo& w : workers) {
-        for (const DeviceAttributes& d : w.devices) {
-          *resp->add_remote_device() = d;
+  GetAllStatus(
+      /*timeout_nanos=*/0,
+      [resp, done](const absl::Status& s, std::vector<WorkerInfo> workers) {
+        if (s.ok()) {
+          for (const WorkerInfo& w : workers) {
+            for (const DeviceAttributes& d : w.devices) {
+              *resp->add_remote_device() = d;
+            }
+          }
         }
-      }
-    }
-    done(s);
-  });
+        done(s);
+      });
 }
 
 void Master::Reset(const ResetRequest& req, ResetResponse*, DoneCallback done) {

@@ -99,8 +99,8 @@ class Master : public RpcHandler {
                DoneCallback done);
   void PartialRunSetup(const PartialRunSetupRequest& req,
                        PartialRunSetupResponse* resp, DoneCallback done);
-  void CloseSession(const CloseSessionRequest& req,
-                    CloseSessionResponse* resp, DoneCallback done);
+  void CloseSession(const CloseSessionRequest& req, CloseSessionResponse* resp,
+                    DoneCallback done);
   void ListDevices(const ListDevicesRequest& req, ListDevicesResponse* resp,
                    DoneCallback done);
   void Reset(const ResetRequest& req, ResetResponse* resp, DoneCallback done);

@@ -263,7 +263,9 @@ absl::Status MasterSession::BuildSignature(
     return TaskOf(n->assigned_device_name());
   };
   Graph* g = client->graph.get();
-  popts.new_name = [g](const std::string& prefix) { return g->NewName(prefix); };
+  popts.new_name = [g](const std::string& prefix) {
+    return g->NewName(prefix);
+  };
   popts.get_incarnation = [view](const std::string& device) -> uint64_t {
     for (const WorkerInfo& w : view->workers) {
       for (const DeviceAttributes& d : w.devices) {
@@ -326,25 +328,27 @@ void MasterSession::GetOrCreateSignature(
     return;
   }
   auto self = shared_from_this();
-  auto group = StatusGroup::Create(
-      static_cast<int>(sig->parts.size()),
-      [self, key, sig, done](const absl::Status& s) {
-        if (!s.ok()) {
-          done(s, nullptr);
-          return;
-        }
-        std::shared_ptr<Signature> winner;
-        {
-          absl::MutexLock l(&self->mu_);
-          // A concurrent Run may have registered the same signature; keep the
-          // first (the other's graphs go with the worker session), unless it
-          // was built for workers that have restarted since.
-          auto& slot = self->signatures_[key];
-          if (slot == nullptr || slot->view != self->view_) slot = sig;
-          winner = slot;
-        }
-        done(absl::OkStatus(), winner);
-      });
+  auto group =
+      StatusGroup::Create(static_cast<int>(sig->parts.size()),
+                          [self, key, sig, done](const absl::Status& s) {
+                            if (!s.ok()) {
+                              done(s, nullptr);
+                              return;
+                            }
+                            std::shared_ptr<Signature> winner;
+                            {
+                              absl::MutexLock l(&self->mu_);
+                              // A concurrent Run may have registered the same
+                              // signature; keep the first (the other's graphs
+                              // go with the worker session), unless it was
+                              // built for workers that have restarted since.
+                              auto& slot = self->signatures_[key];
+                              if (slot == nullptr || slot->view != self->view_)
+                                slot = sig;
+                              winner = slot;
+                            }
+                            done(absl::OkStatus(), winner);
+                          });
   for (size_t i = 0; i < sig->parts.size(); ++i) {
     Signature::Part* part = &sig->parts[i];
     const WorkerInfo* w = sig->view->FindWorker(part->task);
@@ -380,9 +384,10 @@ void MasterSession::RunStep(const RunStepRequest& req, RunStepResponse* resp,
   step->request = &req;
   step->response = resp;
   step->done = std::move(done);
-  step->timeout_ms = req.options().timeout_in_ms() > 0
-                         ? req.options().timeout_in_ms()
-                         : std::max<int64_t>(0, config_.operation_timeout_in_ms());
+  step->timeout_ms =
+      req.options().timeout_in_ms() > 0
+          ? req.options().timeout_in_ms()
+          : std::max<int64_t>(0, config_.operation_timeout_in_ms());
   if (step->timeout_ms > 0) {
     step->deadline_nanos =
         env_->clock->NowNanos() + step->timeout_ms * int64_t{1000000};
@@ -426,23 +431,23 @@ void MasterSession::PrepareSignature(
     const std::vector<std::string>& targets,
     std::function<void(std::shared_ptr<Signature>)> then) {
   auto self = shared_from_this();
-  RefreshWorkersIfNeeded([self, step, feeds, fetches, targets,
-                          then](const absl::Status& s) {
-    if (!s.ok()) {
-      self->FinishStep(step, s);
-      return;
-    }
-    self->GetOrCreateSignature(
-        feeds, fetches, targets,
-        [self, step, then](const absl::Status& s,
-                           std::shared_ptr<Signature> sig) {
-          if (!s.ok()) {
-            self->FinishStep(step, s);
-            return;
-          }
-          then(std::move(sig));
-        });
-  });
+  RefreshWorkersIfNeeded(
+      [self, step, feeds, fetches, targets, then](const absl::Status& s) {
+        if (!s.ok()) {
+          self->FinishStep(step, s);
+          return;
+        }
+        self->GetOrCreateSignature(
+            feeds, fetches, targets,
+            [self, step, then](const absl::Status& s,
+                               std::shared_ptr<Signature> sig) {
+              if (!s.ok()) {
+                self->FinishStep(step, s);
+                return;
+              }
+              then(std::move(sig));
+            });
+      });
 }
 
 void MasterSession::PartialRunSetup(const PartialRunSetupRequest& req,
@@ -481,17 +486,17 @@ void MasterSession::PartialRunSetup(const PartialRunSetupRequest& req,
     if (s.ok()) resp->set_partial_run_handle(pr->handle);
     done(s);
   };
-  PrepareSignature(step, feeds, fetches, targets,
-                   [self, step, pr](std::shared_ptr<Signature> sig) {
-                     step->signature = sig;
-                     pr->signature = sig;
-                     pr->step_id = static_cast<int64_t>(
-                         self->env_->random->NewNonZero64() >> 1);
-                     pr->handle = absl::StrFormat(
-                         "%s/partial_%016x", self->handle_,
-                         static_cast<uint64_t>(pr->step_id));
-                     self->RunPartitions(step);
-                   });
+  PrepareSignature(
+      step, feeds, fetches, targets,
+      [self, step, pr](std::shared_ptr<Signature> sig) {
+        step->signature = sig;
+        pr->signature = sig;
+        pr->step_id =
+            static_cast<int64_t>(self->env_->random->NewNonZero64() >> 1);
+        pr->handle = absl::StrFormat("%s/partial_%016x", self->handle_,
+                                     static_cast<uint64_t>(pr->step_id));
+        self->RunPartitions(step);
+      });
 }
 
 void MasterSession::PartialRunStep(const RunStepRequest& req,
@@ -579,15 +584,15 @@ void MasterSession::RefreshWorkersIfNeeded(DoneCallback done) {
   auto now =
       std::make_shared<std::vector<WorkerInfo>>(old_view->workers.size());
   auto self = shared_from_this();
-  auto group = StatusGroup::Create(
-      static_cast<int>(now->size()),
-      [self, old_view, now](const absl::Status& s) {
-        if (!s.ok()) {
-          self->FinishRefresh(s);
-          return;
-        }
-        self->RefreshedWorkers(old_view, std::move(*now));
-      });
+  auto group =
+      StatusGroup::Create(static_cast<int>(now->size()),
+                          [self, old_view, now](const absl::Status& s) {
+                            if (!s.ok()) {
+                              self->FinishRefresh(s);
+                              return;
+                            }
+                            self->RefreshedWorkers(old_view, std::move(*now));
+                          });
   for (size_t i = 0; i < now->size(); ++i) {
     (*now)[i].task = old_view->workers[i].task;
     CallOptions opts;
@@ -927,8 +932,7 @@ void MasterSession::CleanupStep(const Signature& signature, int64_t step_id,
     CallOptions opts;
     opts.timeout_nanos = OperationTimeoutNanos(config_);
     CallTaskRetrying<CleanupGraphRequest, CleanupGraphResponse>(
-        env_, part.task, "WorkerService/CleanupGraph", req, opts,
-        RetryPolicy(),
+        env_, part.task, "WorkerService/CleanupGraph", req, opts, RetryPolicy(),
         [cleanup](const absl::Status& s) { cleanup->Report(s); });
   }
 }
@@ -953,11 +957,9 @@ void MasterSession::Close(DoneCallback done) {
       req.set_session_handle(self->handle_);
       CallOptions opts;
       opts.timeout_nanos = OperationTimeoutNanos(self->config_);
-      CallTaskRetrying<DeleteWorkerSessionRequest,
-                       DeleteWorkerSessionResponse>(
+      CallTaskRetrying<DeleteWorkerSessionRequest, DeleteWorkerSessionResponse>(
           self->env_, w.task, "WorkerService/DeleteWorkerSession", req, opts,
-          RetryPolicy(),
-          [group](const absl::Status& s) { group->Report(s); });
+          RetryPolicy(), [group](const absl::Status& s) { group->Report(s); });
     }
   };
   bool now = false;

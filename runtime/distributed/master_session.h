@@ -33,10 +33,10 @@
 //
 // Cleanup: CleanupGraph(step) goes to every task when a step ends; a
 // successful step reports once the first attempts have answered, a failed
-// one reports at once and cleans up behind (Close still waits for it). An attempt that failed
-// with Unavailable or DeadlineExceeded (a partition, a dropped connection)
-// is retried in the background with exponential backoff (up to
-// kCleanupAttempts), so no step state is left on a worker that becomes
+// one reports at once and cleans up behind (Close still waits for it). An
+// attempt that failed with Unavailable or DeadlineExceeded (a partition, a
+// dropped connection) is retried in the background with exponential backoff (up
+// to kCleanupAttempts), so no step state is left on a worker that becomes
 // reachable again. Close() cancels running steps, waits for them to finish
 // their cleanup, then deletes the worker sessions (dropping their graphs;
 // retried the same way) and calls `done` after the first attempts.

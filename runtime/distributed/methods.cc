@@ -19,26 +19,33 @@ void Add(MethodTable* t, const std::string& name) {
 const MethodTable& Table() {
   static const MethodTable* table = [] {
     auto* t = new MethodTable;
-    Add<CreateSessionRequest, CreateSessionResponse>(t, "MasterService/CreateSession");
-    Add<ExtendSessionRequest, ExtendSessionResponse>(t, "MasterService/ExtendSession");
+    Add<CreateSessionRequest, CreateSessionResponse>(
+        t, "MasterService/CreateSession");
+    Add<ExtendSessionRequest, ExtendSessionResponse>(
+        t, "MasterService/ExtendSession");
     Add<RunStepRequest, RunStepResponse>(t, "MasterService/RunStep");
     Add<PartialRunSetupRequest, PartialRunSetupResponse>(
         t, "MasterService/PartialRunSetup");
-    Add<CloseSessionRequest, CloseSessionResponse>(t, "MasterService/CloseSession");
-    Add<ListDevicesRequest, ListDevicesResponse>(t, "MasterService/ListDevices");
+    Add<CloseSessionRequest, CloseSessionResponse>(
+        t, "MasterService/CloseSession");
+    Add<ListDevicesRequest, ListDevicesResponse>(t,
+                                                 "MasterService/ListDevices");
     Add<ResetRequest, ResetResponse>(t, "MasterService/Reset");
     Add<GetStatusRequest, GetStatusResponse>(t, "WorkerService/GetStatus");
     Add<CreateWorkerSessionRequest, CreateWorkerSessionResponse>(
         t, "WorkerService/CreateWorkerSession");
     Add<DeleteWorkerSessionRequest, DeleteWorkerSessionResponse>(
         t, "WorkerService/DeleteWorkerSession");
-    Add<RegisterGraphRequest, RegisterGraphResponse>(t, "WorkerService/RegisterGraph");
+    Add<RegisterGraphRequest, RegisterGraphResponse>(
+        t, "WorkerService/RegisterGraph");
     Add<DeregisterGraphRequest, DeregisterGraphResponse>(
         t, "WorkerService/DeregisterGraph");
     Add<RunGraphRequest, RunGraphResponse>(t, "WorkerService/RunGraph");
-    Add<CleanupGraphRequest, CleanupGraphResponse>(t, "WorkerService/CleanupGraph");
+    Add<CleanupGraphRequest, CleanupGraphResponse>(
+        t, "WorkerService/CleanupGraph");
     Add<RecvTensorRequest, RecvTensorResponse>(t, "WorkerService/RecvTensor");
-    Add<ResetWorkerRequest, ResetWorkerResponse>(t, "WorkerService/ResetWorker");
+    Add<ResetWorkerRequest, ResetWorkerResponse>(t,
+                                                 "WorkerService/ResetWorker");
     return t;
   }();
   return *table;

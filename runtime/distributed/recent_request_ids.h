@@ -28,9 +28,9 @@ class RecentRequestIds {
     if (request_id == 0) return absl::OkStatus();
     absl::MutexLock l(&mu_);
     if (!seen_.insert(request_id).second) {
-      return absl::AbortedError(absl::StrCat(
-          "The same RPC (", method, ", request id ", request_id,
-          ") was received twice; the repeat is rejected"));
+      return absl::AbortedError(
+          absl::StrCat("The same RPC (", method, ", request id ", request_id,
+                       ") was received twice; the repeat is rejected"));
     }
     order_.push_back(request_id);
     if (order_.size() > capacity_) {

@@ -24,8 +24,7 @@ class ServiceMux : public RpcHandler {
 
   void Handle(absl::string_view method,
               const google::protobuf::Message& request,
-              google::protobuf::Message* response,
-              DoneCallback done) override;
+              google::protobuf::Message* response, DoneCallback done) override;
 
  private:
   std::map<std::string, RpcHandler*, std::less<>> handlers_;

@@ -29,9 +29,10 @@ class StatusGroup {
   // `done` runs inline in the last Report() (immediately in Create when
   // n == 0).
   static std::shared_ptr<StatusGroup> Create(
-      int n, DoneCallback done, std::function<void()> on_first_error = nullptr) {
-    std::shared_ptr<StatusGroup> g(new StatusGroup(
-        n, std::move(done), std::move(on_first_error)));
+      int n, DoneCallback done,
+      std::function<void()> on_first_error = nullptr) {
+    std::shared_ptr<StatusGroup> g(
+        new StatusGroup(n, std::move(done), std::move(on_first_error)));
     if (n == 0) g->Finish();
     return g;
   }

@@ -50,9 +50,9 @@ absl::Status Worker::Create(Env* env, const std::string& task, int num_cpus,
   std::vector<std::unique_ptr<Device>> devices;
   for (int i = 0; i < num_cpus; ++i) {
     devices.push_back(std::make_unique<CpuDevice>(
-        env, Device::BuildDeviceAttributes(Device::FullName(name, "CPU", i),
-                                           "CPU", kCpuDeviceMemoryLimit,
-                                           incarnation)));
+        env,
+        Device::BuildDeviceAttributes(Device::FullName(name, "CPU", i), "CPU",
+                                      kCpuDeviceMemoryLimit, incarnation)));
   }
   out->reset(new Worker(env, name, incarnation,
                         std::make_unique<DeviceMgr>(std::move(devices))));
@@ -98,9 +98,9 @@ absl::Status Worker::FindSession(const std::string& handle,
   absl::MutexLock l(&mu_);
   auto it = sessions_.find(handle);
   if (it == sessions_.end()) {
-    return absl::AbortedError(absl::StrCat(
-        "Session '", handle, "' is not found on worker ", task_,
-        " (it may have restarted)"));
+    return absl::AbortedError(absl::StrCat("Session '", handle,
+                                           "' is not found on worker ", task_,
+                                           " (it may have restarted)"));
   }
   *out = it->second;
   return absl::OkStatus();
@@ -109,17 +109,17 @@ absl::Status Worker::FindSession(const std::string& handle,
 void Worker::Handle(absl::string_view method,
                     const google::protobuf::Message& request,
                     google::protobuf::Message* response, DoneCallback done) {
-#define SF_WORKER_METHOD(Name)                                              \
-  if (method == "WorkerService/" #Name) {                                   \
-    const auto* req = As<Name##Request>(request);                           \
-    auto* resp = As<Name##Response>(response);                              \
-    if (req == nullptr || resp == nullptr) {                                \
-      done(absl::InvalidArgumentError(                                      \
-          absl::StrCat("Wrong message types for ", method)));               \
-      return;                                                               \
-    }                                                                       \
-    Name(*req, resp, std::move(done));                                      \
-    return;                                                                 \
+#define SF_WORKER_METHOD(Name)                                \
+  if (method == "WorkerService/" #Name) {                     \
+    const auto* req = As<Name##Request>(request);             \
+    auto* resp = As<Name##Response>(response);                \
+    if (req == nullptr || resp == nullptr) {                  \
+      done(absl::InvalidArgumentError(                        \
+          absl::StrCat("Wrong message types for ", method))); \
+      return;                                                 \
+    }                                                         \
+    Name(*req, resp, std::move(done));                        \
+    return;                                                   \
   }
   SF_WORKER_METHOD(GetStatus)
   SF_WORKER_METHOD(CreateWorkerSession)
@@ -209,21 +209,21 @@ void Worker::RunGraph(const RunGraphRequest& req, RunGraphResponse* resp,
   if (s.ok()) s = steps_.FindOrCreate(req.step_id(), &step);
   if (!s.ok()) return done(s);
   const bool in_body = req.store_errors_in_response_body();
-  mgr->ExecuteAsync(req.graph_handle(), step, req, resp,
-                    [mgr, resp, in_body, done](const absl::Status& s) {
-                      if (in_body && !s.ok()) {
-                        resp->set_status_code(static_cast<int>(s.code()));
-                        resp->set_status_error_message(
-                            std::string(s.message()));
-                        done(absl::OkStatus());
-                        return;
-                      }
-                      done(s);
-                    });
+  mgr->ExecuteAsync(
+      req.graph_handle(), step, req, resp,
+      [mgr, resp, in_body, done](const absl::Status& s) {
+        if (in_body && !s.ok()) {
+          resp->set_status_code(static_cast<int>(s.code()));
+          resp->set_status_error_message(std::string(s.message()));
+          done(absl::OkStatus());
+          return;
+        }
+        done(s);
+      });
 }
 
-void Worker::CleanupGraph(const CleanupGraphRequest& req,
-                          CleanupGraphResponse*, DoneCallback done) {
+void Worker::CleanupGraph(const CleanupGraphRequest& req, CleanupGraphResponse*,
+                          DoneCallback done) {
   steps_.Cleanup(req.step_id());
   done(absl::OkStatus());
 }
@@ -237,9 +237,9 @@ void Worker::RecvTensor(const RecvTensorRequest& req, RecvTensorResponse* resp,
     Device* d = nullptr;
     s = device_mgr_->LookupDevice(key.src_device, &d);
     if (!s.ok()) {
-      s = absl::InvalidArgumentError(absl::StrCat(
-          "RecvTensor for '", req.rendezvous_key(), "' sent to ", task_,
-          ", which does not have its source device"));
+      s = absl::InvalidArgumentError(
+          absl::StrCat("RecvTensor for '", req.rendezvous_key(), "' sent to ",
+                       task_, ", which does not have its source device"));
     } else if (d->attributes().incarnation() != key.src_incarnation) {
       s = absl::AbortedError(absl::StrCat(
           "RecvTensor for '", req.rendezvous_key(), "': worker ", task_,

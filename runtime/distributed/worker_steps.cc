@@ -42,11 +42,12 @@ absl::Status WorkerSteps::FindOrCreate(int64_t step_id,
                                        std::shared_ptr<WorkerStep>* out) {
   absl::MutexLock l(&mu_);
   if (cleaned_.count(step_id) > 0) {
-    return absl::AbortedError(absl::StrCat(
-        "Step ", step_id, " was already cleaned up on ", task_));
+    return absl::AbortedError(
+        absl::StrCat("Step ", step_id, " was already cleaned up on ", task_));
   }
   auto& slot = steps_[step_id];
-  if (slot == nullptr) slot = std::make_shared<WorkerStep>(env_, task_, step_id);
+  if (slot == nullptr)
+    slot = std::make_shared<WorkerStep>(env_, task_, step_id);
   *out = slot;
   return absl::OkStatus();
 }

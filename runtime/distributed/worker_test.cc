@@ -139,8 +139,7 @@ TEST_F(WorkerTest, RecvTensorBeforeTheStepWaitsAndCleanupAbortsIt) {
                               });
   for (int i = 0; i < 1000 && worker()->NumSteps() == 0; ++i) {
     Notification tick;
-    cluster_->env()->scheduler->ScheduleAfter(1000000,
-                                              [&] { tick.Notify(); });
+    cluster_->env()->scheduler->ScheduleAfter(1000000, [&] { tick.Notify(); });
     cluster_->env()->scheduler->WaitFor(&tick);
   }
   EXPECT_EQ(worker()->NumSteps(), 1u);  // Created by the early RecvTensor.

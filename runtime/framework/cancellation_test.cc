@@ -44,8 +44,8 @@ TEST(CancellationTest, RegisterAfterCancelFails) {
   CancellationManager cm;
   cm.StartCancel();
   bool ran = false;
-  EXPECT_FALSE(cm.RegisterCallback(cm.get_cancellation_token(),
-                                   [&] { ran = true; }));
+  EXPECT_FALSE(
+      cm.RegisterCallback(cm.get_cancellation_token(), [&] { ran = true; }));
   EXPECT_FALSE(ran);
   EXPECT_EQ(cm.NumRegisteredCallbacks(), 0u);
 }

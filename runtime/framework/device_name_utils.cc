@@ -196,10 +196,10 @@ absl::Status DeviceNameUtils::MergeDevNames(ParsedName* target,
                                             const ParsedName& other,
                                             bool allow_soft_placement) {
   auto conflict = [&](absl::string_view what) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Cannot merge devices with incompatible ", what, ": '",
-        ParsedNameToString(*target), "' and '", ParsedNameToString(other),
-        "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot merge devices with incompatible ", what, ": '",
+                     ParsedNameToString(*target), "' and '",
+                     ParsedNameToString(other), "'"));
   };
   if (other.has_job) {
     if (target->has_job && target->job != other.job) return conflict("jobs");
@@ -242,8 +242,8 @@ absl::Status DeviceNameUtils::MergeDevNames(ParsedName* target,
 bool DeviceNameUtils::IsSameAddressSpace(const ParsedName& a,
                                          const ParsedName& b) {
   return a.has_job && b.has_job && a.job == b.job && a.has_replica &&
-         b.has_replica && a.replica == b.replica && a.has_task &&
-         b.has_task && a.task == b.task;
+         b.has_replica && a.replica == b.replica && a.has_task && b.has_task &&
+         a.task == b.task;
 }
 
 bool DeviceNameUtils::IsSameAddressSpace(absl::string_view a,
@@ -262,15 +262,15 @@ std::string DeviceNameUtils::LocalName(absl::string_view type, int id) {
   return absl::StrCat("/device:", type, ":", id);
 }
 
-absl::Status DeviceNameUtils::CanonicalizeDeviceName(
-    absl::string_view fullname, absl::string_view basename,
-    std::string* canonical) {
+absl::Status DeviceNameUtils::CanonicalizeDeviceName(absl::string_view fullname,
+                                                     absl::string_view basename,
+                                                     std::string* canonical) {
   canonical->clear();
   ParsedName base;
   if (!ParseFullName(basename, &base)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Could not parse basename '", basename,
-        "' into a device specification"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Could not parse basename '", basename,
+                     "' into a device specification"));
   }
   ParsedName parsed;
   if (!ParseFullName(fullname, &parsed)) {

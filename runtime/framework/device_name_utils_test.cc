@@ -15,7 +15,8 @@ PN Parse(absl::string_view s) {
 
 TEST(DeviceNameUtilsTest, FullName) {
   PN p = Parse("/job:localhost/replica:0/task:0/device:CPU:0");
-  EXPECT_TRUE(p.has_job && p.has_replica && p.has_task && p.has_type && p.has_id);
+  EXPECT_TRUE(p.has_job && p.has_replica && p.has_task && p.has_type &&
+              p.has_id);
   EXPECT_EQ(p.job, "localhost");
   EXPECT_EQ(p.type, "CPU");
   EXPECT_EQ(p.id, 0);
@@ -54,10 +55,10 @@ TEST(DeviceNameUtilsTest, PartialAndWildcards) {
 TEST(DeviceNameUtilsTest, RejectsGarbage) {
   PN p;
   for (const char* bad :
-       {"cpu:0", "/", "//cpu:0", "/job:", "/job:Bad", "/replica:x",
-        "/task:-1", "/device:", "/device:CPU:x", "/device:CPU:0:1",
-        "/foo:0", "/cpu:0/gpu:0", "/job:a/job:b", "/cpu:", "/device:9PU:0",
-        "/job:a/", "garbage", "/task:1 "}) {
+       {"cpu:0", "/", "//cpu:0", "/job:", "/job:Bad", "/replica:x", "/task:-1",
+        "/device:", "/device:CPU:x", "/device:CPU:0:1", "/foo:0",
+        "/cpu:0/gpu:0", "/job:a/job:b", "/cpu:", "/device:9PU:0", "/job:a/",
+        "garbage", "/task:1 "}) {
     if (std::string(bad) == "/") continue;  // The root alone is empty.
     EXPECT_FALSE(DeviceNameUtils::ParseFullName(bad, &p)) << bad;
   }
@@ -70,13 +71,14 @@ TEST(DeviceNameUtilsTest, Specification) {
   EXPECT_FALSE(DeviceNameUtils::IsSpecification(Parse("/cpu:1"), full));
   EXPECT_FALSE(DeviceNameUtils::IsSpecification(Parse("/job:b"), full));
   EXPECT_TRUE(DeviceNameUtils::IsCompleteSpecification(Parse("/task:1"), full));
-  EXPECT_FALSE(DeviceNameUtils::IsCompleteSpecification(Parse("/task:1"),
-                                                        Parse("/job:a/task:1")));
+  EXPECT_FALSE(DeviceNameUtils::IsCompleteSpecification(
+      Parse("/task:1"), Parse("/job:a/task:1")));
 }
 
 TEST(DeviceNameUtilsTest, Merge) {
   PN target = Parse("/job:a/device:CPU:0");
-  ASSERT_TRUE(DeviceNameUtils::MergeDevNames(&target, Parse("/replica:0/task:2")).ok());
+  ASSERT_TRUE(
+      DeviceNameUtils::MergeDevNames(&target, Parse("/replica:0/task:2")).ok());
   EXPECT_EQ(DeviceNameUtils::ParsedNameToString(target),
             "/job:a/replica:0/task:2/device:CPU:0");
   absl::Status s = DeviceNameUtils::MergeDevNames(&target, Parse("/job:b"));
@@ -85,9 +87,11 @@ TEST(DeviceNameUtilsTest, Merge) {
   EXPECT_NE(s.message().find("/job:a"), std::string::npos) << s;
   s = DeviceNameUtils::MergeDevNames(&target, Parse("/gpu:0"));
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  ASSERT_TRUE(DeviceNameUtils::MergeDevNames(&target, Parse("/gpu:0"), true).ok());
+  ASSERT_TRUE(
+      DeviceNameUtils::MergeDevNames(&target, Parse("/gpu:0"), true).ok());
   EXPECT_EQ(target.type, "CPU");
-  ASSERT_TRUE(DeviceNameUtils::MergeDevNames(&target, Parse("/cpu:3"), true).ok());
+  ASSERT_TRUE(
+      DeviceNameUtils::MergeDevNames(&target, Parse("/cpu:3"), true).ok());
   EXPECT_EQ(target.id, 0);
 }
 
@@ -108,13 +112,15 @@ TEST(DeviceNameUtilsTest, AddressSpaceAndNames) {
 TEST(DeviceNameUtilsTest, Canonicalize) {
   std::string out;
   const char* base = "/job:localhost/replica:0/task:0/device:CPU:0";
-  ASSERT_TRUE(DeviceNameUtils::CanonicalizeDeviceName("/cpu:1", base, &out).ok());
+  ASSERT_TRUE(
+      DeviceNameUtils::CanonicalizeDeviceName("/cpu:1", base, &out).ok());
   EXPECT_EQ(out, "/job:localhost/replica:0/task:0/device:CPU:1");
   ASSERT_TRUE(DeviceNameUtils::CanonicalizeDeviceName(
                   "/job:w/replica:2/task:3/gpu:0", base, &out)
                   .ok());
   EXPECT_EQ(out, "/job:w/replica:2/task:3/device:GPU:0");
-  absl::Status s = DeviceNameUtils::CanonicalizeDeviceName("/nope:0", base, &out);
+  absl::Status s =
+      DeviceNameUtils::CanonicalizeDeviceName("/nope:0", base, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("/nope:0"), std::string::npos);
   EXPECT_TRUE(out.empty());

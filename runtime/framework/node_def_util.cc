@@ -50,15 +50,24 @@ std::string Quote(const std::string& s) {
 // The kind of value an attr holds, as an OpDef attr type string.
 std::string ValueKind(const AttrValue& v) {
   switch (v.value_case()) {
-    case AttrValue::kS: return "string";
-    case AttrValue::kI: return "int";
-    case AttrValue::kF: return "float";
-    case AttrValue::kB: return "bool";
-    case AttrValue::kType: return "type";
-    case AttrValue::kShape: return "shape";
-    case AttrValue::kTensor: return "tensor";
-    case AttrValue::kFunc: return "func";
-    case AttrValue::kPlaceholder: return "placeholder";
+    case AttrValue::kS:
+      return "string";
+    case AttrValue::kI:
+      return "int";
+    case AttrValue::kF:
+      return "float";
+    case AttrValue::kB:
+      return "bool";
+    case AttrValue::kType:
+      return "type";
+    case AttrValue::kShape:
+      return "shape";
+    case AttrValue::kTensor:
+      return "tensor";
+    case AttrValue::kFunc:
+      return "func";
+    case AttrValue::kPlaceholder:
+      return "placeholder";
     case AttrValue::kList: {
       const AttrValue::ListValue& l = v.list();
       if (l.s_size() > 0) return "list(string)";
@@ -114,9 +123,8 @@ absl::Status FindAttrOrError(const NodeDef& def, absl::string_view name,
                              const AttrValue** out) {
   const AttrValue* v = FindNodeAttr(def, name);
   if (v == nullptr) {
-    return absl::NotFoundError(absl::StrCat("No attr named '", name,
-                                            "' in NodeDef: ",
-                                            SummarizeNodeDef(def)));
+    return absl::NotFoundError(absl::StrCat(
+        "No attr named '", name, "' in NodeDef: ", SummarizeNodeDef(def)));
   }
   *out = v;
   return absl::OkStatus();
@@ -126,10 +134,10 @@ absl::Status GetTyped(const NodeDef& def, absl::string_view name,
                       absl::string_view kind, const AttrValue** out) {
   SF_RETURN_IF_ERROR(FindAttrOrError(def, name, out));
   if (!ValueHasKind(**out, kind)) {
-    return AttrError(def, name,
-                     absl::StrCat("has value ", SummarizeAttrValue(**out),
-                                  " of kind ", ValueKind(**out),
-                                  " but ", kind, " was expected"));
+    return AttrError(
+        def, name,
+        absl::StrCat("has value ", SummarizeAttrValue(**out), " of kind ",
+                     ValueKind(**out), " but ", kind, " was expected"));
   }
   return absl::OkStatus();
 }
@@ -148,9 +156,8 @@ const AttrValue* AttrOrDefault(const NodeDef& def, const OpDef& op_def,
 }
 
 absl::Status MissingAttr(const NodeDef& def, absl::string_view name) {
-  return absl::NotFoundError(absl::StrCat("No attr named '", name,
-                                          "' in NodeDef: ",
-                                          SummarizeNodeDef(def)));
+  return absl::NotFoundError(absl::StrCat(
+      "No attr named '", name, "' in NodeDef: ", SummarizeNodeDef(def)));
 }
 
 // Number of tensors `arg` expands to for `def`.
@@ -207,15 +214,16 @@ absl::Status AddArgToSig(const NodeDef& def, const OpDef& op_def,
         return AttrError(def, arg.type_attr(), "must be a type");
       }
       if (!IsValidValueType(v->type())) {
-        return AttrError(def, arg.type_attr(),
-                         absl::StrCat("has invalid type ", TypeName(v->type())));
+        return AttrError(
+            def, arg.type_attr(),
+            absl::StrCat("has invalid type ", TypeName(v->type())));
       }
       dt = v->type();
     }
     if (dt == DT_INVALID) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Arg '", arg.name(), "' of op ", op_def.name(), " has no type; ",
-          FormatNodeName(def.name())));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Arg '", arg.name(), "' of op ", op_def.name(),
+                       " has no type; ", FormatNodeName(def.name())));
     }
     int64_t n = 1;
     if (!arg.number_attr().empty()) {
@@ -224,7 +232,8 @@ absl::Status AddArgToSig(const NodeDef& def, const OpDef& op_def,
     sig->insert(sig->end(), n, dt);
   }
   if (arg.is_ref()) {
-    for (size_t i = start; i < sig->size(); ++i) (*sig)[i] = MakeRefType((*sig)[i]);
+    for (size_t i = start; i < sig->size(); ++i)
+      (*sig)[i] = MakeRefType((*sig)[i]);
   }
   return absl::OkStatus();
 }
@@ -243,18 +252,20 @@ std::string SummarizeOpDef(const OpDef& op_def) {
     }
     if (a.is_ref()) out->append(")");
   };
-  std::string out = absl::StrCat("Op<name=", op_def.name(), "; signature=",
-                                 absl::StrJoin(op_def.input_arg(), ", ", arg_str),
-                                 " -> ",
-                                 absl::StrJoin(op_def.output_arg(), ", ", arg_str));
+  std::string out = absl::StrCat(
+      "Op<name=", op_def.name(),
+      "; signature=", absl::StrJoin(op_def.input_arg(), ", ", arg_str), " -> ",
+      absl::StrJoin(op_def.output_arg(), ", ", arg_str));
   for (const auto& attr : op_def.attr()) {
     absl::StrAppend(&out, "; attr=", attr.name(), ":", attr.type());
     if (attr.has_default_value()) {
-      absl::StrAppend(&out, ",default=", SummarizeAttrValue(attr.default_value()));
+      absl::StrAppend(&out,
+                      ",default=", SummarizeAttrValue(attr.default_value()));
     }
     if (attr.has_minimum()) absl::StrAppend(&out, ",min=", attr.minimum());
     if (attr.has_allowed_values()) {
-      absl::StrAppend(&out, ",allowed=", SummarizeAttrValue(attr.allowed_values()));
+      absl::StrAppend(&out,
+                      ",allowed=", SummarizeAttrValue(attr.allowed_values()));
     }
   }
   out.append(">");
@@ -265,10 +276,10 @@ std::string SummarizeOpDef(const OpDef& op_def) {
 absl::Status ValidateAttrValue(const NodeDef& def, const OpDef::AttrDef& attr,
                                const AttrValue& v) {
   if (!ValueHasKind(v, attr.type())) {
-    return AttrError(def, attr.name(),
-                     absl::StrCat("has value ", SummarizeAttrValue(v),
-                                  " of kind ", ValueKind(v), " but op ",
-                                  "expects ", attr.type()));
+    return AttrError(
+        def, attr.name(),
+        absl::StrCat("has value ", SummarizeAttrValue(v), " of kind ",
+                     ValueKind(v), " but op ", "expects ", attr.type()));
   }
   if (attr.type() == "type" && !IsValidValueType(v.type())) {
     return AttrError(def, attr.name(),
@@ -285,8 +296,8 @@ absl::Status ValidateAttrValue(const NodeDef& def, const OpDef::AttrDef& attr,
   if (attr.has_minimum()) {
     if (attr.type() == "int" && v.i() < attr.minimum()) {
       return AttrError(def, attr.name(),
-                       absl::StrCat("has value ", v.i(),
-                                    " less than minimum ", attr.minimum()));
+                       absl::StrCat("has value ", v.i(), " less than minimum ",
+                                    attr.minimum()));
     }
     if (absl::StartsWith(attr.type(), "list(") &&
         ListLength(v.list()) < attr.minimum()) {
@@ -320,7 +331,8 @@ absl::Status ValidateAttrValue(const NodeDef& def, const OpDef::AttrDef& attr,
         if (!type_ok(t)) return not_allowed(TypeName(t));
       }
     }
-    if (attr.type() == "string" && !str_ok(v.s())) return not_allowed(Quote(v.s()));
+    if (attr.type() == "string" && !str_ok(v.s()))
+      return not_allowed(Quote(v.s()));
     if (attr.type() == "list(string)") {
       for (const std::string& s : v.list().s()) {
         if (!str_ok(s)) return not_allowed(Quote(s));
@@ -366,15 +378,24 @@ absl::Status AttachDef(const absl::Status& status,
 
 std::string SummarizeAttrValue(const AttrValue& v) {
   switch (v.value_case()) {
-    case AttrValue::kS: return Quote(v.s());
-    case AttrValue::kI: return absl::StrCat(v.i());
-    case AttrValue::kF: return absl::StrCat(v.f());
-    case AttrValue::kB: return v.b() ? "true" : "false";
-    case AttrValue::kType: return TypeName(v.type());
-    case AttrValue::kShape: return ShapeString(v.shape());
-    case AttrValue::kTensor: return TensorSummary(v.tensor());
-    case AttrValue::kFunc: return v.func().name();
-    case AttrValue::kPlaceholder: return absl::StrCat("$", v.placeholder());
+    case AttrValue::kS:
+      return Quote(v.s());
+    case AttrValue::kI:
+      return absl::StrCat(v.i());
+    case AttrValue::kF:
+      return absl::StrCat(v.f());
+    case AttrValue::kB:
+      return v.b() ? "true" : "false";
+    case AttrValue::kType:
+      return TypeName(v.type());
+    case AttrValue::kShape:
+      return ShapeString(v.shape());
+    case AttrValue::kTensor:
+      return TensorSummary(v.tensor());
+    case AttrValue::kFunc:
+      return v.func().name();
+    case AttrValue::kPlaceholder:
+      return absl::StrCat("$", v.placeholder());
     case AttrValue::kList: {
       const AttrValue::ListValue& l = v.list();
       std::vector<std::string> items;
@@ -397,8 +418,8 @@ std::string SummarizeNodeDef(const NodeDef& def) {
   // Attrs sorted by name (the proto map has no defined order).
   std::map<std::string, const AttrValue*> attrs;
   for (const auto& [name, value] : def.attr()) attrs[name] = &value;
-  std::string out = absl::StrCat(FormatNodeName(def.name()), " = ", def.op(),
-                                 "[");
+  std::string out =
+      absl::StrCat(FormatNodeName(def.name()), " = ", def.op(), "[");
   bool first = true;
   for (const auto& [name, value] : attrs) {
     if (!first) out.append(", ");
@@ -448,8 +469,7 @@ absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
   return absl::OkStatus();
 }
 
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
-                         float* v) {
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, float* v) {
   const AttrValue* a;
   SF_RETURN_IF_ERROR(GetTyped(def, name, "float", &a));
   *v = a->f();
@@ -548,7 +568,8 @@ absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
   v->clear();
   for (int t : a->list().type()) {
     if (!DataType_IsValid(t)) {
-      return AttrError(def, name, absl::StrCat("has invalid type ", TypeName(t)));
+      return AttrError(def, name,
+                       absl::StrCat("has invalid type ", TypeName(t)));
     }
     v->push_back(static_cast<DataType>(t));
   }
@@ -692,15 +713,15 @@ absl::Status ValidateNodeDef(const NodeDef& def, const OpDef& op_def) {
   bool seen_control = false;
   for (const auto& in : def.input()) {
     if (in.empty() || in == "^") {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Empty input name in NodeDef: ", SummarizeNodeDef(def)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Empty input name in NodeDef: ", SummarizeNodeDef(def)));
     }
     if (in[0] == '^') {
       seen_control = true;
     } else if (seen_control) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Non-control input '", in, "' after control input in NodeDef: ",
-          SummarizeNodeDef(def)));
+          "Non-control input '", in,
+          "' after control input in NodeDef: ", SummarizeNodeDef(def)));
     }
   }
   std::set<std::string, std::less<>> op_attrs;
@@ -722,8 +743,8 @@ absl::Status ValidateNodeDef(const NodeDef& def, const OpDef& op_def) {
     if (absl::StartsWith(name, "_")) continue;
     if (op_attrs.count(name) == 0) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "NodeDef mentions attr '", name, "' not in ",
-          SummarizeOpDef(op_def), "; NodeDef: ", SummarizeNodeDef(def)));
+          "NodeDef mentions attr '", name, "' not in ", SummarizeOpDef(op_def),
+          "; NodeDef: ", SummarizeNodeDef(def)));
     }
   }
   int64_t expected = 0;
@@ -743,8 +764,8 @@ absl::Status ValidateNodeDef(const NodeDef& def, const OpDef& op_def) {
       expected_types = absl::StrCat(" '", DataTypeVectorString(inputs), "'");
     }
     return absl::InvalidArgumentError(absl::StrCat(
-        "NodeDef expected ", expected, " inputs", expected_types,
-        " but ", actual, " inputs specified; ", SummarizeOpDef(op_def),
+        "NodeDef expected ", expected, " inputs", expected_types, " but ",
+        actual, " inputs specified; ", SummarizeOpDef(op_def),
         "; NodeDef: ", SummarizeNodeDef(def)));
   }
   return absl::OkStatus();

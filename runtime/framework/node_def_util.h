@@ -55,22 +55,36 @@ inline absl::Status AttachDef(const absl::Status& status, const NodeDef& def) {
 std::string SummarizeAttrValue(const AttrValue& value);
 
 // Attr getters. NotFound if absent; InvalidArgument if the wrong kind.
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, std::string* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, int64_t* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, int32_t* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         std::string* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         int64_t* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         int32_t* v);
 absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, float* v);
 absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, bool* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, DataType* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, TensorShape* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, PartialTensorShape* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, TensorProto* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, std::vector<std::string>* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, std::vector<int64_t>* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, std::vector<int32_t>* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, std::vector<float>* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, std::vector<DataType>* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, std::vector<TensorShape>* v);
-absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, std::vector<PartialTensorShape>* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         DataType* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         TensorShape* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         PartialTensorShape* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         TensorProto* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         std::vector<std::string>* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         std::vector<int64_t>* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         std::vector<int32_t>* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         std::vector<float>* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         std::vector<DataType>* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         std::vector<TensorShape>* v);
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
+                         std::vector<PartialTensorShape>* v);
 bool HasNodeAttr(const NodeDef& def, absl::string_view name);
 const AttrValue* FindNodeAttr(const NodeDef& def, absl::string_view name);
 
@@ -84,9 +98,12 @@ void AddNodeAttr(absl::string_view name, bool v, NodeDef* def);
 void AddNodeAttr(absl::string_view name, DataType v, NodeDef* def);
 void AddNodeAttr(absl::string_view name, const TensorShape& v, NodeDef* def);
 void AddNodeAttr(absl::string_view name, const TensorProto& v, NodeDef* def);
-void AddNodeAttr(absl::string_view name, const std::vector<std::string>& v, NodeDef* def);
-void AddNodeAttr(absl::string_view name, const std::vector<int64_t>& v, NodeDef* def);
-void AddNodeAttr(absl::string_view name, const std::vector<DataType>& v, NodeDef* def);
+void AddNodeAttr(absl::string_view name, const std::vector<std::string>& v,
+                 NodeDef* def);
+void AddNodeAttr(absl::string_view name, const std::vector<int64_t>& v,
+                 NodeDef* def);
+void AddNodeAttr(absl::string_view name, const std::vector<DataType>& v,
+                 NodeDef* def);
 void AddNodeAttr(absl::string_view name, const AttrValue& v, NodeDef* def);
 
 // Fills attrs that `op_def` gives defaults for and `def` lacks.

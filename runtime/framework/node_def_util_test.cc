@@ -272,8 +272,8 @@ TEST(NodeDefUtilTest, TypeListAndRefsAndRanges) {
   ASSERT_TRUE(InOutTypesForNode(n, op, &in, &out).ok());
   EXPECT_EQ(in, (DataTypeVector{DT_INT32_REF, DT_FLOAT, DT_BOOL, DT_STRING,
                                 DT_INT32}));
-  EXPECT_EQ(out, (DataTypeVector{DT_INT32, DT_INT32, DT_FLOAT, DT_BOOL,
-                                 DT_STRING}));
+  EXPECT_EQ(out,
+            (DataTypeVector{DT_INT32, DT_INT32, DT_FLOAT, DT_BOOL, DT_STRING}));
   NameRangeMap ins, outs;
   ASSERT_TRUE(NameRangesForNode(n, op, &ins, &outs).ok());
   EXPECT_EQ(ins["ref"], std::make_pair(0, 1));

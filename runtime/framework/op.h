@@ -94,10 +94,9 @@ struct OpDefBuilderReceiver {
 
 #define REGISTER_OP(name) REGISTER_OP_UNIQ_HELPER(__COUNTER__, name)
 #define REGISTER_OP_UNIQ_HELPER(ctr, name) REGISTER_OP_UNIQ(ctr, name)
-#define REGISTER_OP_UNIQ(ctr, name)                                    \
-  static ::stepflow::register_op::OpDefBuilderReceiver                 \
-      register_op##ctr __attribute__((unused)) =                       \
-          ::stepflow::OpDefBuilder(name)
+#define REGISTER_OP_UNIQ(ctr, name)                                     \
+  static ::stepflow::register_op::OpDefBuilderReceiver register_op##ctr \
+      __attribute__((unused)) = ::stepflow::OpDefBuilder(name)
 
 }  // namespace stepflow
 

@@ -25,7 +25,8 @@ namespace {
 // Small scanner over a spec string.
 
 void SkipSpaces(absl::string_view* s) {
-  while (!s->empty() && absl::ascii_isspace(static_cast<unsigned char>((*s)[0]))) {
+  while (!s->empty() &&
+         absl::ascii_isspace(static_cast<unsigned char>((*s)[0]))) {
     s->remove_prefix(1);
   }
 }
@@ -61,14 +62,14 @@ bool AtEnd(absl::string_view s) {
 // Named type sets.
 
 std::vector<DataType> RealNumberTypes() {
-  return {DT_FLOAT,  DT_DOUBLE, DT_INT32,  DT_UINT8,  DT_INT16, DT_INT8,
-          DT_INT64,  DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64};
+  return {DT_FLOAT, DT_DOUBLE,   DT_INT32,  DT_UINT8, DT_INT16,  DT_INT8,
+          DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF,  DT_UINT32, DT_UINT64};
 }
 
 std::vector<DataType> NumberTypes() {
-  return {DT_FLOAT,    DT_DOUBLE, DT_INT32,      DT_UINT8,  DT_INT16,
-          DT_INT8,     DT_COMPLEX64, DT_INT64,   DT_BFLOAT16, DT_UINT16,
-          DT_COMPLEX128, DT_HALF, DT_UINT32,     DT_UINT64};
+  return {DT_FLOAT,      DT_DOUBLE,    DT_INT32,  DT_UINT8,    DT_INT16,
+          DT_INT8,       DT_COMPLEX64, DT_INT64,  DT_BFLOAT16, DT_UINT16,
+          DT_COMPLEX128, DT_HALF,      DT_UINT32, DT_UINT64};
 }
 
 bool IsBaseAttrType(absl::string_view t) {
@@ -104,20 +105,25 @@ absl::Status ParseSingleAttrType(absl::string_view* s, std::string* type,
     bool first = true;
     while (true) {
       if (Consume(s, "}")) break;
-      if (!first && !Consume(s, ",")) return SpecError("expected ',' or '}' in set");
+      if (!first && !Consume(s, ","))
+        return SpecError("expected ',' or '}' in set");
       SkipSpaces(s);
       if (!s->empty() && ((*s)[0] == '\'' || (*s)[0] == '"')) {
-        if (!first && !is_string_set) return SpecError("mixed set of strings and types");
+        if (!first && !is_string_set)
+          return SpecError("mixed set of strings and types");
         is_string_set = true;
         const char quote = (*s)[0];
         const size_t end = s->find(quote, 1);
-        if (end == absl::string_view::npos) return SpecError("unterminated string in set");
+        if (end == absl::string_view::npos)
+          return SpecError("unterminated string in set");
         list->add_s(std::string(s->substr(1, end - 1)));
         s->remove_prefix(end + 1);
       } else {
-        if (!first && is_string_set) return SpecError("mixed set of strings and types");
+        if (!first && is_string_set)
+          return SpecError("mixed set of strings and types");
         std::string name;
-        if (!ConsumeIdent(s, &name)) return SpecError("expected a type name in set");
+        if (!ConsumeIdent(s, &name))
+          return SpecError("expected a type name in set");
         DataType dt;
         if (!ParseConcreteType(name, &dt)) {
           return SpecError(absl::StrCat("unknown type '", name, "' in set"));
@@ -181,7 +187,10 @@ absl::Status ParseStringValue(absl::string_view* s, AttrValue* value,
     return SpecError("bad escape in string default");
   }
   s->remove_prefix(end + 1);
-  if (list) list->add_s(unescaped); else value->set_s(unescaped);
+  if (list)
+    list->add_s(unescaped);
+  else
+    value->set_s(unescaped);
   return absl::OkStatus();
 }
 
@@ -202,13 +211,19 @@ absl::Status ParseNumberValue(absl::string_view base, absl::string_view* s,
     if (!absl::SimpleAtoi(tok, &v)) {
       return SpecError(absl::StrCat("bad int default '", tok, "'"));
     }
-    if (list) list->add_i(v); else value->set_i(v);
+    if (list)
+      list->add_i(v);
+    else
+      value->set_i(v);
   } else {
     float v;
     if (!absl::SimpleAtof(tok, &v)) {
       return SpecError(absl::StrCat("bad float default '", tok, "'"));
     }
-    if (list) list->add_f(v); else value->set_f(v);
+    if (list)
+      list->add_f(v);
+    else
+      value->set_f(v);
   }
   s->remove_prefix(n);
   return absl::OkStatus();
@@ -220,7 +235,10 @@ absl::Status ParseBoolValue(absl::string_view* s, AttrValue* value,
   if (!ConsumeIdent(s, &tok) || (tok != "true" && tok != "false")) {
     return SpecError("bool default must be true or false");
   }
-  if (list) list->add_b(tok == "true"); else value->set_b(tok == "true");
+  if (list)
+    list->add_b(tok == "true");
+  else
+    value->set_b(tok == "true");
   return absl::OkStatus();
 }
 
@@ -231,14 +249,18 @@ absl::Status ParseTypeValue(absl::string_view* s, AttrValue* value,
   if (!ConsumeIdent(s, &tok) || !ParseConcreteType(tok, &dt)) {
     return SpecError(absl::StrCat("bad type default '", tok, "'"));
   }
-  if (list) list->add_type(dt); else value->set_type(dt);
+  if (list)
+    list->add_type(dt);
+  else
+    value->set_type(dt);
   return absl::OkStatus();
 }
 
 // "{unknown_rank: true}" or "[d0, d1, ...]" (-1 for an unknown dimension).
 absl::Status ParseShapeValue(absl::string_view* s, AttrValue* value,
                              AttrValue::ListValue* list) {
-  constexpr char kForm[] = "shape default must be {unknown_rank: true} or [dims]";
+  constexpr char kForm[] =
+      "shape default must be {unknown_rank: true} or [dims]";
   TensorShapeProto shape;
   if (Consume(s, "{")) {
     std::string key, val;
@@ -267,14 +289,18 @@ absl::Status ParseShapeValue(absl::string_view* s, AttrValue* value,
   } else {
     return SpecError(kForm);
   }
-  if (list) *list->add_shape() = shape; else *value->mutable_shape() = shape;
+  if (list)
+    *list->add_shape() = shape;
+  else
+    *value->mutable_shape() = shape;
   return absl::OkStatus();
 }
 
 // "{<TensorProto in text format>}".
 absl::Status ParseTensorValue(absl::string_view* s, AttrValue* value,
                               AttrValue::ListValue* list) {
-  if (!Consume(s, "{")) return SpecError("tensor default must be {<text proto>}");
+  if (!Consume(s, "{"))
+    return SpecError("tensor default must be {<text proto>}");
   int depth = 1;
   size_t n = 0;
   while (n < s->size() && depth > 0) {
@@ -289,7 +315,10 @@ absl::Status ParseTensorValue(absl::string_view* s, AttrValue* value,
     return SpecError("tensor default is not a valid TensorProto");
   }
   s->remove_prefix(n);
-  if (list) *list->add_tensor() = tensor; else *value->mutable_tensor() = tensor;
+  if (list)
+    *list->add_tensor() = tensor;
+  else
+    *value->mutable_tensor() = tensor;
   return absl::OkStatus();
 }
 
@@ -306,7 +335,8 @@ absl::Status ParseScalarValue(absl::string_view base, absl::string_view* s,
   if (base == "type") return ParseTypeValue(s, value, list);
   if (base == "shape") return ParseShapeValue(s, value, list);
   if (base == "tensor") return ParseTensorValue(s, value, list);
-  return SpecError(absl::StrCat("attrs of type ", base, " cannot have defaults"));
+  return SpecError(
+      absl::StrCat("attrs of type ", base, " cannot have defaults"));
 }
 
 absl::Status ParseDefault(absl::string_view type, absl::string_view text,
@@ -318,7 +348,8 @@ absl::Status ParseDefault(absl::string_view type, absl::string_view text,
     AttrValue::ListValue* list = value->mutable_list();
     bool first = true;
     while (!Consume(&s, "]")) {
-      if (!first && !Consume(&s, ",")) return SpecError("expected ',' or ']' in list default");
+      if (!first && !Consume(&s, ","))
+        return SpecError("expected ',' or ']' in list default");
       SF_RETURN_IF_ERROR(ParseScalarValue(type, &s, nullptr, list));
       first = false;
     }
@@ -341,9 +372,9 @@ absl::Status CheckDefault(const OpDef::AttrDef& attr) {
     }
     if (absl::StartsWith(attr.type(), "list(")) {
       const AttrValue::ListValue& l = v.list();
-      const int64_t len = std::max({l.s_size(), l.i_size(), l.f_size(),
-                                    l.b_size(), l.type_size(), l.shape_size(),
-                                    l.tensor_size()});
+      const int64_t len =
+          std::max({l.s_size(), l.i_size(), l.f_size(), l.b_size(),
+                    l.type_size(), l.shape_size(), l.tensor_size()});
       if (len < attr.minimum()) {
         return SpecError(absl::StrCat("default list length ", len,
                                       " is below minimum ", attr.minimum()));
@@ -365,8 +396,8 @@ absl::Status CheckDefault(const OpDef::AttrDef& attr) {
                                     " is not in the allowed set"));
     }
     if (attr.type() == "string" && !str_ok(v.s())) {
-      return SpecError(absl::StrCat("default '", v.s(),
-                                    "' is not in the allowed set"));
+      return SpecError(
+          absl::StrCat("default '", v.s(), "' is not in the allowed set"));
     }
     if (attr.type() == "list(type)") {
       for (int t : v.list().type()) {
@@ -377,7 +408,8 @@ absl::Status CheckDefault(const OpDef::AttrDef& attr) {
     }
     if (attr.type() == "list(string)") {
       for (const std::string& s : v.list().s()) {
-        if (!str_ok(s)) return SpecError("default list has a value outside the allowed set");
+        if (!str_ok(s))
+          return SpecError("default list has a value outside the allowed set");
       }
     }
   }
@@ -405,16 +437,19 @@ absl::Status ParseAttrSpec(absl::string_view spec, OpDef::AttrDef* attr) {
   if (has_allowed) *attr->mutable_allowed_values() = allowed;
   if (Consume(&s, ">=")) {
     if (type != "int" && !absl::StartsWith(type, "list(")) {
-      return SpecError(absl::StrCat("a minimum is only allowed for int and list attrs, not ", type));
+      return SpecError(absl::StrCat(
+          "a minimum is only allowed for int and list attrs, not ", type));
     }
     SkipSpaces(&s);
     size_t n = 0;
     while (n < s.size() &&
-           (s[n] == '-' || absl::ascii_isdigit(static_cast<unsigned char>(s[n])))) {
+           (s[n] == '-' ||
+            absl::ascii_isdigit(static_cast<unsigned char>(s[n])))) {
       ++n;
     }
     int64_t min;
-    if (!absl::SimpleAtoi(s.substr(0, n), &min)) return SpecError("bad minimum");
+    if (!absl::SimpleAtoi(s.substr(0, n), &min))
+      return SpecError("bad minimum");
     if (absl::StartsWith(type, "list(") && min < 0) {
       return SpecError("a list minimum must be >= 0");
     }
@@ -456,18 +491,20 @@ absl::Status ParseArgSpec(absl::string_view spec, OpDef* op_def,
       return SpecError(absl::StrCat("reference to unknown attr '", first, "'"));
     }
     if (number->type() != "int") {
-      return SpecError(absl::StrCat("attr '", first,
-                                    "' used as a list length must be an int, not ",
-                                    number->type()));
+      return SpecError(absl::StrCat(
+          "attr '", first, "' used as a list length must be an int, not ",
+          number->type()));
     }
     if (!number->has_minimum()) {
       number->set_has_minimum(true);
       number->set_minimum(1);
     } else if (number->minimum() < 0) {
-      return SpecError(absl::StrCat("attr '", first, "' has a negative minimum"));
+      return SpecError(
+          absl::StrCat("attr '", first, "' has a negative minimum"));
     }
     arg->set_number_attr(first);
-    if (!ConsumeIdent(&s, &type_name)) return SpecError("expected a type after '*'");
+    if (!ConsumeIdent(&s, &type_name))
+      return SpecError("expected a type after '*'");
   }
   DataType dt;
   if (ParseConcreteType(type_name, &dt)) {
@@ -475,7 +512,8 @@ absl::Status ParseArgSpec(absl::string_view spec, OpDef* op_def,
   } else {
     const OpDef::AttrDef* attr = FindAttrMutable(type_name, op_def);
     if (attr == nullptr) {
-      return SpecError(absl::StrCat("reference to unknown attr '", type_name, "'"));
+      return SpecError(
+          absl::StrCat("reference to unknown attr '", type_name, "'"));
     }
     if (attr->type() == "type") {
       arg->set_type_attr(type_name);
@@ -550,8 +588,8 @@ absl::Status OpDefBuilder::Finalize(OpDef* op_def) const {
   const std::string& op = def.name();
   if (op.empty()) return absl::InvalidArgumentError("Op has no name");
   if (!errors_.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Errors in op '", op, "': ", absl::StrJoin(errors_, "; ")));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Errors in op '", op, "': ", absl::StrJoin(errors_, "; ")));
   }
   std::set<std::string> attr_names;
   for (const std::string& spec : attrs_) {
@@ -559,8 +597,9 @@ absl::Status OpDefBuilder::Finalize(OpDef* op_def) const {
     absl::Status s = ParseAttrSpec(spec, &attr);
     if (!s.ok()) return ArgError("Attr", spec, op, s);
     if (!attr_names.insert(attr.name()).second) {
-      return ArgError("Attr", spec, op,
-                      SpecError(absl::StrCat("duplicate attr name '", attr.name(), "'")));
+      return ArgError(
+          "Attr", spec, op,
+          SpecError(absl::StrCat("duplicate attr name '", attr.name(), "'")));
     }
     *def.add_attr() = attr;
   }
@@ -570,8 +609,9 @@ absl::Status OpDefBuilder::Finalize(OpDef* op_def) const {
     absl::Status s = ParseArgSpec(spec, &def, &arg);
     if (!s.ok()) return ArgError("Input", spec, op, s);
     if (!input_names.insert(arg.name()).second) {
-      return ArgError("Input", spec, op,
-                      SpecError(absl::StrCat("duplicate input name '", arg.name(), "'")));
+      return ArgError(
+          "Input", spec, op,
+          SpecError(absl::StrCat("duplicate input name '", arg.name(), "'")));
     }
     *def.add_input_arg() = arg;
   }
@@ -581,8 +621,9 @@ absl::Status OpDefBuilder::Finalize(OpDef* op_def) const {
     absl::Status s = ParseArgSpec(spec, &def, &arg);
     if (!s.ok()) return ArgError("Output", spec, op, s);
     if (!output_names.insert(arg.name()).second) {
-      return ArgError("Output", spec, op,
-                      SpecError(absl::StrCat("duplicate output name '", arg.name(), "'")));
+      return ArgError(
+          "Output", spec, op,
+          SpecError(absl::StrCat("duplicate output name '", arg.name(), "'")));
     }
     *def.add_output_arg() = arg;
   }

@@ -22,14 +22,15 @@ const OpDef::AttrDef* Attr(const OpDef& def, const std::string& name) {
 }
 
 TEST(OpDefBuilderTest, MatMulStyle) {
-  OpDef def = Build(OpDefBuilder("MatMul")
-                        .Input("a: T")
-                        .Input("b: T")
-                        .Output("product: T")
-                        .Attr("transpose_a: bool = false")
-                        .Attr("T: {half, bfloat16, float, double, int32, int64}")
-                        .SetIsCommutative()
-                        .Doc("Multiplies."));
+  OpDef def =
+      Build(OpDefBuilder("MatMul")
+                .Input("a: T")
+                .Input("b: T")
+                .Output("product: T")
+                .Attr("transpose_a: bool = false")
+                .Attr("T: {half, bfloat16, float, double, int32, int64}")
+                .SetIsCommutative()
+                .Doc("Multiplies."));
   EXPECT_EQ(def.name(), "MatMul");
   ASSERT_EQ(def.input_arg_size(), 2);
   EXPECT_EQ(def.input_arg(0).type_attr(), "T");
@@ -101,24 +102,25 @@ TEST(OpDefBuilderTest, NamedTypeSets) {
 }
 
 TEST(OpDefBuilderTest, Defaults) {
-  OpDef def = Build(OpDefBuilder("Defaults")
-                        .Attr("i: int = -3")
-                        .Attr("f: float = -1.5")
-                        .Attr("b: bool = true")
-                        .Attr("s: string = 'SAME'")
-                        .Attr("p: {'SAME', 'VALID'} = 'VALID'")
-                        .Attr("t: type = DT_INT32")
-                        .Attr("t2: type = float")
-                        .Attr("li: list(int) = [1, 2]")
-                        .Attr("le: list(int) = []")
-                        .Attr("ls: list(string) = ['a', \"b\"]")
-                        .Attr("lt: list(type) = [float, int64]")
-                        .Attr("unknown: shape = {unknown_rank: true}")
-                        .Attr("known: shape = [2, 3]")
-                        .Attr("partial: shape = [-1]")
-                        .Attr("scalar: shape = []")
-                        .Attr("lshape: list(shape) = [[1], [-1, 2]]")
-                        .Attr("tensor: tensor = { dtype: DT_FLOAT float_val: 2 }"));
+  OpDef def =
+      Build(OpDefBuilder("Defaults")
+                .Attr("i: int = -3")
+                .Attr("f: float = -1.5")
+                .Attr("b: bool = true")
+                .Attr("s: string = 'SAME'")
+                .Attr("p: {'SAME', 'VALID'} = 'VALID'")
+                .Attr("t: type = DT_INT32")
+                .Attr("t2: type = float")
+                .Attr("li: list(int) = [1, 2]")
+                .Attr("le: list(int) = []")
+                .Attr("ls: list(string) = ['a', \"b\"]")
+                .Attr("lt: list(type) = [float, int64]")
+                .Attr("unknown: shape = {unknown_rank: true}")
+                .Attr("known: shape = [2, 3]")
+                .Attr("partial: shape = [-1]")
+                .Attr("scalar: shape = []")
+                .Attr("lshape: list(shape) = [[1], [-1, 2]]")
+                .Attr("tensor: tensor = { dtype: DT_FLOAT float_val: 2 }"));
   EXPECT_EQ(Attr(def, "i")->default_value().i(), -3);
   EXPECT_FLOAT_EQ(Attr(def, "f")->default_value().f(), -1.5f);
   EXPECT_TRUE(Attr(def, "b")->default_value().b());
@@ -165,8 +167,9 @@ TEST(OpDefBuilderTest, SpecErrors) {
   ExpectSpecError(OpDefBuilder("Bad").Input("x T").Attr("T: type"), "x T");
   ExpectSpecError(OpDefBuilder("Bad").Input("x: Ref(T").Attr("T: type"),
                   "Ref(");
-  ExpectSpecError(OpDefBuilder("Bad").Input("x: N * T").Attr("N: type").Attr("T: type"),
-                  "must be an int");
+  ExpectSpecError(
+      OpDefBuilder("Bad").Input("x: N * T").Attr("N: type").Attr("T: type"),
+      "must be an int");
   ExpectSpecError(OpDefBuilder("Bad").Input("x: s").Attr("s: string"),
                   "cannot be used as an arg type");
   ExpectSpecError(OpDefBuilder("Bad").Output("y: float extra"), "extra");
@@ -182,8 +185,10 @@ TEST(OpDefBuilderTest, SpecErrors) {
   ExpectSpecError(OpDefBuilder("Bad").Attr("x: {float} = int32"),
                   "not in the allowed set");
   ExpectSpecError(OpDefBuilder("Bad").Attr("x: shape = [2, x]"), "shape");
-  ExpectSpecError(OpDefBuilder("Bad").Attr("x: list(int) = [1, 2"), "list default");
-  ExpectSpecError(OpDefBuilder("Bad").Attr("x: int").Attr("x: int"), "duplicate");
+  ExpectSpecError(OpDefBuilder("Bad").Attr("x: list(int) = [1, 2"),
+                  "list default");
+  ExpectSpecError(OpDefBuilder("Bad").Attr("x: int").Attr("x: int"),
+                  "duplicate");
   ExpectSpecError(OpDefBuilder("Bad").Input("a: float").Input("a: float"),
                   "duplicate");
   ExpectSpecError(OpDefBuilder("Bad").Attr("x: type = nosuch"), "nosuch");
@@ -207,7 +212,8 @@ TEST(OpRegistryTest, RegisterLookUpList) {
   absl::Status s = registry.LookUp("Missing", &found);
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
   EXPECT_NE(s.message().find("Op type not registered 'Missing'"),
-            std::string::npos) << s;
+            std::string::npos)
+      << s;
   s = registry.LookUp("alpha", &found);
   EXPECT_NE(s.message().find("did you mean 'Alpha'"), std::string::npos) << s;
   EXPECT_EQ(registry.LookUpOrNull("Nope"), nullptr);

@@ -73,9 +73,8 @@ void AsyncOpKernel::Compute(OpKernelContext* ctx) {
 // OpKernelContext
 
 OpKernelContext::OpKernelContext(Params* params) : params_(params) {
-  const int n = params_->op_kernel != nullptr
-                    ? params_->op_kernel->num_outputs()
-                    : 0;
+  const int n =
+      params_->op_kernel != nullptr ? params_->op_kernel->num_outputs() : 0;
   if (n > 0) {  // NoOps and sinks: nothing to construct.
     outputs_.resize(n);
     values_.resize(n);
@@ -103,9 +102,9 @@ absl::Status OpKernelContext::input(absl::string_view name,
         " is a list of ", stop - start, " tensors; use input_list"));
   }
   if (start >= num_inputs()) {
-    return absl::InternalError(absl::StrCat(
-        "Input '", name, "' of ", FormatNodeName(op_kernel().name()),
-        " was not provided"));
+    return absl::InternalError(absl::StrCat("Input '", name, "' of ",
+                                            FormatNodeName(op_kernel().name()),
+                                            " was not provided"));
   }
   *tensor = &input(start);
   return absl::OkStatus();
@@ -116,9 +115,9 @@ absl::Status OpKernelContext::input_list(
   int start, stop;
   SF_RETURN_IF_ERROR(op_kernel().InputRange(name, &start, &stop));
   if (stop > num_inputs()) {
-    return absl::InternalError(absl::StrCat(
-        "Input '", name, "' of ", FormatNodeName(op_kernel().name()),
-        " was not provided"));
+    return absl::InternalError(absl::StrCat("Input '", name, "' of ",
+                                            FormatNodeName(op_kernel().name()),
+                                            " was not provided"));
   }
   list->clear();
   for (int i = start; i < stop; ++i) list->push_back(&input(i));
@@ -140,9 +139,9 @@ void OpKernelContext::replace_ref_input(int index, const Tensor& tensor,
                                         bool lock_held) {
   const TensorValue& v = params_->inputs[index];
   if (!v.is_ref()) {
-    SetStatus(absl::InternalError(absl::StrCat(
-        "replace_ref_input on non-ref input ", index, " of ",
-        FormatNodeName(op_kernel().name()))));
+    SetStatus(absl::InternalError(
+        absl::StrCat("replace_ref_input on non-ref input ", index, " of ",
+                     FormatNodeName(op_kernel().name()))));
     return;
   }
   if (lock_held) {
@@ -157,9 +156,9 @@ void OpKernelContext::forward_ref_input_to_ref_output(int input_index,
                                                       int output_index) {
   const TensorValue& v = params_->inputs[input_index];
   if (!v.is_ref()) {
-    SetStatus(absl::InternalError(absl::StrCat(
-        "forward_ref_input_to_ref_output on non-ref input ", input_index,
-        " of ", FormatNodeName(op_kernel().name()))));
+    SetStatus(absl::InternalError(
+        absl::StrCat("forward_ref_input_to_ref_output on non-ref input ",
+                     input_index, " of ", FormatNodeName(op_kernel().name()))));
     return;
   }
   set_output_ref(output_index, v.mutex_if_ref, v.tensor);
@@ -173,10 +172,10 @@ absl::Status OpKernelContext::allocate_output(int index,
                                               const TensorShape& shape,
                                               Tensor** tensor) {
   if (index < 0 || index >= num_outputs()) {
-    return absl::InternalError(absl::StrCat(
-        "allocate_output: output index ", index, " out of range for ",
-        FormatNodeName(op_kernel().name()), " with ", num_outputs(),
-        " outputs"));
+    return absl::InternalError(
+        absl::StrCat("allocate_output: output index ", index,
+                     " out of range for ", FormatNodeName(op_kernel().name()),
+                     " with ", num_outputs(), " outputs"));
   }
   Tensor* value = &values_[index];
   SF_RETURN_IF_ERROR(AttachDef(
@@ -196,9 +195,9 @@ absl::Status OpKernelContext::allocate_temp(DataType type,
   }
   absl::Status s = CheckShape(shape);
   if (!s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Cannot allocate a tensor of shape ", shape.DebugString(), ": ",
-        s.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot allocate a tensor of shape ", shape.DebugString(),
+                     ": ", s.message()));
   }
   *out = Tensor(type, shape);
   return absl::OkStatus();
@@ -206,18 +205,18 @@ absl::Status OpKernelContext::allocate_temp(DataType type,
 
 void OpKernelContext::set_output(int index, const Tensor& tensor) {
   if (index < 0 || index >= num_outputs()) {
-    SetStatus(absl::InternalError(absl::StrCat(
-        "set_output: output index ", index, " out of range for ",
-        FormatNodeName(op_kernel().name()), " with ", num_outputs(),
-        " outputs")));
+    SetStatus(absl::InternalError(
+        absl::StrCat("set_output: output index ", index, " out of range for ",
+                     FormatNodeName(op_kernel().name()), " with ",
+                     num_outputs(), " outputs")));
     return;
   }
   const DataType expected = BaseType(expected_output_dtype(index));
   if (tensor.dtype() != expected) {
     SetStatus(absl::InvalidArgumentError(absl::StrCat(
         "Output ", index, " of ", FormatNodeName(op_kernel().name()),
-        " expects type ", DataTypeString(expected), " but got a tensor of type ",
-        DataTypeString(tensor.dtype()))));
+        " expects type ", DataTypeString(expected),
+        " but got a tensor of type ", DataTypeString(tensor.dtype()))));
     return;
   }
   values_[index] = tensor;
@@ -227,10 +226,10 @@ void OpKernelContext::set_output(int index, const Tensor& tensor) {
 void OpKernelContext::set_output_ref(int index, absl::Mutex* mu,
                                      Tensor* tensor_for_ref) {
   if (index < 0 || index >= num_outputs()) {
-    SetStatus(absl::InternalError(absl::StrCat(
-        "set_output_ref: output index ", index, " out of range for ",
-        FormatNodeName(op_kernel().name()), " with ", num_outputs(),
-        " outputs")));
+    SetStatus(absl::InternalError(
+        absl::StrCat("set_output_ref: output index ", index,
+                     " out of range for ", FormatNodeName(op_kernel().name()),
+                     " with ", num_outputs(), " outputs")));
     return;
   }
   if (!IsRefType(expected_output_dtype(index))) {
@@ -241,9 +240,9 @@ void OpKernelContext::set_output_ref(int index, absl::Mutex* mu,
     return;
   }
   if (mu == nullptr || tensor_for_ref == nullptr) {
-    SetStatus(absl::InternalError(absl::StrCat(
-        "set_output_ref with a null mutex or tensor on ",
-        FormatNodeName(op_kernel().name()))));
+    SetStatus(absl::InternalError(
+        absl::StrCat("set_output_ref with a null mutex or tensor on ",
+                     FormatNodeName(op_kernel().name()))));
     return;
   }
   values_[index] = Tensor();
@@ -251,10 +250,9 @@ void OpKernelContext::set_output_ref(int index, absl::Mutex* mu,
 }
 
 absl::Status OpKernelContext::forward_input_or_allocate_output(
-    int input_index, int output_index, const TensorShape& shape,
-    Tensor** out) {
-  if (input_index >= 0 && input_index < num_inputs() &&
-      output_index >= 0 && output_index < num_outputs()) {
+    int input_index, int output_index, const TensorShape& shape, Tensor** out) {
+  if (input_index >= 0 && input_index < num_inputs() && output_index >= 0 &&
+      output_index < num_outputs()) {
     const TensorValue& in = params_->inputs[input_index];
     const DataType expected = BaseType(expected_output_dtype(output_index));
     if (!in.is_ref() && in.tensor != nullptr && in.tensor->IsInitialized() &&
@@ -448,10 +446,10 @@ absl::Status KernelRegistry::FindKernel(absl::string_view device_type,
                            : absl::StrJoin(registered, " | ")));
   }
   if (num_best > 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Multiple OpKernel registrations with priority ", best->def.priority,
-        " match ", FormatNodeName(def.name()), " (op '", def.op(), "' on ",
-        device_type, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Multiple OpKernel registrations with priority ",
+                     best->def.priority, " match ", FormatNodeName(def.name()),
+                     " (op '", def.op(), "' on ", device_type, ")"));
   }
   if (kernel_def != nullptr) *kernel_def = &best->def;
   if (factory != nullptr) *factory = best->factory;
@@ -483,8 +481,8 @@ absl::Status CreateOpKernel(absl::string_view device_type, DeviceBase* device,
   std::unique_ptr<OpKernel> made(factory(&ctx));
   if (!ctx.status().ok()) return AttachDef(ctx.status(), def.name());
   if (made == nullptr) {
-    return absl::InternalError(absl::StrCat(
-        "Kernel factory returned null for ", FormatNodeName(def.name())));
+    return absl::InternalError(absl::StrCat("Kernel factory returned null for ",
+                                            FormatNodeName(def.name())));
   }
   *kernel = std::move(made);
   return absl::OkStatus();

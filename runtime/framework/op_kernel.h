@@ -189,7 +189,9 @@ class OpKernelContext {
   CancellationManager* cancellation_manager() const {
     return params_->cancellation_manager;
   }
-  ScopedStepContainer* step_container() const { return params_->step_container; }
+  ScopedStepContainer* step_container() const {
+    return params_->step_container;
+  }
   ResourceMgr* resource_manager() const {
     return params_->device->resource_manager();
   }
@@ -265,13 +267,13 @@ class OpKernelContext {
     }                                 \
   } while (0)
 
-#define OP_REQUIRES_OK(CTX, ...)                 \
-  do {                                           \
-    ::absl::Status _s(__VA_ARGS__);              \
-    if (!_s.ok()) {                              \
-      (CTX)->SetStatus(_s);                      \
-      return;                                    \
-    }                                            \
+#define OP_REQUIRES_OK(CTX, ...)    \
+  do {                              \
+    ::absl::Status _s(__VA_ARGS__); \
+    if (!_s.ok()) {                 \
+      (CTX)->SetStatus(_s);         \
+      return;                       \
+    }                               \
   } while (0)
 
 #define OP_REQUIRES_ASYNC(CTX, EXP, STATUS, CALLBACK) \
@@ -335,7 +337,8 @@ class KernelDefBuilder {
  private:
   KernelDef def_;
 };
-// TensorFlow spelling: REGISTER_KERNEL_BUILDER(Name("Add").Device(DEVICE_CPU)...)
+// TensorFlow spelling:
+// REGISTER_KERNEL_BUILDER(Name("Add").Device(DEVICE_CPU)...)
 using Name = KernelDefBuilder;
 
 using KernelFactory = std::function<OpKernel*(OpKernelConstruction*)>;
@@ -388,11 +391,11 @@ struct KernelRegistrar {
   REGISTER_KERNEL_BUILDER_UNIQ_HELPER(__COUNTER__, kernel_builder, __VA_ARGS__)
 #define REGISTER_KERNEL_BUILDER_UNIQ_HELPER(ctr, kernel_builder, ...) \
   REGISTER_KERNEL_BUILDER_UNIQ(ctr, kernel_builder, __VA_ARGS__)
-#define REGISTER_KERNEL_BUILDER_UNIQ(ctr, kernel_builder, ...)            \
-  static ::stepflow::kernel_factory::KernelRegistrar                      \
-      registrar__body__##ctr##__object __attribute__((unused))(           \
-          ::stepflow::KernelDefBuilder(kernel_builder).Build(),           \
-          [](::stepflow::OpKernelConstruction* context)                   \
+#define REGISTER_KERNEL_BUILDER_UNIQ(ctr, kernel_builder, ...)   \
+  static ::stepflow::kernel_factory::KernelRegistrar             \
+      registrar__body__##ctr##__object __attribute__((unused)) ( \
+          ::stepflow::KernelDefBuilder(kernel_builder).Build(),  \
+          [](::stepflow::OpKernelConstruction* context)          \
               -> ::stepflow::OpKernel* { return new __VA_ARGS__(context); })
 
 }  // namespace stepflow

@@ -64,7 +64,8 @@ class AddKernel : public OpKernel {
     OP_REQUIRES(ctx, a.shape() == b.shape(),
                 absl::InvalidArgumentError("shape mismatch"));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(0, 0, a.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, ctx->forward_input_or_allocate_output(0, 0, a.shape(), &out));
     auto o = out->flat<T>();
     auto x = a.flat<T>();
     auto y = b.flat<T>();
@@ -132,11 +133,13 @@ class ListKernel : public OpKernel {
     const Tensor* bad = nullptr;
     absl::Status s = ctx->input("values", &bad);
     OP_REQUIRES(ctx, !s.ok(), absl::InternalError("list used as single"));
-    ctx->set_output(0, Tensor::Scalar<int32_t>(static_cast<int32_t>(
-                           values.size()) + extra->scalar<int32_t>()));
+    ctx->set_output(
+        0, Tensor::Scalar<int32_t>(static_cast<int32_t>(values.size()) +
+                                   extra->scalar<int32_t>()));
   }
 };
-REGISTER_KERNEL_BUILDER(Name("OpKernelTestList").Device(DEVICE_CPU), ListKernel);
+REGISTER_KERNEL_BUILDER(Name("OpKernelTestList").Device(DEVICE_CPU),
+                        ListKernel);
 
 class BadCtorKernel : public OpKernel {
  public:
@@ -254,10 +257,13 @@ TEST_F(OpKernelTest, ForwardsSoleReferenceInput) {
 TEST_F(OpKernelTest, HighestPriorityKernelWins) {
   NodeDef n = Node("add", "OpKernelTestAdd", {"x", "y"});
   AddNodeAttr("T", DT_INT32, &n);
-  AddDefaultsToNodeDef(*OpRegistry::Global()->LookUpOrNull("OpKernelTestAdd"), &n);
+  AddDefaultsToNodeDef(*OpRegistry::Global()->LookUpOrNull("OpKernelTestAdd"),
+                       &n);
   const KernelDef* kdef = nullptr;
   KernelFactory factory;
-  ASSERT_TRUE(KernelRegistry::Global()->FindKernel(DEVICE_GPU, n, &kdef, &factory).ok());
+  ASSERT_TRUE(KernelRegistry::Global()
+                  ->FindKernel(DEVICE_GPU, n, &kdef, &factory)
+                  .ok());
   EXPECT_EQ(kdef->priority, 5);
   EXPECT_TRUE(KernelRegistry::Global()->HasKernel(DEVICE_CPU, n));
   // Defaults are applied by FindKernel itself.
@@ -307,11 +313,12 @@ TEST_F(OpKernelTest, KernelNotFoundNamesOpDeviceAndAttrs) {
 
 TEST_F(OpKernelTest, CreateErrors) {
   std::unique_ptr<OpKernel> k;
-  absl::Status s =
-      CreateOpKernel(DEVICE_CPU, &device_, Node("u", "NoSuchOpAnywhere", {}), &k);
+  absl::Status s = CreateOpKernel(DEVICE_CPU, &device_,
+                                  Node("u", "NoSuchOpAnywhere", {}), &k);
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
   EXPECT_NE(s.message().find("Op type not registered 'NoSuchOpAnywhere'"),
-            std::string::npos) << s;
+            std::string::npos)
+      << s;
   EXPECT_NE(s.message().find("{{node u}}"), std::string::npos) << s;
 
   NodeDef bad_inputs = Node("add", "OpKernelTestAdd", {"x"});
@@ -320,7 +327,8 @@ TEST_F(OpKernelTest, CreateErrors) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("{{node add}}"), std::string::npos) << s;
 
-  s = CreateOpKernel(DEVICE_CPU, &device_, Node("bc", "OpKernelTestBadCtor", {}), &k);
+  s = CreateOpKernel(DEVICE_CPU, &device_,
+                     Node("bc", "OpKernelTestBadCtor", {}), &k);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("constructor refused"), std::string::npos) << s;
   EXPECT_NE(s.message().find("{{node bc}}"), std::string::npos) << s;

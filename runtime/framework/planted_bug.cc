@@ -11,10 +11,9 @@ std::atomic<int>& Active() {
   return active;
 }
 
-constexpr PlantedBug kAll[] = {PlantedBug::kNone, PlantedBug::kDropRecv,
-                               PlantedBug::kEarlyGraphFree,
-                               PlantedBug::kSkipCleanupGraph,
-                               PlantedBug::kSwappedSub};
+constexpr PlantedBug kAll[] = {
+    PlantedBug::kNone, PlantedBug::kDropRecv, PlantedBug::kEarlyGraphFree,
+    PlantedBug::kSkipCleanupGraph, PlantedBug::kSwappedSub};
 
 }  // namespace
 

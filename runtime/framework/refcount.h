@@ -26,7 +26,9 @@ class RefCounted {
     }
     return false;
   }
-  bool RefCountIsOne() const { return ref_.load(std::memory_order_acquire) == 1; }
+  bool RefCountIsOne() const {
+    return ref_.load(std::memory_order_acquire) == 1;
+  }
 
  protected:
   virtual ~RefCounted() = default;

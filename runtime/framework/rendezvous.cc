@@ -53,10 +53,9 @@ std::string Rendezvous::CreateKey(absl::string_view src_device,
                                   absl::string_view dst_device,
                                   absl::string_view name,
                                   const FrameAndIter& frame_iter) {
-  return absl::StrCat(src_device, ";",
-                      absl::Hex(src_incarnation, absl::kZeroPad16), ";",
-                      dst_device, ";", name, ";", frame_iter.frame_id, ":",
-                      frame_iter.iter_id);
+  return absl::StrCat(
+      src_device, ";", absl::Hex(src_incarnation, absl::kZeroPad16), ";",
+      dst_device, ";", name, ";", frame_iter.frame_id, ":", frame_iter.iter_id);
 }
 
 absl::Status Rendezvous::ParseKey(absl::string_view key, ParsedKey* out) {
@@ -76,8 +75,7 @@ absl::Status Rendezvous::ParseKey(absl::string_view key, ParsedKey* out) {
   }
   if (parts[2].empty() ||
       !DeviceNameUtils::ParseFullName(parts[2], &parsed.dst)) {
-    return BadKey(key,
-                  absl::StrCat("bad destination device '", parts[2], "'"));
+    return BadKey(key, absl::StrCat("bad destination device '", parts[2], "'"));
   }
   if (parts[3].empty()) return BadKey(key, "empty tensor name");
   std::vector<absl::string_view> fi = absl::StrSplit(parts[4], ':');

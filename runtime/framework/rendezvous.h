@@ -2,7 +2,8 @@
 // and a consumer Recvs it, in either order. Cross-device edges become
 // _Send/_Recv pairs that meet here.
 //
-// Key: <src_device>;<src_incarnation as 16 hex digits>;<dst_device>;<name>;<frame_id>:<iter_id>
+// Key: <src_device>;<src_incarnation as 16 hex
+// digits>;<dst_device>;<name>;<frame_id>:<iter_id>
 //
 // Semantics every implementation keeps:
 //  * Send never blocks; Recv may be called before or after Send.
@@ -69,10 +70,9 @@ class Rendezvous : public RefCounted {
   // "<frame>:<iter>" suffix.
   static absl::Status ParseKey(absl::string_view key, ParsedKey* out);
 
-  using DoneCallback =
-      std::function<void(const absl::Status& status, const Args& send_args,
-                         const Args& recv_args, const Tensor& val,
-                         bool is_dead)>;
+  using DoneCallback = std::function<void(
+      const absl::Status& status, const Args& send_args, const Args& recv_args,
+      const Tensor& val, bool is_dead)>;
 
   virtual absl::Status Send(const ParsedKey& key, const Args& args,
                             const Tensor& val, bool is_dead) = 0;

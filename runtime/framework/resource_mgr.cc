@@ -51,8 +51,8 @@ absl::Status ResourceMgr::DoDelete(const std::string& container,
     absl::MutexLock l(&mu_);
     auto it = resources_.find(Key(container, type, name));
     if (it == resources_.end()) {
-      return absl::NotFoundError(absl::StrCat(
-          DescribeKey(container, type, name), " does not exist"));
+      return absl::NotFoundError(
+          absl::StrCat(DescribeKey(container, type, name), " does not exist"));
     }
     victim = it->second;
     resources_.erase(it);

@@ -84,9 +84,9 @@ TEST(ResourceMgrTest, LookupOrCreate) {
   b->Unref();
   EXPECT_EQ(live, 1);
   Counter* failed = nullptr;
-  absl::Status s = rm.LookupOrCreate<Counter>(
-      "c", "y", &failed,
-      [](Counter**) { return absl::InvalidArgumentError("nope"); });
+  absl::Status s = rm.LookupOrCreate<Counter>("c", "y", &failed, [](Counter**) {
+    return absl::InvalidArgumentError("nope");
+  });
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(rm.NumResources(), 1u);
   rm.Clear();

@@ -1,7 +1,7 @@
 #include "runtime/framework/tensor.h"
 
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -61,7 +61,8 @@ TensorBuffer::TensorBuffer(DataType dtype, int64_t num_elements)
     for (int64_t i = 0; i < num_elements; ++i) new (p + i) std::string();
   } else if (dtype == DT_RESOURCE) {
     ResourceHandleProto* p = static_cast<ResourceHandleProto*>(data_);
-    for (int64_t i = 0; i < num_elements; ++i) new (p + i) ResourceHandleProto();
+    for (int64_t i = 0; i < num_elements; ++i)
+      new (p + i) ResourceHandleProto();
   } else {
     std::memset(data_, 0, bytes_);
   }
@@ -104,8 +105,8 @@ Tensor::Tensor() : dtype_(DT_INVALID), buf_(nullptr) {}
 Tensor::Tensor(DataType dtype, const TensorShape& shape)
     : dtype_(dtype), shape_(shape), buf_(nullptr) {
   if (IsRefType(dtype) || !DataTypeIsSupported(dtype)) {
-    Fatal(absl::StrCat("cannot create a tensor of type ",
-                       DataTypeString(dtype)));
+    Fatal(
+        absl::StrCat("cannot create a tensor of type ", DataTypeString(dtype)));
   }
   for (int i = 0; i < shape.dims(); ++i) {
     if (shape.dim_size(i) < 0) {
@@ -119,8 +120,9 @@ Tensor::Tensor(DataType dtype, const TensorShape& shape)
 Tensor::Tensor(const TensorShape& shape, TensorBuffer* buffer)
     : dtype_(buffer->dtype()), shape_(shape), buf_(buffer) {
   if (shape.num_elements() != buffer->num_elements()) {
-    Fatal(absl::StrCat("shape ", shape.DebugString(), " does not fit a buffer of ",
-                       buffer->num_elements(), " elements"));
+    Fatal(absl::StrCat("shape ", shape.DebugString(),
+                       " does not fit a buffer of ", buffer->num_elements(),
+                       " elements"));
   }
 }
 
@@ -179,8 +181,7 @@ bool Tensor::RefCountIsOne() const {
 absl::Status Tensor::BitcastFrom(const Tensor& other,
                                  const TensorShape& shape) {
   if (!other.IsInitialized()) {
-    return absl::InvalidArgumentError(
-        "Cannot reshape an uninitialized tensor");
+    return absl::InvalidArgumentError("Cannot reshape an uninitialized tensor");
   }
   for (int i = 0; i < shape.dims(); ++i) {
     if (shape.dim_size(i) < 0) {
@@ -192,10 +193,10 @@ absl::Status Tensor::BitcastFrom(const Tensor& other,
   absl::Status s = TensorShape::BuildTensorShape(shape.dim_sizes(), &checked);
   if (!s.ok()) return s;
   if (shape.num_elements() != other.NumElements()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Cannot reshape a tensor with ", other.NumElements(),
-        " elements to shape ", shape.DebugString(), " (", shape.num_elements(),
-        " elements)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot reshape a tensor with ", other.NumElements(),
+                     " elements to shape ", shape.DebugString(), " (",
+                     shape.num_elements(), " elements)"));
   }
   Tensor copy(other);  // Keeps the buffer alive if other == *this.
   *this = std::move(copy);
@@ -346,20 +347,21 @@ std::string Tensor::SummarizeValue(int64_t max_entries) const {
     return absl::StrCat("uninitialized Tensor of ", NumElements(),
                         " elements of type ", DataTypeString(dtype_));
   }
-  if (dtype_ == DT_RESOURCE) return Summarize<ResourceHandleProto>(*this, max_entries);
+  if (dtype_ == DT_RESOURCE)
+    return Summarize<ResourceHandleProto>(*this, max_entries);
   std::string out;
-  SF_SWITCH_ALL_TYPES(dtype_, out = Summarize<T>(*this, max_entries),
-                      out = absl::StrCat("<unprintable type ",
-                                         DataTypeString(dtype_), ">"));
+  SF_SWITCH_ALL_TYPES(
+      dtype_, out = Summarize<T>(*this, max_entries),
+      out = absl::StrCat("<unprintable type ", DataTypeString(dtype_), ">"));
   return out;
 }
 
 std::string Tensor::DebugString(int max_entries) const {
   // The shape is printed already: an empty tensor's values are just "[]".
   const bool empty = dtype_ != DT_INVALID && dims() > 0 && NumElements() == 0;
-  return absl::StrCat("Tensor<type: ", DataTypeString(dtype_),
-                      " shape: ", shape_.DebugString(), " values: ",
-                      empty ? "[]" : SummarizeValue(max_entries), ">");
+  return absl::StrCat(
+      "Tensor<type: ", DataTypeString(dtype_), " shape: ", shape_.DebugString(),
+      " values: ", empty ? "[]" : SummarizeValue(max_entries), ">");
 }
 
 }  // namespace stepflow

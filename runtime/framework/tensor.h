@@ -57,7 +57,9 @@ class TensorBuffer {
   void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
   // Deletes the buffer when the count drops to zero.
   void Unref();
-  bool RefCountIsOne() const { return refs_.load(std::memory_order_acquire) == 1; }
+  bool RefCountIsOne() const {
+    return refs_.load(std::memory_order_acquire) == 1;
+  }
 
   void* data() const { return data_; }
   size_t size_bytes() const { return bytes_; }
@@ -139,13 +141,21 @@ class Tensor {
   // Eigen views. T must match dtype() (checked with a fatal check in debug
   // and asan builds, since a mismatch is a kernel programming error).
   template <typename T>
-  using Flat = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, Eigen::DenseIndex>, Eigen::Aligned>;
+  using Flat =
+      Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, Eigen::DenseIndex>,
+                       Eigen::Aligned>;
   template <typename T>
-  using ConstFlat = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::DenseIndex>, Eigen::Aligned>;
+  using ConstFlat = Eigen::TensorMap<
+      Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::DenseIndex>,
+      Eigen::Aligned>;
   template <typename T, int NDIMS>
-  using Mapped = Eigen::TensorMap<Eigen::Tensor<T, NDIMS, Eigen::RowMajor, Eigen::DenseIndex>, Eigen::Aligned>;
+  using Mapped = Eigen::TensorMap<
+      Eigen::Tensor<T, NDIMS, Eigen::RowMajor, Eigen::DenseIndex>,
+      Eigen::Aligned>;
   template <typename T, int NDIMS>
-  using ConstMapped = Eigen::TensorMap<Eigen::Tensor<const T, NDIMS, Eigen::RowMajor, Eigen::DenseIndex>, Eigen::Aligned>;
+  using ConstMapped = Eigen::TensorMap<
+      Eigen::Tensor<const T, NDIMS, Eigen::RowMajor, Eigen::DenseIndex>,
+      Eigen::Aligned>;
 
   template <typename T>
   Flat<T> flat() {

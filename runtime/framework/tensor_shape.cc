@@ -41,9 +41,9 @@ absl::Status TensorShape::FromProto(const TensorShapeProto& proto,
   absl::InlinedVector<int64_t, 4> dims;
   for (const auto& d : proto.dim()) {
     if (d.size() < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Shape has an unknown or negative dimension (", d.size(),
-          "); a fully defined shape is required"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Shape has an unknown or negative dimension (", d.size(),
+                       "); a fully defined shape is required"));
     }
     dims.push_back(d.size());
   }
@@ -77,8 +77,8 @@ absl::Status PartialTensorShape::FromProto(const TensorShapeProto& proto,
   absl::InlinedVector<int64_t, 4> dims;
   for (const auto& d : proto.dim()) {
     if (d.size() < -1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Shape dimension ", d.size(), " must be >= -1"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Shape dimension ", d.size(), " must be >= -1"));
     }
     dims.push_back(d.size());
   }
@@ -106,17 +106,16 @@ bool PartialTensorShape::IsCompatibleWith(const TensorShape& shape) const {
 
 std::string PartialTensorShape::DebugString() const {
   if (!known_rank_) return "<unknown>";
-  return absl::StrCat(
-      "[",
-      absl::StrJoin(dims_, ",",
-                    [](std::string* out, int64_t d) {
-                      if (d < 0) {
-                        out->append("?");
-                      } else {
-                        absl::StrAppend(out, d);
-                      }
-                    }),
-      "]");
+  return absl::StrCat("[",
+                      absl::StrJoin(dims_, ",",
+                                    [](std::string* out, int64_t d) {
+                                      if (d < 0) {
+                                        out->append("?");
+                                      } else {
+                                        absl::StrAppend(out, d);
+                                      }
+                                    }),
+                      "]");
 }
 
 }  // namespace stepflow

@@ -30,7 +30,8 @@ class TensorShape {
   // the element count, unknown rank or unknown dims.
   static absl::Status BuildTensorShape(absl::Span<const int64_t> dims,
                                        TensorShape* out);
-  static absl::Status FromProto(const TensorShapeProto& proto, TensorShape* out);
+  static absl::Status FromProto(const TensorShapeProto& proto,
+                                TensorShape* out);
 
   int dims() const { return static_cast<int>(dims_.size()); }
   int64_t dim_size(int d) const { return dims_[d]; }
@@ -43,7 +44,9 @@ class TensorShape {
   void set_dim(int d, int64_t size) { dims_[d] = size; }
   void Clear() { dims_.clear(); }
 
-  bool IsSameSize(const TensorShape& other) const { return dims_ == other.dims_; }
+  bool IsSameSize(const TensorShape& other) const {
+    return dims_ == other.dims_;
+  }
   bool operator==(const TensorShape& o) const { return dims_ == o.dims_; }
   bool operator!=(const TensorShape& o) const { return dims_ != o.dims_; }
 

@@ -1,7 +1,7 @@
 #include "runtime/framework/tensor_shape.h"
 
-#include <cstdint>
 #include <gtest/gtest.h>
+#include <cstdint>
 
 namespace stepflow {
 namespace {
@@ -35,10 +35,10 @@ TEST(TensorShapeTest, RejectsInvalid) {
   TensorShape out;
   EXPECT_EQ(TensorShape::BuildTensorShape({2, -1}, &out).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(TensorShape::BuildTensorShape(
-                {int64_t{1} << 40, int64_t{1} << 40}, &out)
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      TensorShape::BuildTensorShape({int64_t{1} << 40, int64_t{1} << 40}, &out)
+          .code(),
+      absl::StatusCode::kInvalidArgument);
   TensorShapeProto p;
   p.set_unknown_rank(true);
   EXPECT_EQ(TensorShape::FromProto(p, &out).code(),

@@ -1,7 +1,7 @@
 #include "runtime/framework/tensor.h"
 
-#include <cstdint>
 #include <gtest/gtest.h>
+#include <cstdint>
 
 namespace stepflow {
 namespace {

@@ -1,8 +1,8 @@
 #include "runtime/framework/tensor_util.h"
 
+#include <gtest/gtest.h>
 #include <cmath>
 #include <cstdint>
-#include <gtest/gtest.h>
 
 namespace stepflow {
 namespace {
@@ -18,8 +18,8 @@ Tensor Sample(T (*make)(int)) {
 template <typename T>
 void ExpectRoundTrips(const Tensor& t) {
   for (bool content : {true, false}) {
-    SCOPED_TRACE(::testing::Message() << DataTypeString(t.dtype())
-                                      << " content=" << content);
+    SCOPED_TRACE(::testing::Message()
+                 << DataTypeString(t.dtype()) << " content=" << content);
     TensorProto proto;
     TensorToProto(t, &proto, content);
     if (content && DataTypeIsMemcpyable(t.dtype())) {
@@ -32,26 +32,33 @@ void ExpectRoundTrips(const Tensor& t) {
     ASSERT_TRUE(parsed.ParseFromString(proto.SerializeAsString()));
     Tensor back;
     ASSERT_TRUE(TensorFromProto(parsed, &back).ok());
-    EXPECT_TRUE(TensorsEqual(t, back)) << t.DebugString() << " vs "
-                                       << back.DebugString();
+    EXPECT_TRUE(TensorsEqual(t, back))
+        << t.DebugString() << " vs " << back.DebugString();
   }
 }
 
 TEST(TensorUtilTest, EveryDtypeRoundTripsBothForms) {
   ExpectRoundTrips<float>(Sample<float>([](int i) { return i * 1.5f - 2; }));
-  ExpectRoundTrips<double>(Sample<double>([](int i) { return i * 0.25 - 1e300; }));
+  ExpectRoundTrips<double>(
+      Sample<double>([](int i) { return i * 0.25 - 1e300; }));
   ExpectRoundTrips<int32_t>(Sample<int32_t>([](int i) { return i * -100000; }));
   ExpectRoundTrips<int64_t>(
       Sample<int64_t>([](int i) { return (int64_t{1} << 40) * i - 7; }));
-  ExpectRoundTrips<int16_t>(Sample<int16_t>([](int i) { return int16_t(-3000 * i); }));
-  ExpectRoundTrips<int8_t>(Sample<int8_t>([](int i) { return int8_t(-20 * i); }));
-  ExpectRoundTrips<uint8_t>(Sample<uint8_t>([](int i) { return uint8_t(250 - i); }));
-  ExpectRoundTrips<uint16_t>(Sample<uint16_t>([](int i) { return uint16_t(65530 + i / 2); }));
-  ExpectRoundTrips<uint32_t>(Sample<uint32_t>([](int i) { return 4000000000u + i; }));
+  ExpectRoundTrips<int16_t>(
+      Sample<int16_t>([](int i) { return int16_t(-3000 * i); }));
+  ExpectRoundTrips<int8_t>(
+      Sample<int8_t>([](int i) { return int8_t(-20 * i); }));
+  ExpectRoundTrips<uint8_t>(
+      Sample<uint8_t>([](int i) { return uint8_t(250 - i); }));
+  ExpectRoundTrips<uint16_t>(
+      Sample<uint16_t>([](int i) { return uint16_t(65530 + i / 2); }));
+  ExpectRoundTrips<uint32_t>(
+      Sample<uint32_t>([](int i) { return 4000000000u + i; }));
   ExpectRoundTrips<uint64_t>(
       Sample<uint64_t>([](int i) { return ~uint64_t{0} - i; }));
   ExpectRoundTrips<bool>(Sample<bool>([](int i) { return i % 2 == 0; }));
-  ExpectRoundTrips<half>(Sample<half>([](int i) { return half(i * 0.5f - 1); }));
+  ExpectRoundTrips<half>(
+      Sample<half>([](int i) { return half(i * 0.5f - 1); }));
   ExpectRoundTrips<bfloat16>(
       Sample<bfloat16>([](int i) { return bfloat16(i * 2.0f - 3); }));
   ExpectRoundTrips<complex64>(

@@ -10,31 +10,56 @@ namespace {
 // TensorFlow's spelling of each non-ref type; nullptr for unnamed values.
 const char* BaseTypeName(DataType dt) {
   switch (dt) {
-    case DT_INVALID: return "INVALID";
-    case DT_FLOAT: return "float";
-    case DT_DOUBLE: return "double";
-    case DT_INT32: return "int32";
-    case DT_UINT8: return "uint8";
-    case DT_INT16: return "int16";
-    case DT_INT8: return "int8";
-    case DT_STRING: return "string";
-    case DT_COMPLEX64: return "complex64";
-    case DT_INT64: return "int64";
-    case DT_BOOL: return "bool";
-    case DT_QINT8: return "qint8";
-    case DT_QUINT8: return "quint8";
-    case DT_QINT32: return "qint32";
-    case DT_BFLOAT16: return "bfloat16";
-    case DT_QINT16: return "qint16";
-    case DT_QUINT16: return "quint16";
-    case DT_UINT16: return "uint16";
-    case DT_COMPLEX128: return "complex128";
-    case DT_HALF: return "half";
-    case DT_RESOURCE: return "resource";
-    case DT_VARIANT: return "variant";
-    case DT_UINT32: return "uint32";
-    case DT_UINT64: return "uint64";
-    default: return nullptr;
+    case DT_INVALID:
+      return "INVALID";
+    case DT_FLOAT:
+      return "float";
+    case DT_DOUBLE:
+      return "double";
+    case DT_INT32:
+      return "int32";
+    case DT_UINT8:
+      return "uint8";
+    case DT_INT16:
+      return "int16";
+    case DT_INT8:
+      return "int8";
+    case DT_STRING:
+      return "string";
+    case DT_COMPLEX64:
+      return "complex64";
+    case DT_INT64:
+      return "int64";
+    case DT_BOOL:
+      return "bool";
+    case DT_QINT8:
+      return "qint8";
+    case DT_QUINT8:
+      return "quint8";
+    case DT_QINT32:
+      return "qint32";
+    case DT_BFLOAT16:
+      return "bfloat16";
+    case DT_QINT16:
+      return "qint16";
+    case DT_QUINT16:
+      return "quint16";
+    case DT_UINT16:
+      return "uint16";
+    case DT_COMPLEX128:
+      return "complex128";
+    case DT_HALF:
+      return "half";
+    case DT_RESOURCE:
+      return "resource";
+    case DT_VARIANT:
+      return "variant";
+    case DT_UINT32:
+      return "uint32";
+    case DT_UINT64:
+      return "uint64";
+    default:
+      return nullptr;
   }
 }
 
@@ -118,22 +143,38 @@ bool DataTypeIsSupported(DataType dt) {
 
 int DataTypeSize(DataType dt) {
   switch (dt) {
-    case DT_FLOAT: return sizeof(float);
-    case DT_DOUBLE: return sizeof(double);
-    case DT_INT8: return sizeof(int8_t);
-    case DT_INT16: return sizeof(int16_t);
-    case DT_INT32: return sizeof(int32_t);
-    case DT_INT64: return sizeof(int64_t);
-    case DT_UINT8: return sizeof(uint8_t);
-    case DT_UINT16: return sizeof(uint16_t);
-    case DT_UINT32: return sizeof(uint32_t);
-    case DT_UINT64: return sizeof(uint64_t);
-    case DT_BOOL: return sizeof(bool);
-    case DT_COMPLEX64: return sizeof(complex64);
-    case DT_COMPLEX128: return sizeof(complex128);
-    case DT_HALF: return sizeof(half);
-    case DT_BFLOAT16: return sizeof(bfloat16);
-    default: return 0;
+    case DT_FLOAT:
+      return sizeof(float);
+    case DT_DOUBLE:
+      return sizeof(double);
+    case DT_INT8:
+      return sizeof(int8_t);
+    case DT_INT16:
+      return sizeof(int16_t);
+    case DT_INT32:
+      return sizeof(int32_t);
+    case DT_INT64:
+      return sizeof(int64_t);
+    case DT_UINT8:
+      return sizeof(uint8_t);
+    case DT_UINT16:
+      return sizeof(uint16_t);
+    case DT_UINT32:
+      return sizeof(uint32_t);
+    case DT_UINT64:
+      return sizeof(uint64_t);
+    case DT_BOOL:
+      return sizeof(bool);
+    case DT_COMPLEX64:
+      return sizeof(complex64);
+    case DT_COMPLEX128:
+      return sizeof(complex128);
+    case DT_HALF:
+      return sizeof(half);
+    case DT_BFLOAT16:
+      return sizeof(bfloat16);
+    default:
+      return 0;
   }
 }
 

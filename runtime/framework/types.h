@@ -46,8 +46,8 @@ bool DataTypeIsSupported(DataType dt);
 int DataTypeSize(DataType dt);
 // Types whose values can be copied as raw bytes (everything numeric + bool).
 bool DataTypeIsMemcpyable(DataType dt);
-bool DataTypeIsFloating(DataType dt);   // half, bfloat16, float, double
-bool DataTypeIsInteger(DataType dt);    // signed and unsigned ints
+bool DataTypeIsFloating(DataType dt);  // half, bfloat16, float, double
+bool DataTypeIsInteger(DataType dt);   // signed and unsigned ints
 bool DataTypeIsComplex(DataType dt);
 
 // Whether a value of type `actual` may be used where `expected` is wanted:
@@ -55,15 +55,21 @@ bool DataTypeIsComplex(DataType dt);
 bool TypeCompatible(DataType expected, DataType actual);
 
 // C++ type -> enum.
-template <typename T> struct DataTypeToEnum;
+template <typename T>
+struct DataTypeToEnum;
 // enum -> C++ type.
-template <DataType DT> struct EnumToDataType;
+template <DataType DT>
+struct EnumToDataType;
 
-#define SF_MATCH_TYPE_AND_ENUM(TYPE, ENUM)                          \
-  template <> struct DataTypeToEnum<TYPE> {                         \
-    static constexpr DataType value = ENUM;                         \
-  };                                                                \
-  template <> struct EnumToDataType<ENUM> { using Type = TYPE; }
+#define SF_MATCH_TYPE_AND_ENUM(TYPE, ENUM)  \
+  template <>                               \
+  struct DataTypeToEnum<TYPE> {             \
+    static constexpr DataType value = ENUM; \
+  };                                        \
+  template <>                               \
+  struct EnumToDataType<ENUM> {             \
+    using Type = TYPE;                      \
+  }
 
 SF_MATCH_TYPE_AND_ENUM(float, DT_FLOAT);
 SF_MATCH_TYPE_AND_ENUM(double, DT_DOUBLE);
@@ -86,17 +92,19 @@ SF_MATCH_TYPE_AND_ENUM(bfloat16, DT_BFLOAT16);
 
 // Type-list macros for instantiating kernels: m(T) for each type.
 #define SF_CALL_half(m) m(::stepflow::half)
-#define SF_CALL_REAL_NUMBER_TYPES(m)                                   \
-  m(float) m(double) m(int32_t) m(int64_t) m(uint8_t) m(int16_t)       \
-      m(int8_t) m(uint16_t) m(uint32_t) m(uint64_t) m(::stepflow::half) \
+#define SF_CALL_REAL_NUMBER_TYPES(m)                                       \
+  m(float) m(double) m(int32_t) m(int64_t) m(uint8_t) m(int16_t) m(int8_t) \
+      m(uint16_t) m(uint32_t) m(uint64_t) m(::stepflow::half)              \
           m(::stepflow::bfloat16)
 #define SF_CALL_FLOAT_TYPES(m) \
   m(float) m(double) m(::stepflow::half) m(::stepflow::bfloat16)
-#define SF_CALL_INTEGRAL_TYPES(m)                                     \
-  m(int32_t) m(int64_t) m(uint8_t) m(int16_t) m(int8_t) m(uint16_t)   \
+#define SF_CALL_INTEGRAL_TYPES(m)                                   \
+  m(int32_t) m(int64_t) m(uint8_t) m(int16_t) m(int8_t) m(uint16_t) \
       m(uint32_t) m(uint64_t)
-#define SF_CALL_COMPLEX_TYPES(m) m(::stepflow::complex64) m(::stepflow::complex128)
-#define SF_CALL_NUMBER_TYPES(m) SF_CALL_REAL_NUMBER_TYPES(m) SF_CALL_COMPLEX_TYPES(m)
+#define SF_CALL_COMPLEX_TYPES(m) \
+  m(::stepflow::complex64) m(::stepflow::complex128)
+#define SF_CALL_NUMBER_TYPES(m) \
+  SF_CALL_REAL_NUMBER_TYPES(m) SF_CALL_COMPLEX_TYPES(m)
 #define SF_CALL_POD_TYPES(m) SF_CALL_NUMBER_TYPES(m) m(bool)
 #define SF_CALL_ALL_TYPES(m) SF_CALL_POD_TYPES(m) m(std::string)
 
@@ -108,27 +116,27 @@ SF_MATCH_TYPE_AND_ENUM(bfloat16, DT_BFLOAT16);
     STMTS;                                \
     break;                                \
   }
-#define SF_SWITCH_ALL_TYPES(dtype, STMTS, DEFAULT)          \
-  switch (dtype) {                                          \
-    SF_SWITCH_TYPE_CASE_(DT_FLOAT, STMTS)                   \
-    SF_SWITCH_TYPE_CASE_(DT_DOUBLE, STMTS)                  \
-    SF_SWITCH_TYPE_CASE_(DT_INT32, STMTS)                   \
-    SF_SWITCH_TYPE_CASE_(DT_INT64, STMTS)                   \
-    SF_SWITCH_TYPE_CASE_(DT_UINT8, STMTS)                   \
-    SF_SWITCH_TYPE_CASE_(DT_INT16, STMTS)                   \
-    SF_SWITCH_TYPE_CASE_(DT_INT8, STMTS)                    \
-    SF_SWITCH_TYPE_CASE_(DT_UINT16, STMTS)                  \
-    SF_SWITCH_TYPE_CASE_(DT_UINT32, STMTS)                  \
-    SF_SWITCH_TYPE_CASE_(DT_UINT64, STMTS)                  \
-    SF_SWITCH_TYPE_CASE_(DT_BOOL, STMTS)                    \
-    SF_SWITCH_TYPE_CASE_(DT_HALF, STMTS)                    \
-    SF_SWITCH_TYPE_CASE_(DT_BFLOAT16, STMTS)                \
-    SF_SWITCH_TYPE_CASE_(DT_COMPLEX64, STMTS)               \
-    SF_SWITCH_TYPE_CASE_(DT_COMPLEX128, STMTS)              \
-    SF_SWITCH_TYPE_CASE_(DT_STRING, STMTS)                  \
-    default: {                                              \
-      DEFAULT;                                              \
-    }                                                       \
+#define SF_SWITCH_ALL_TYPES(dtype, STMTS, DEFAULT) \
+  switch (dtype) {                                 \
+    SF_SWITCH_TYPE_CASE_(DT_FLOAT, STMTS)          \
+    SF_SWITCH_TYPE_CASE_(DT_DOUBLE, STMTS)         \
+    SF_SWITCH_TYPE_CASE_(DT_INT32, STMTS)          \
+    SF_SWITCH_TYPE_CASE_(DT_INT64, STMTS)          \
+    SF_SWITCH_TYPE_CASE_(DT_UINT8, STMTS)          \
+    SF_SWITCH_TYPE_CASE_(DT_INT16, STMTS)          \
+    SF_SWITCH_TYPE_CASE_(DT_INT8, STMTS)           \
+    SF_SWITCH_TYPE_CASE_(DT_UINT16, STMTS)         \
+    SF_SWITCH_TYPE_CASE_(DT_UINT32, STMTS)         \
+    SF_SWITCH_TYPE_CASE_(DT_UINT64, STMTS)         \
+    SF_SWITCH_TYPE_CASE_(DT_BOOL, STMTS)           \
+    SF_SWITCH_TYPE_CASE_(DT_HALF, STMTS)           \
+    SF_SWITCH_TYPE_CASE_(DT_BFLOAT16, STMTS)       \
+    SF_SWITCH_TYPE_CASE_(DT_COMPLEX64, STMTS)      \
+    SF_SWITCH_TYPE_CASE_(DT_COMPLEX128, STMTS)     \
+    SF_SWITCH_TYPE_CASE_(DT_STRING, STMTS)         \
+    default: {                                     \
+      DEFAULT;                                     \
+    }                                              \
   }
 
 }  // namespace stepflow

@@ -73,8 +73,7 @@ TEST(TypesTest, SizesAndCategories) {
 }
 
 TEST(TypesTest, VectorString) {
-  EXPECT_EQ(DataTypeVectorString({DT_FLOAT, DT_INT32_REF}),
-            "float, int32_ref");
+  EXPECT_EQ(DataTypeVectorString({DT_FLOAT, DT_INT32_REF}), "float, int32_ref");
   EXPECT_EQ(DataTypeVectorString({}), "");
 }
 

@@ -28,7 +28,8 @@ TEST(VersionsTest, RejectsOutOfRange) {
   s = CheckGraphDefVersions(v);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find(std::to_string(kGraphDefVersion + 1)),
-            std::string::npos) << s;
+            std::string::npos)
+      << s;
 
   v.set_min_consumer(0);
   v.add_bad_consumers(kGraphDefVersion);

@@ -136,7 +136,8 @@ void GpuDevice::Compute(OpKernel* op_kernel, OpKernelContext* context) {
   err = cudaGetLastError();
   if (err != cudaSuccess) {
     context->SetStatus(CudaStatus(
-        err, absl::StrCat("Kernel launch for ", FormatNodeName(op_kernel->name())),
+        err,
+        absl::StrCat("Kernel launch for ", FormatNodeName(op_kernel->name())),
         name()));
   }
 }
@@ -174,11 +175,12 @@ absl::Status GpuDevice::AllocateTensor(DataType dtype, const TensorShape& shape,
   return absl::OkStatus();
 }
 
-absl::Status GpuDevice::StreamWait(cudaStream_t waiter, cudaStream_t signaller) {
+absl::Status GpuDevice::StreamWait(cudaStream_t waiter,
+                                   cudaStream_t signaller) {
   cudaEvent_t ev;
-  absl::Status s = CudaStatus(
-      cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate",
-      name());
+  absl::Status s =
+      CudaStatus(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming),
+                 "cudaEventCreate", name());
   if (!s.ok()) return s;
   s = CudaStatus(cudaEventRecord(ev, signaller), "cudaEventRecord", name());
   if (s.ok()) {
@@ -227,32 +229,31 @@ absl::Status GpuDevice::CopyHostToDevice(const Tensor& host, Tensor* out) {
     staging_pool->Deallocate(staging);
     return s;
   }
-  EnqueueCallback(h2d_, [staging_pool, staging]() {
-    staging_pool->Deallocate(staging);
-  });
+  EnqueueCallback(
+      h2d_, [staging_pool, staging]() { staging_pool->Deallocate(staging); });
   return StreamWait(compute_, h2d_);
 }
 
 absl::Status GpuDevice::CopyDeviceToDevice(const Tensor& src, Tensor* dst) {
   if (src.TotalBytes() != dst->TotalBytes()) {
-    return absl::InternalError(absl::StrCat(
-        "device copy of ", src.TotalBytes(), " bytes into ", dst->TotalBytes()));
+    return absl::InternalError(absl::StrCat("device copy of ", src.TotalBytes(),
+                                            " bytes into ", dst->TotalBytes()));
   }
   if (src.TotalBytes() == 0) return absl::OkStatus();
-  return CudaStatus(cudaMemcpyAsync(dst->raw_data(), src.raw_data(),
-                                    src.TotalBytes(), cudaMemcpyDeviceToDevice,
-                                    compute_),
-                    "cudaMemcpyAsync(D2D)", name());
+  return CudaStatus(
+      cudaMemcpyAsync(dst->raw_data(), src.raw_data(), src.TotalBytes(),
+                      cudaMemcpyDeviceToDevice, compute_),
+      "cudaMemcpyAsync(D2D)", name());
 }
 
-void GpuDevice::CopyDeviceToHost(const Tensor& device, Tensor host,
-                                 std::function<void(absl::Status, Tensor)> done) {
+void GpuDevice::CopyDeviceToHost(
+    const Tensor& device, Tensor host,
+    std::function<void(absl::Status, Tensor)> done) {
   absl::Status s;
   const size_t bytes = device.TotalBytes();
   if (bytes != host.TotalBytes()) {
-    s = absl::InternalError(absl::StrCat("D2H copy of ", bytes,
-                                         " bytes into ", host.TotalBytes(),
-                                         " on ", name()));
+    s = absl::InternalError(absl::StrCat("D2H copy of ", bytes, " bytes into ",
+                                         host.TotalBytes(), " on ", name()));
   }
   if (s.ok() && bytes == 0) {
     env()->scheduler->Schedule(
@@ -264,9 +265,9 @@ void GpuDevice::CopyDeviceToHost(const Tensor& device, Tensor host,
   if (s.ok()) {
     staging = staging_pool->Allocate(bytes);
     if (staging == nullptr) {
-      s = absl::ResourceExhaustedError(absl::StrCat(
-          "OOM allocating ", bytes, " bytes of pinned staging memory for ",
-          name()));
+      s = absl::ResourceExhaustedError(
+          absl::StrCat("OOM allocating ", bytes,
+                       " bytes of pinned staging memory for ", name()));
     }
   }
   if (s.ok()) s = StreamWait(d2h_, compute_);
@@ -320,8 +321,9 @@ absl::Status AddGpuDevices(Env* env, int max_count,
         "AddGpuDevices needs an Env with a Random and a Scheduler");
   }
   DeviceNameUtils::ParsedName parsed;
-  if (!DeviceNameUtils::ParseFullName(name_prefix, &parsed) || !parsed.has_job ||
-      !parsed.has_replica || !parsed.has_task || parsed.has_type) {
+  if (!DeviceNameUtils::ParseFullName(name_prefix, &parsed) ||
+      !parsed.has_job || !parsed.has_replica || !parsed.has_task ||
+      parsed.has_type) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Device name prefix must be a task name, got '", name_prefix, "'"));
   }
@@ -330,9 +332,9 @@ absl::Status AddGpuDevices(Env* env, int max_count,
   const std::string task = DeviceNameUtils::TaskName(parsed);
   for (int i = 0; i < count; ++i) {
     cudaDeviceProp prop;
-    absl::Status s = CudaStatus(cudaGetDeviceProperties(&prop, i),
-                                "cudaGetDeviceProperties",
-                                absl::StrCat("GPU:", i));
+    absl::Status s =
+        CudaStatus(cudaGetDeviceProperties(&prop, i), "cudaGetDeviceProperties",
+                   absl::StrCat("GPU:", i));
     if (!s.ok()) return s;
     DeviceAttributes attrs = Device::BuildDeviceAttributes(
         Device::FullName(task, DEVICE_GPU, i), DEVICE_GPU,

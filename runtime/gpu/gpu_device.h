@@ -33,8 +33,8 @@
 #ifndef STEPFLOW_RUNTIME_GPU_GPU_DEVICE_H_
 #define STEPFLOW_RUNTIME_GPU_GPU_DEVICE_H_
 
-#include <cuda_runtime_api.h>
 #include <cublas_v2.h>
+#include <cuda_runtime_api.h>
 
 #include <functional>
 #include <memory>

@@ -22,17 +22,20 @@ __device__ __forceinline__ int64_t Index(Operand mode, int64_t i, int64_t row) {
 template <typename T>
 __device__ __forceinline__ T Apply(BinaryOp op, T a, T b) {
   switch (op) {
-    case BinaryOp::kAdd: return a + b;
-    case BinaryOp::kSub: return a - b;
-    case BinaryOp::kMul: return a * b;
-    default: return a / b;
+    case BinaryOp::kAdd:
+      return a + b;
+    case BinaryOp::kSub:
+      return a - b;
+    case BinaryOp::kMul:
+      return a * b;
+    default:
+      return a / b;
   }
 }
 
 template <typename T>
 __global__ void BroadcastBinaryKernel(BinaryOp op, const T* x, const T* y,
-                                      T* out, int64_t n,
-                                      BroadcastIndexing ix) {
+                                      T* out, int64_t n, BroadcastIndexing ix) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
        i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     int64_t rest = i, xo = 0, yo = 0;
@@ -60,7 +63,7 @@ __global__ void UnaryKernel(UnaryOp op, const T* x, T* out, int64_t n) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
        i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const T a = x[i];
-    out[i] = op == UnaryOp::kNeg ? -a
+    out[i] = op == UnaryOp::kNeg      ? -a
              : op == UnaryOp::kSquare ? a * a
                                       : (a > T(0) ? a : T(0));
   }
@@ -100,7 +103,8 @@ __global__ void SoftmaxKernel(const T* logits, T* out, int64_t rows,
     T mx = l[0];
     for (int64_t c = 1; c < cols; ++c) mx = l[c] > mx ? l[c] : mx;
     double sum = 0;
-    for (int64_t c = 0; c < cols; ++c) sum += exp(static_cast<double>(l[c] - mx));
+    for (int64_t c = 0; c < cols; ++c)
+      sum += exp(static_cast<double>(l[c] - mx));
     for (int64_t c = 0; c < cols; ++c) {
       o[c] = static_cast<T>(exp(static_cast<double>(l[c] - mx)) / sum);
     }
@@ -118,7 +122,8 @@ __global__ void XentKernel(const T* logits, const T* labels, T* loss,
     T mx = l[0];
     for (int64_t c = 1; c < cols; ++c) mx = l[c] > mx ? l[c] : mx;
     double sum = 0;
-    for (int64_t c = 0; c < cols; ++c) sum += exp(static_cast<double>(l[c] - mx));
+    for (int64_t c = 0; c < cols; ++c)
+      sum += exp(static_cast<double>(l[c] - mx));
     const double log_sum = log(sum);
     double acc = 0;
     for (int64_t c = 0; c < cols; ++c) {
@@ -155,8 +160,8 @@ cudaError_t LaunchBroadcastBinary(cudaStream_t stream, BinaryOp op, const T* x,
                                   const T* y, T* out, int64_t n,
                                   const BroadcastIndexing& indexing) {
   if (n <= 0) return cudaSuccess;
-  BroadcastBinaryKernel<T><<<Blocks(n), kThreads, 0, stream>>>(op, x, y, out, n,
-                                                               indexing);
+  BroadcastBinaryKernel<T>
+      <<<Blocks(n), kThreads, 0, stream>>>(op, x, y, out, n, indexing);
   return cudaGetLastError();
 }
 
@@ -165,8 +170,8 @@ cudaError_t LaunchBinary(cudaStream_t stream, BinaryOp op, const T* x,
                          Operand x_mode, const T* y, Operand y_mode, T* out,
                          int64_t n, int64_t row) {
   if (n <= 0) return cudaSuccess;
-  BinaryKernel<T><<<Blocks(n), kThreads, 0, stream>>>(op, x, x_mode, y, y_mode,
-                                                      out, n, row < 1 ? 1 : row);
+  BinaryKernel<T><<<Blocks(n), kThreads, 0, stream>>>(
+      op, x, x_mode, y, y_mode, out, n, row < 1 ? 1 : row);
   return cudaGetLastError();
 }
 
@@ -182,18 +187,19 @@ template <typename T>
 cudaError_t LaunchReluGrad(cudaStream_t stream, const T* gradients,
                            const T* features, T* out, int64_t n) {
   if (n <= 0) return cudaSuccess;
-  ReluGradKernel<T><<<Blocks(n), kThreads, 0, stream>>>(gradients, features,
-                                                        out, n);
+  ReluGradKernel<T>
+      <<<Blocks(n), kThreads, 0, stream>>>(gradients, features, out, n);
   return cudaGetLastError();
 }
 
 template <typename T>
 cudaError_t LaunchReduce(cudaStream_t stream, const T* in, T* out,
-                         int64_t outer, int64_t r, int64_t inner, double scale) {
+                         int64_t outer, int64_t r, int64_t inner,
+                         double scale) {
   const int64_t n = outer * inner;
   if (n <= 0) return cudaSuccess;
-  ReduceKernel<T><<<Blocks(n), kThreads, 0, stream>>>(in, out, outer, r, inner,
-                                                      scale);
+  ReduceKernel<T>
+      <<<Blocks(n), kThreads, 0, stream>>>(in, out, outer, r, inner, scale);
   return cudaGetLastError();
 }
 
@@ -201,8 +207,8 @@ template <typename T>
 cudaError_t LaunchSoftmax(cudaStream_t stream, const T* logits, T* out,
                           int64_t rows, int64_t cols) {
   if (rows <= 0 || cols <= 0) return cudaSuccess;
-  SoftmaxKernel<T><<<Blocks(rows), kThreads, 0, stream>>>(logits, out, rows,
-                                                          cols);
+  SoftmaxKernel<T>
+      <<<Blocks(rows), kThreads, 0, stream>>>(logits, out, rows, cols);
   return cudaGetLastError();
 }
 
@@ -226,32 +232,32 @@ cudaError_t LaunchApplyGradientDescent(cudaStream_t stream, T* var,
 }
 
 template <typename Src, typename Dst>
-cudaError_t LaunchCast(cudaStream_t stream, const Src* in, Dst* out, int64_t n) {
+cudaError_t LaunchCast(cudaStream_t stream, const Src* in, Dst* out,
+                       int64_t n) {
   if (n <= 0) return cudaSuccess;
   CastKernel<Src, Dst><<<Blocks(n), kThreads, 0, stream>>>(in, out, n);
   return cudaGetLastError();
 }
 
-#define STEPFLOW_INSTANTIATE(T)                                               \
-  template cudaError_t LaunchBroadcastBinary<T>(                              \
-      cudaStream_t, BinaryOp, const T*, const T*, T*, int64_t,                \
-      const BroadcastIndexing&);                                              \
-  template cudaError_t LaunchBinary<T>(cudaStream_t, BinaryOp, const T*,      \
-                                       Operand, const T*, Operand, T*,        \
-                                       int64_t, int64_t);                     \
-  template cudaError_t LaunchUnary<T>(cudaStream_t, UnaryOp, const T*, T*,    \
-                                      int64_t);                               \
-  template cudaError_t LaunchReluGrad<T>(cudaStream_t, const T*, const T*,    \
-                                         T*, int64_t);                        \
-  template cudaError_t LaunchReduce<T>(cudaStream_t, const T*, T*, int64_t,   \
-                                       int64_t, int64_t, double);             \
-  template cudaError_t LaunchSoftmax<T>(cudaStream_t, const T*, T*, int64_t,  \
-                                        int64_t);                             \
-  template cudaError_t LaunchSoftmaxXent<T>(cudaStream_t, const T*, const T*, \
-                                            T*, T*, int64_t, int64_t);        \
-  template cudaError_t LaunchApplyGradientDescent<T>(cudaStream_t, T*,        \
-                                                     const T*, const T*,      \
-                                                     int64_t);
+#define STEPFLOW_INSTANTIATE(T)                                                \
+  template cudaError_t LaunchBroadcastBinary<T>(                               \
+      cudaStream_t, BinaryOp, const T*, const T*, T*, int64_t,                 \
+      const BroadcastIndexing&);                                               \
+  template cudaError_t LaunchBinary<T>(cudaStream_t, BinaryOp, const T*,       \
+                                       Operand, const T*, Operand, T*,         \
+                                       int64_t, int64_t);                      \
+  template cudaError_t LaunchUnary<T>(cudaStream_t, UnaryOp, const T*, T*,     \
+                                      int64_t);                                \
+  template cudaError_t LaunchReluGrad<T>(cudaStream_t, const T*, const T*, T*, \
+                                         int64_t);                             \
+  template cudaError_t LaunchReduce<T>(cudaStream_t, const T*, T*, int64_t,    \
+                                       int64_t, int64_t, double);              \
+  template cudaError_t LaunchSoftmax<T>(cudaStream_t, const T*, T*, int64_t,   \
+                                        int64_t);                              \
+  template cudaError_t LaunchSoftmaxXent<T>(cudaStream_t, const T*, const T*,  \
+                                            T*, T*, int64_t, int64_t);         \
+  template cudaError_t LaunchApplyGradientDescent<T>(                          \
+      cudaStream_t, T*, const T*, const T*, int64_t);
 
 STEPFLOW_INSTANTIATE(float)
 STEPFLOW_INSTANTIATE(double)

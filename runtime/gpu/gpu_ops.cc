@@ -35,9 +35,9 @@ using gpu::UnaryOp;
 absl::Status GetGpu(OpKernelContext* ctx, GpuDevice** out) {
   *out = dynamic_cast<GpuDevice*>(ctx->device());
   if (*out == nullptr) {
-    return NodeInternal(ctx, "GPU kernel ", ctx->op_kernel().type_string(),
-                        " runs on a device that is not a CUDA GPU: ",
-                        ctx->device()->name());
+    return NodeInternal(
+        ctx, "GPU kernel ", ctx->op_kernel().type_string(),
+        " runs on a device that is not a CUDA GPU: ", ctx->device()->name());
   }
   return absl::OkStatus();
 }
@@ -104,16 +104,16 @@ class MatMulOp : public OpKernel {
     const int64_t n = transpose_b_ ? b.dim_size(0) : b.dim_size(1);
     OP_REQUIRES(ctx, k == kb,
                 NodeInvalidArgument(ctx, "Matrix size-incompatible: In[0]: ",
-                                    a.shape().DebugString(), ", In[1]: ",
-                                    b.shape().DebugString()));
+                                    a.shape().DebugString(),
+                                    ", In[1]: ", b.shape().DebugString()));
     Tensor out;
-    OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 0, a.dtype(),
-                                       TensorShape({m, n}), &out));
+    OP_REQUIRES_OK(
+        ctx, AllocateOutput(ctx, gpu, 0, a.dtype(), TensorShape({m, n}), &out));
     if (m == 0 || n == 0) return;
     if (k == 0) {
-      OP_REQUIRES_OK(ctx, Launched(ctx, cudaMemsetAsync(out.raw_data(), 0,
-                                                        out.TotalBytes(),
-                                                        gpu->compute_stream())));
+      OP_REQUIRES_OK(ctx, Launched(ctx, cudaMemsetAsync(
+                                            out.raw_data(), 0, out.TotalBytes(),
+                                            gpu->compute_stream())));
       return;
     }
     // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
@@ -130,9 +130,8 @@ class MatMulOp : public OpKernel {
                          ldb, In<float>(a), lda, &zero, Out<float>(&out), n);
       } else {
         const double one = 1, zero = 0;
-        st = cublasDgemm(gpu->blas(), op_b, op_a, n, m, k, &one,
-                         In<double>(b), ldb, In<double>(a), lda, &zero,
-                         Out<double>(&out), n);
+        st = cublasDgemm(gpu->blas(), op_b, op_a, n, m, k, &one, In<double>(b),
+                         ldb, In<double>(a), lda, &zero, Out<double>(&out), n);
       }
     }
     OP_REQUIRES(ctx, st == CUBLAS_STATUS_SUCCESS,
@@ -248,30 +247,29 @@ class BinaryOpKernel : public OpKernel {
     TensorShape shape;
     int64_t row = 1;
     bool general = false;
-    OP_REQUIRES_OK(ctx, BroadcastModes(ctx, x, y, &xm, &ym, &shape, &row,
-                                       &general));
+    OP_REQUIRES_OK(ctx,
+                   BroadcastModes(ctx, x, y, &xm, &ym, &shape, &row, &general));
     gpu::BroadcastIndexing indexing;
     if (general) {
-      OP_REQUIRES_OK(ctx, GeneralBroadcast(ctx, x.shape(), y.shape(), &shape,
-                                           &indexing));
+      OP_REQUIRES_OK(
+          ctx, GeneralBroadcast(ctx, x.shape(), y.shape(), &shape, &indexing));
     }
     Tensor out;
     OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 0, x.dtype(), shape, &out));
-    OP_REQUIRES_OK(ctx, DispatchFloat(ctx, x.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     if (general) {
-                       return Launched(ctx, gpu::LaunchBroadcastBinary<T>(
-                                                gpu->compute_stream(), op_,
-                                                In<T>(x), In<T>(y),
-                                                Out<T>(&out),
-                                                out.NumElements(), indexing));
-                     }
-                     return Launched(ctx, gpu::LaunchBinary<T>(
-                                              gpu->compute_stream(), op_,
-                                              In<T>(x), xm, In<T>(y), ym,
-                                              Out<T>(&out), out.NumElements(),
-                                              row));
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchFloat(ctx, x.dtype(), [&](auto t) {
+          using T = decltype(t);
+          if (general) {
+            return Launched(ctx,
+                            gpu::LaunchBroadcastBinary<T>(
+                                gpu->compute_stream(), op_, In<T>(x), In<T>(y),
+                                Out<T>(&out), out.NumElements(), indexing));
+          }
+          return Launched(
+              ctx, gpu::LaunchBinary<T>(gpu->compute_stream(), op_, In<T>(x),
+                                        xm, In<T>(y), ym, Out<T>(&out),
+                                        out.NumElements(), row));
+        }));
   }
 
  private:
@@ -293,14 +291,15 @@ class UnaryOpKernel : public OpKernel {
     OP_REQUIRES_OK(ctx, GetGpu(ctx, &gpu));
     const Tensor& x = ctx->input(0);
     Tensor out;
-    OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 0, x.dtype(), x.shape(), &out));
-    OP_REQUIRES_OK(ctx, DispatchFloat(ctx, x.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     return Launched(ctx, gpu::LaunchUnary<T>(
-                                              gpu->compute_stream(), kOp,
-                                              In<T>(x), Out<T>(&out),
-                                              x.NumElements()));
-                   }));
+    OP_REQUIRES_OK(ctx,
+                   AllocateOutput(ctx, gpu, 0, x.dtype(), x.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchFloat(ctx, x.dtype(), [&](auto t) {
+          using T = decltype(t);
+          return Launched(
+              ctx, gpu::LaunchUnary<T>(gpu->compute_stream(), kOp, In<T>(x),
+                                       Out<T>(&out), x.NumElements()));
+        }));
   }
 };
 
@@ -313,17 +312,20 @@ class ReluGradOp : public OpKernel {
     const Tensor& g = ctx->input(0);
     const Tensor& f = ctx->input(1);
     OP_REQUIRES(ctx, g.shape() == f.shape(),
-                NodeInvalidArgument(ctx, "gradients and features must have the "
-                                    "same shape: ", g.shape().DebugString(),
-                                    " vs. ", f.shape().DebugString()));
+                NodeInvalidArgument(ctx,
+                                    "gradients and features must have the "
+                                    "same shape: ",
+                                    g.shape().DebugString(), " vs. ",
+                                    f.shape().DebugString()));
     Tensor out;
-    OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 0, g.dtype(), g.shape(), &out));
+    OP_REQUIRES_OK(ctx,
+                   AllocateOutput(ctx, gpu, 0, g.dtype(), g.shape(), &out));
     OP_REQUIRES_OK(ctx, DispatchFloat(ctx, g.dtype(), [&](auto t) {
                      using T = decltype(t);
-                     return Launched(ctx, gpu::LaunchReluGrad<T>(
-                                              gpu->compute_stream(), In<T>(g),
-                                              In<T>(f), Out<T>(&out),
-                                              g.NumElements()));
+                     return Launched(
+                         ctx, gpu::LaunchReluGrad<T>(
+                                  gpu->compute_stream(), In<T>(g), In<T>(f),
+                                  Out<T>(&out), g.NumElements()));
                    }));
   }
 };
@@ -351,25 +353,27 @@ class BiasAddOp : public OpKernel {
                 NodeInvalidArgument(ctx, "Input tensor must be at least 2D: ",
                                     x.shape().DebugString()));
     OP_REQUIRES(ctx, bias.dims() == 1,
-                NodeInvalidArgument(ctx, "Biases must be 1D: ",
-                                    bias.shape().DebugString()));
+                NodeInvalidArgument(
+                    ctx, "Biases must be 1D: ", bias.shape().DebugString()));
     const int64_t c = x.dim_size(x.dims() - 1);
     OP_REQUIRES(ctx, bias.dim_size(0) == c,
-                NodeInvalidArgument(ctx, "Must provide as many biases as the "
+                NodeInvalidArgument(ctx,
+                                    "Must provide as many biases as the "
                                     "last dimension of the input tensor: ",
                                     bias.shape().DebugString(), " vs. ",
                                     x.shape().DebugString()));
     Tensor out;
-    OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 0, x.dtype(), x.shape(), &out));
-    OP_REQUIRES_OK(ctx, DispatchFloat(ctx, x.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     return Launched(ctx, gpu::LaunchBinary<T>(
-                                              gpu->compute_stream(),
-                                              BinaryOp::kAdd, In<T>(x),
-                                              Operand::kFull, In<T>(bias),
-                                              Operand::kRow, Out<T>(&out),
-                                              x.NumElements(), c));
-                   }));
+    OP_REQUIRES_OK(ctx,
+                   AllocateOutput(ctx, gpu, 0, x.dtype(), x.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchFloat(ctx, x.dtype(), [&](auto t) {
+          using T = decltype(t);
+          return Launched(
+              ctx, gpu::LaunchBinary<T>(gpu->compute_stream(), BinaryOp::kAdd,
+                                        In<T>(x), Operand::kFull, In<T>(bias),
+                                        Operand::kRow, Out<T>(&out),
+                                        x.NumElements(), c));
+        }));
   }
 };
 
@@ -392,10 +396,10 @@ class ReduceOp : public OpKernel {
     std::vector<bool> reduced(rank, false);
     for (int64_t a : axes) {
       int64_t norm = 0;
-      OP_REQUIRES(ctx, NormalizeAxis(a, rank, &norm),
-                  NodeInvalidArgument(ctx, "Invalid reduction dimension (", a,
-                                      " for input with ", rank,
-                                      " dimension(s)"));
+      OP_REQUIRES(
+          ctx, NormalizeAxis(a, rank, &norm),
+          NodeInvalidArgument(ctx, "Invalid reduction dimension (", a,
+                              " for input with ", rank, " dimension(s)"));
       reduced[norm] = true;
     }
     std::vector<int64_t> out_dims;
@@ -431,16 +435,18 @@ class ReduceOp : public OpKernel {
                           name()));
     if (r == 0) red = 0;
     TensorShape out_shape;
-    OP_REQUIRES_OK(ctx, MakeOutputShape(*this, out_dims, x.dtype(), &out_shape));
+    OP_REQUIRES_OK(ctx,
+                   MakeOutputShape(*this, out_dims, x.dtype(), &out_shape));
     Tensor out;
-    OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 0, x.dtype(), out_shape, &out));
+    OP_REQUIRES_OK(ctx,
+                   AllocateOutput(ctx, gpu, 0, x.dtype(), out_shape, &out));
     const double scale = kMean ? 1.0 / static_cast<double>(red) : 1.0;
     OP_REQUIRES_OK(ctx, DispatchFloat(ctx, x.dtype(), [&](auto t) {
                      using T = decltype(t);
-                     return Launched(ctx, gpu::LaunchReduce<T>(
-                                              gpu->compute_stream(), In<T>(x),
-                                              Out<T>(&out), outer, red, inner,
-                                              scale));
+                     return Launched(
+                         ctx, gpu::LaunchReduce<T>(gpu->compute_stream(),
+                                                   In<T>(x), Out<T>(&out),
+                                                   outer, red, inner, scale));
                    }));
   }
 
@@ -457,21 +463,22 @@ class SoftmaxOp : public OpKernel {
     GpuDevice* gpu = nullptr;
     OP_REQUIRES_OK(ctx, GetGpu(ctx, &gpu));
     const Tensor& logits = ctx->input(0);
-    OP_REQUIRES(ctx, logits.dims() >= 1,
-                NodeInvalidArgument(ctx, "logits must have >= 1 dimension, got ",
-                                    logits.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, logits.dims() >= 1,
+        NodeInvalidArgument(ctx, "logits must have >= 1 dimension, got ",
+                            logits.shape().DebugString()));
     const int64_t cols = logits.dim_size(logits.dims() - 1);
     const int64_t rows = cols == 0 ? 0 : logits.NumElements() / cols;
     Tensor out;
-    OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 0, logits.dtype(),
-                                       logits.shape(), &out));
-    OP_REQUIRES_OK(ctx, DispatchFloat(ctx, logits.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     return Launched(ctx, gpu::LaunchSoftmax<T>(
-                                              gpu->compute_stream(),
-                                              In<T>(logits), Out<T>(&out), rows,
-                                              cols));
-                   }));
+    OP_REQUIRES_OK(
+        ctx, AllocateOutput(ctx, gpu, 0, logits.dtype(), logits.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchFloat(ctx, logits.dtype(), [&](auto t) {
+          using T = decltype(t);
+          return Launched(
+              ctx, gpu::LaunchSoftmax<T>(gpu->compute_stream(), In<T>(logits),
+                                         Out<T>(&out), rows, cols));
+        }));
   }
 };
 
@@ -484,12 +491,13 @@ class SoftmaxXentOp : public OpKernel {
     const Tensor& logits = ctx->input(0);
     const Tensor& labels = ctx->input(1);
     if (logits.shape() != labels.shape()) {
-      OP_REQUIRES(ctx, Broadcastable(logits.shape(), labels.shape()),
-                  NodeInvalidArgument(ctx, "logits and labels must be "
-                                      "broadcastable: logits_size=",
-                                      logits.shape().DebugString(),
-                                      " labels_size=",
-                                      labels.shape().DebugString()));
+      OP_REQUIRES(
+          ctx, Broadcastable(logits.shape(), labels.shape()),
+          NodeInvalidArgument(ctx,
+                              "logits and labels must be "
+                              "broadcastable: logits_size=",
+                              logits.shape().DebugString(),
+                              " labels_size=", labels.shape().DebugString()));
       ctx->SetStatus(AttachDef(
           absl::UnimplementedError(
               "GPU SoftmaxCrossEntropyWithLogits needs logits and labels "
@@ -506,14 +514,14 @@ class SoftmaxXentOp : public OpKernel {
                                        TensorShape({rows}), &loss));
     OP_REQUIRES_OK(ctx, AllocateOutput(ctx, gpu, 1, logits.dtype(),
                                        logits.shape(), &backprop));
-    OP_REQUIRES_OK(ctx, DispatchFloat(ctx, logits.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     return Launched(ctx, gpu::LaunchSoftmaxXent<T>(
-                                              gpu->compute_stream(),
-                                              In<T>(logits), In<T>(labels),
-                                              Out<T>(&loss), Out<T>(&backprop),
-                                              rows, cols));
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchFloat(ctx, logits.dtype(), [&](auto t) {
+          using T = decltype(t);
+          return Launched(
+              ctx, gpu::LaunchSoftmaxXent<T>(
+                       gpu->compute_stream(), In<T>(logits), In<T>(labels),
+                       Out<T>(&loss), Out<T>(&backprop), rows, cols));
+        }));
   }
 };
 
@@ -546,15 +554,18 @@ class ApplyGradientDescentOp : public OpKernel {
                   NodeInvalidArgument(ctx, "alpha is not a scalar: ",
                                       alpha.shape().DebugString()));
       OP_REQUIRES(ctx, var.shape() == delta.shape(),
-                  NodeInvalidArgument(ctx, "var and delta do not have the same "
-                                      "shape", var.shape().DebugString(), " ",
+                  NodeInvalidArgument(ctx,
+                                      "var and delta do not have the same "
+                                      "shape",
+                                      var.shape().DebugString(), " ",
                                       delta.shape().DebugString()));
       OP_REQUIRES_OK(ctx, DispatchFloat(ctx, var.dtype(), [&](auto t) {
                        using T = decltype(t);
-                       return Launched(ctx, gpu::LaunchApplyGradientDescent<T>(
-                                                gpu->compute_stream(),
-                                                Out<T>(&var), In<T>(alpha),
-                                                In<T>(delta), var.NumElements()));
+                       return Launched(
+                           ctx,
+                           gpu::LaunchApplyGradientDescent<T>(
+                               gpu->compute_stream(), Out<T>(&var),
+                               In<T>(alpha), In<T>(delta), var.NumElements()));
                      }));
     }
     ctx->forward_ref_input_to_ref_output(0, 0);
@@ -576,7 +587,8 @@ class AssignOp : public OpKernel {
       Tensor lhs = ctx->mutable_input(0, /*lock_held=*/true);
       const bool same_shape = lhs.IsInitialized() && lhs.shape() == rhs.shape();
       OP_REQUIRES(ctx, !validate_shape_ || !lhs.IsInitialized() || same_shape,
-                  NodeInvalidArgument(ctx, "Assign requires shapes of both "
+                  NodeInvalidArgument(ctx,
+                                      "Assign requires shapes of both "
                                       "tensors to match. lhs shape= ",
                                       lhs.shape().DebugString(), " rhs shape= ",
                                       rhs.shape().DebugString()));
@@ -621,10 +633,11 @@ class ConstOp : public OpKernel {
     OP_REQUIRES_OK(ctx, AttachDef(TensorFromProto(proto, &value_), name()));
     DataType dtype;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype));
-    OP_REQUIRES(ctx, value_.dtype() == dtype,
-                NodeInvalidArgument(*this, "Type mismatch between value (",
-                                    DataTypeString(value_.dtype()),
-                                    ") and dtype (", DataTypeString(dtype), ")"));
+    OP_REQUIRES(
+        ctx, value_.dtype() == dtype,
+        NodeInvalidArgument(*this, "Type mismatch between value (",
+                            DataTypeString(value_.dtype()), ") and dtype (",
+                            DataTypeString(dtype), ")"));
   }
   void Compute(OpKernelContext* ctx) override {
     GpuDevice* gpu = nullptr;
@@ -661,9 +674,15 @@ class CastOp : public OpKernel {
       OP_REQUIRES_OK(ctx, DispatchFloat(ctx, dst_, [&](auto t) {
                        using D = decltype(t);
                        switch (x.dtype()) {
-                         case DT_INT32: HostConvert<int32_t, D>(x, &host); break;
-                         case DT_INT64: HostConvert<int64_t, D>(x, &host); break;
-                         case DT_BOOL: HostConvert<bool, D>(x, &host); break;
+                         case DT_INT32:
+                           HostConvert<int32_t, D>(x, &host);
+                           break;
+                         case DT_INT64:
+                           HostConvert<int64_t, D>(x, &host);
+                           break;
+                         case DT_BOOL:
+                           HostConvert<bool, D>(x, &host);
+                           break;
                          default:
                            return NodeInvalidArgument(
                                ctx, "GPU Cast does not support source type ",

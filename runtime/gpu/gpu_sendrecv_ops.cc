@@ -24,9 +24,9 @@ namespace {
 absl::Status GetGpu(OpKernelContext* ctx, GpuDevice** out) {
   *out = dynamic_cast<GpuDevice*>(ctx->device());
   if (*out == nullptr) {
-    return NodeInternal(ctx, ctx->op_kernel().type_string(),
-                        " on a device that is not a CUDA GPU: ",
-                        ctx->device()->name());
+    return NodeInternal(
+        ctx, ctx->op_kernel().type_string(),
+        " on a device that is not a CUDA GPU: ", ctx->device()->name());
   }
   return absl::OkStatus();
 }
@@ -40,10 +40,10 @@ class GpuSendOp : public AsyncOpKernel {
   void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
     GpuDevice* gpu = nullptr;
     OP_REQUIRES_OK_ASYNC(ctx, GetGpu(ctx, &gpu), done);
-    OP_REQUIRES_ASYNC(ctx, ctx->rendezvous() != nullptr,
-                      NodeInternal(ctx, "Op ", type_string(),
-                                   " requires a rendezvous"),
-                      done);
+    OP_REQUIRES_ASYNC(
+        ctx, ctx->rendezvous() != nullptr,
+        NodeInternal(ctx, "Op ", type_string(), " requires a rendezvous"),
+        done);
     Rendezvous::ParsedKey key;
     OP_REQUIRES_OK_ASYNC(ctx, key_.Get(ctx->frame_iter(), &key), done);
     Rendezvous::Args args;
@@ -57,16 +57,16 @@ class GpuSendOp : public AsyncOpKernel {
     }
     Tensor host(val.dtype(), val.shape());
     const std::string node = name();
-    gpu->CopyDeviceToHost(
-        val, host,
-        [ctx, key, args, node, done = std::move(done)](absl::Status s,
-                                                       Tensor copied) {
-          if (s.ok()) {
-            s = ctx->rendezvous()->Send(key, args, copied, /*is_dead=*/false);
-          }
-          if (!s.ok()) ctx->SetStatus(AttachDef(s, node));
-          done();
-        });
+    gpu->CopyDeviceToHost(val, host,
+                          [ctx, key, args, node, done = std::move(done)](
+                              absl::Status s, Tensor copied) {
+                            if (s.ok()) {
+                              s = ctx->rendezvous()->Send(key, args, copied,
+                                                          /*is_dead=*/false);
+                            }
+                            if (!s.ok()) ctx->SetStatus(AttachDef(s, node));
+                            done();
+                          });
   }
 
  private:
@@ -82,10 +82,10 @@ class GpuRecvOp : public AsyncOpKernel {
   void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
     GpuDevice* gpu = nullptr;
     OP_REQUIRES_OK_ASYNC(ctx, GetGpu(ctx, &gpu), done);
-    OP_REQUIRES_ASYNC(ctx, ctx->rendezvous() != nullptr,
-                      NodeInternal(ctx, "Op ", type_string(),
-                                   " requires a rendezvous"),
-                      done);
+    OP_REQUIRES_ASYNC(
+        ctx, ctx->rendezvous() != nullptr,
+        NodeInternal(ctx, "Op ", type_string(), " requires a rendezvous"),
+        done);
     Rendezvous::ParsedKey key;
     OP_REQUIRES_OK_ASYNC(ctx, key_.Get(ctx->frame_iter(), &key), done);
     Rendezvous::Args args;
@@ -125,10 +125,12 @@ class GpuRecvOp : public AsyncOpKernel {
 
 KernelFactory GpuTransferKernelFactory(const std::string& op) {
   if (op == "_Send") {
-    return [](OpKernelConstruction* c) -> OpKernel* { return new GpuSendOp(c); };
+    return
+        [](OpKernelConstruction* c) -> OpKernel* { return new GpuSendOp(c); };
   }
   if (op == "_Recv") {
-    return [](OpKernelConstruction* c) -> OpKernel* { return new GpuRecvOp(c); };
+    return
+        [](OpKernelConstruction* c) -> OpKernel* { return new GpuRecvOp(c); };
   }
   return KernelFactory();
 }

@@ -27,13 +27,13 @@
 namespace stepflow {
 namespace {
 
-#define SKIP_WITHOUT_GPU()                                                   \
-  do {                                                                       \
-    if (VisibleGpuCount() == 0) {                                            \
-      GTEST_SKIP() << "No CUDA GPU visible (no driver or no device): GPU "   \
-                      "test skipped; it runs on a machine with an NVIDIA "   \
-                      "GPU.";                                                \
-    }                                                                        \
+#define SKIP_WITHOUT_GPU()                                                 \
+  do {                                                                     \
+    if (VisibleGpuCount() == 0) {                                          \
+      GTEST_SKIP() << "No CUDA GPU visible (no driver or no device): GPU " \
+                      "test skipped; it runs on a machine with an NVIDIA " \
+                      "GPU.";                                              \
+    }                                                                      \
   } while (0)
 
 double MaxRelErr(const Tensor& got, const Tensor& want) {
@@ -114,7 +114,8 @@ Tensor Filled(const std::vector<int64_t>& dims, uint64_t seed, float lo,
 }
 
 // Every GPU op on small inputs; all math nodes request `device`.
-GraphDef OpsGraph(const std::string& device, std::vector<std::string>* fetches) {
+GraphDef OpsGraph(const std::string& device,
+                  std::vector<std::string>* fetches) {
   GraphDef g;
   AddConst(&g, "x", Filled({4, 3}, 1, -2, 2), device);
   AddConst(&g, "y", Filled({4, 3}, 2, 0.5, 3), device);
@@ -177,7 +178,8 @@ GraphDef OpsGraph(const std::string& device, std::vector<std::string>* fetches) 
   NodeDef* cast_d = AddNode(&g, "cast_double", "Cast", {"x"}, device);
   AddNodeAttr("SrcT", DT_FLOAT, cast_d);
   AddNodeAttr("DstT", DT_DOUBLE, cast_d);
-  NodeDef* cast_back = AddNode(&g, "cast_back", "Cast", {"cast_double"}, device);
+  NodeDef* cast_back =
+      AddNode(&g, "cast_back", "Cast", {"cast_double"}, device);
   AddNodeAttr("SrcT", DT_DOUBLE, cast_back);
   AddNodeAttr("DstT", DT_FLOAT, cast_back);
   fetches->push_back("cast_back");
@@ -191,8 +193,8 @@ GraphDef OpsGraph(const std::string& device, std::vector<std::string>* fetches) 
   AddNodeAttr("T", DT_FLOAT, assign);
   AddNodeAttr("validate_shape", true, assign);
   AddNodeAttr("use_locking", true, assign);
-  NodeDef* apply =
-      AddNode(&g, "apply", "ApplyGradientDescent", {"assign", "s", "y"}, device);
+  NodeDef* apply = AddNode(&g, "apply", "ApplyGradientDescent",
+                           {"assign", "s", "y"}, device);
   AddNodeAttr("T", DT_FLOAT, apply);
   AddNodeAttr("use_locking", false, apply);
   fetches->push_back("apply");
@@ -210,7 +212,9 @@ TEST_F(GpuTest, DiscoveryMatchesTheHardwareAndNeverFails) {
   int gpus = 0;
   for (const DeviceAttributes& d : devices) {
     if (d.device_type() == "GPU") {
-      EXPECT_EQ(d.name(), absl::StrCat("/job:localhost/replica:0/task:0/device:GPU:", gpus));
+      EXPECT_EQ(
+          d.name(),
+          absl::StrCat("/job:localhost/replica:0/task:0/device:GPU:", gpus));
       EXPECT_GT(d.memory_limit(), 0);
       ++gpus;
     }
@@ -231,9 +235,9 @@ TEST_F(GpuTest, DiscoveryMatchesTheHardwareAndNeverFails) {
 TEST_F(GpuTest, DeviceCopiesRoundTripAndPoolCountsAllocations) {
   SKIP_WITHOUT_GPU();
   std::vector<std::unique_ptr<Device>> devices;
-  ASSERT_TRUE(AddGpuDevices(env_->env(), 1, "/job:localhost/replica:0/task:0",
-                            &devices)
-                  .ok());
+  ASSERT_TRUE(
+      AddGpuDevices(env_->env(), 1, "/job:localhost/replica:0/task:0", &devices)
+          .ok());
   ASSERT_EQ(devices.size(), 1u);
   auto* gpu = dynamic_cast<GpuDevice*>(devices[0].get());
   ASSERT_NE(gpu, nullptr);
@@ -366,7 +370,8 @@ TEST_F(GpuTest, MlpTrainingMatchesCpu) {
   MlpGraph g;
   ASSERT_TRUE(BuildMlpGraph(o, &g).ok());
   MlpBatch batch = MakeMlpBatch(o, 7);
-  const Session::FeedList feeds = {{g.input, batch.x}, {g.labels, batch.labels}};
+  const Session::FeedList feeds = {{g.input, batch.x},
+                                   {g.labels, batch.labels}};
   std::vector<std::string> fetches = {g.loss};
   for (const MlpParam& p : g.params) fetches.push_back(p.variable);
 
@@ -392,7 +397,8 @@ TEST_F(GpuTest, MlpTrainingMatchesCpu) {
             if (ns.node_name() == "MatMul") matmul_on_gpu = true;
           }
         }
-        EXPECT_TRUE(matmul_on_gpu) << md.step_stats().DebugString().substr(0, 2000);
+        EXPECT_TRUE(matmul_on_gpu)
+            << md.step_stats().DebugString().substr(0, 2000);
       }
     }
     ASSERT_TRUE(session->Run(feeds, fetches, {}, &out).ok());

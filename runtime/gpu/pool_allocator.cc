@@ -8,16 +8,16 @@
 namespace stepflow {
 
 std::string AllocatorStats::DebugString() const {
-  return absl::StrCat("num_allocs: ", num_allocs,
-                      " num_raw_allocs: ", num_raw_allocs,
-                      " bytes_in_use: ", bytes_in_use,
-                      " peak_bytes_in_use: ", peak_bytes_in_use,
-                      " largest_alloc_size: ", largest_alloc_size,
-                      " bytes_reserved: ", bytes_reserved,
-                      " bytes_limit: ", bytes_limit);
+  return absl::StrCat(
+      "num_allocs: ", num_allocs, " num_raw_allocs: ", num_raw_allocs,
+      " bytes_in_use: ", bytes_in_use,
+      " peak_bytes_in_use: ", peak_bytes_in_use,
+      " largest_alloc_size: ", largest_alloc_size,
+      " bytes_reserved: ", bytes_reserved, " bytes_limit: ", bytes_limit);
 }
 
-PoolAllocator::PoolAllocator(std::string name, std::unique_ptr<SubAllocator> sub,
+PoolAllocator::PoolAllocator(std::string name,
+                             std::unique_ptr<SubAllocator> sub,
                              int64_t limit_bytes)
     : name_(std::move(name)), sub_(std::move(sub)) {
   stats_.bytes_limit = limit_bytes;

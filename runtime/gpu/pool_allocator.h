@@ -41,12 +41,12 @@ class SubAllocator {
 };
 
 struct AllocatorStats {
-  int64_t num_allocs = 0;          // Allocate calls that succeeded.
-  int64_t num_raw_allocs = 0;      // Calls that reached the sub-allocator.
-  int64_t bytes_in_use = 0;        // Rounded bytes handed out, not freed.
+  int64_t num_allocs = 0;      // Allocate calls that succeeded.
+  int64_t num_raw_allocs = 0;  // Calls that reached the sub-allocator.
+  int64_t bytes_in_use = 0;    // Rounded bytes handed out, not freed.
   int64_t peak_bytes_in_use = 0;
   int64_t largest_alloc_size = 0;  // Rounded.
-  int64_t bytes_reserved = 0;      // Held from the sub-allocator (in use + cached).
+  int64_t bytes_reserved = 0;  // Held from the sub-allocator (in use + cached).
   int64_t bytes_limit = 0;
 
   std::string DebugString() const;

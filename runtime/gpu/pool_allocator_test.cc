@@ -37,7 +37,8 @@ TEST(PoolAllocatorTest, RoundsToSizeClasses) {
 TEST(PoolAllocatorTest, ReusesFreedChunksAndKeepsStats) {
   int live = 0;
   {
-    PoolAllocator pool("test", std::make_unique<CountingSubAllocator>(&live), 0);
+    PoolAllocator pool("test", std::make_unique<CountingSubAllocator>(&live),
+                       0);
     void* a = pool.Allocate(1000);
     void* b = pool.Allocate(1000);
     ASSERT_NE(a, nullptr);
@@ -65,10 +66,11 @@ TEST(PoolAllocatorTest, ReusesFreedChunksAndKeepsStats) {
 
 TEST(PoolAllocatorTest, LimitReleasesCacheThenFails) {
   int live = 0;
-  PoolAllocator pool("test", std::make_unique<CountingSubAllocator>(&live), 4096);
+  PoolAllocator pool("test", std::make_unique<CountingSubAllocator>(&live),
+                     4096);
   void* a = pool.Allocate(2048);
   ASSERT_NE(a, nullptr);
-  pool.Deallocate(a);  // Cached: 2048 reserved.
+  pool.Deallocate(a);             // Cached: 2048 reserved.
   void* b = pool.Allocate(4096);  // Needs the cache released to fit.
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(pool.stats().bytes_reserved, 4096);

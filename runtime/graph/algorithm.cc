@@ -146,7 +146,8 @@ void ReverseDFSFrom(const Graph& g, absl::Span<Node* const> start,
 void GetPostOrder(const Graph& g, std::vector<Node*>* order,
                   NodeComparator stable_comparator) {
   order->clear();
-  DFS(g, nullptr, [order](Node* n) { order->push_back(n); },
+  DFS(
+      g, nullptr, [order](Node* n) { order->push_back(n); },
       std::move(stable_comparator));
 }
 

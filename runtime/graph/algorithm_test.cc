@@ -89,7 +89,8 @@ TEST_F(DiamondTest, ReverseDFSFrom) {
 TEST_F(DiamondTest, TopologicalSortBreaksTiesById) {
   std::vector<Node*> order;
   ASSERT_TRUE(TopologicalSort(g_, &order).ok());
-  EXPECT_THAT(Names(order), ElementsAre("_SOURCE", "a", "c", "b", "d", "_SINK"));
+  EXPECT_THAT(Names(order),
+              ElementsAre("_SOURCE", "a", "c", "b", "d", "_SINK"));
   EXPECT_TRUE(ValidateGraphHasNoCycle(g_).ok());
 }
 

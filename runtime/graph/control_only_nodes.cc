@@ -27,9 +27,8 @@ bool Replaceable(const Node* n,
                  const absl::flat_hash_set<std::string>& functions,
                  const absl::flat_hash_set<std::string>& preserve) {
   if (!n->IsOp() || n->IsNoOp() || n->IsStateful() || n->IsControlFlow() ||
-      n->IsPlaceholder() ||
-      n->IsSend() || n->IsRecv() || n->IsArg() || n->IsRetval() ||
-      n->IsControlTrigger() || n->num_outputs() == 0) {
+      n->IsPlaceholder() || n->IsSend() || n->IsRecv() || n->IsArg() ||
+      n->IsRetval() || n->IsControlTrigger() || n->num_outputs() == 0) {
     return false;
   }
   if (CallsFunction(*n, functions)) return false;  // Its body may have effects.
@@ -96,9 +95,9 @@ absl::StatusOr<int> ConvertControlOnlyNodesToNoOps(
     g->RemoveNode(n);
     absl::StatusOr<Node*> noop = g->AddNode(std::move(def));
     if (!noop.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "replacing a node nobody reads with a NoOp: ",
-          noop.status().message()));
+      return absl::InternalError(
+          absl::StrCat("replacing a node nobody reads with a NoOp: ",
+                       noop.status().message()));
     }
     for (Node* src : ins) g->AddControlEdge(src, *noop);
     for (Node* dst : outs) g->AddControlEdge(*noop, dst);

@@ -60,10 +60,9 @@ Node::NodeClass Node::GetNodeClassForOp(const std::string& op) {
 absl::Status Node::input_edge(int idx, const Edge** e) const {
   *e = nullptr;
   if (idx < 0 || idx >= num_inputs()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Invalid input index ", idx, " for ",
-                     FormatNodeName(name()), " which has ", num_inputs(),
-                     " inputs"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Invalid input index ", idx, " for ", FormatNodeName(name()),
+        " which has ", num_inputs(), " inputs"));
   }
   for (const Edge* edge : in_edges_) {
     if (edge->dst_input() == idx) {
@@ -71,8 +70,8 @@ absl::Status Node::input_edge(int idx, const Edge** e) const {
       return absl::OkStatus();
     }
   }
-  return absl::NotFoundError(absl::StrCat(
-      "Could not find input ", idx, " of ", FormatNodeName(name())));
+  return absl::NotFoundError(absl::StrCat("Could not find input ", idx, " of ",
+                                          FormatNodeName(name())));
 }
 
 absl::Status Node::input_edges(std::vector<const Edge*>* edges) const {
@@ -82,14 +81,13 @@ absl::Status Node::input_edges(std::vector<const Edge*>* edges) const {
     int slot = edge->dst_input();
     if (slot < 0 || slot >= num_inputs()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Edge into input ", slot, " of ",
-                       FormatNodeName(name()), " which has ", num_inputs(),
-                       " inputs"));
+          absl::StrCat("Edge into input ", slot, " of ", FormatNodeName(name()),
+                       " which has ", num_inputs(), " inputs"));
     }
     if ((*edges)[slot] != nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Input ", slot, " of ", FormatNodeName(name()),
-          " has more than one incoming edge"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Input ", slot, " of ", FormatNodeName(name()),
+                       " has more than one incoming edge"));
     }
     (*edges)[slot] = edge;
   }
@@ -115,7 +113,9 @@ void Node::AddAttr(const std::string& name, const AttrValue& value) {
   (*def_.mutable_attr())[name] = value;
 }
 
-void Node::ClearAttr(const std::string& name) { def_.mutable_attr()->erase(name); }
+void Node::ClearAttr(const std::string& name) {
+  def_.mutable_attr()->erase(name);
+}
 
 std::string Node::DebugString() const {
   std::string out = absl::StrCat("{name:'", name(), "' id:", id_);
@@ -138,8 +138,8 @@ std::string Node::DebugString() const {
 
 std::string Edge::DebugString() const {
   return absl::StrCat("[id=", id_, " ", src_ ? src_->name() : "<null>", ":",
-                      src_output_, " -> ", dst_ ? dst_->name() : "<null>",
-                      ":", dst_input_, "]");
+                      src_output_, " -> ", dst_ ? dst_->name() : "<null>", ":",
+                      dst_input_, "]");
 }
 
 // ---------------------------------------------------------------------------
@@ -222,10 +222,9 @@ void Graph::ReleaseNode(Node* node) {
 
 absl::StatusOr<Node*> Graph::AddNode(NodeDef node_def) {
   if (FindNodeByName(node_def.name()) != nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Node name '", node_def.name(),
-                     "' is already used in the graph by ",
-                     FormatNodeName(node_def.name())));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Node name '", node_def.name(), "' is already used in the graph by ",
+        FormatNodeName(node_def.name())));
   }
   const OpDef* op_def = nullptr;
   if (ops_ == nullptr) {
@@ -235,16 +234,16 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef node_def) {
   }
   absl::Status s = ops_->LookUp(node_def.op(), &op_def);
   if (!s.ok()) {
-    return absl::Status(s.code(), absl::StrCat(s.message(), " (for ",
-                                               FormatNodeName(node_def.name()),
-                                               ")"));
+    return absl::Status(s.code(),
+                        absl::StrCat(s.message(), " (for ",
+                                     FormatNodeName(node_def.name()), ")"));
   }
   DataTypeVector inputs, outputs;
   s = InOutTypesForNode(node_def, *op_def, &inputs, &outputs);
   if (!s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Cannot compute input/output types of ",
-        FormatNodeName(node_def.name()), ": ", s.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot compute input/output types of ",
+                     FormatNodeName(node_def.name()), ": ", s.message()));
   }
   Node* node = AllocateNode();
   node->def_ = std::move(node_def);
@@ -427,10 +426,9 @@ void Graph::ToGraphDef(GraphDef* graph_def) const {
         def->add_input(absl::StrCat(e->src()->name(), ":", e->src_output()));
       }
     }
-    std::sort(control_inputs.begin(), control_inputs.end(),
-              [](const std::string* a, const std::string* b) {
-                return *a < *b;
-              });
+    std::sort(
+        control_inputs.begin(), control_inputs.end(),
+        [](const std::string* a, const std::string* b) { return *a < *b; });
     control_inputs.erase(
         std::unique(control_inputs.begin(), control_inputs.end(),
                     [](const std::string* a, const std::string* b) {

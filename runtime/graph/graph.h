@@ -122,10 +122,26 @@ class Node {
   friend class Graph;
   Node() = default;
   enum NodeClass {
-    NC_UNINITIALIZED, NC_SWITCH, NC_MERGE, NC_ENTER, NC_EXIT,
-    NC_NEXT_ITERATION, NC_LOOP_COND, NC_CONTROL_TRIGGER, NC_SEND, NC_RECV,
-    NC_HOST_SEND, NC_HOST_RECV, NC_CONSTANT, NC_VARIABLE, NC_IDENTITY,
-    NC_ARG, NC_RETVAL, NC_PLACEHOLDER, NC_NO_OP, NC_OTHER,
+    NC_UNINITIALIZED,
+    NC_SWITCH,
+    NC_MERGE,
+    NC_ENTER,
+    NC_EXIT,
+    NC_NEXT_ITERATION,
+    NC_LOOP_COND,
+    NC_CONTROL_TRIGGER,
+    NC_SEND,
+    NC_RECV,
+    NC_HOST_SEND,
+    NC_HOST_RECV,
+    NC_CONSTANT,
+    NC_VARIABLE,
+    NC_IDENTITY,
+    NC_ARG,
+    NC_RETVAL,
+    NC_PLACEHOLDER,
+    NC_NO_OP,
+    NC_OTHER,
   };
   static NodeClass GetNodeClassForOp(const std::string& op);
 
@@ -200,11 +216,11 @@ class Graph {
   // nullptr for an unused/removed id.
   Node* FindNodeId(int id) const {
     return id >= 0 && id < static_cast<int>(nodes_.size()) ? nodes_[id]
-                                                          : nullptr;
+                                                           : nullptr;
   }
   const Edge* FindEdgeId(int id) const {
     return id >= 0 && id < static_cast<int>(edges_.size()) ? edges_[id]
-                                                          : nullptr;
+                                                           : nullptr;
   }
 
   // Live nodes including SOURCE/SINK.
@@ -252,8 +268,8 @@ class Graph {
   const OpRegistry* const ops_;
   VersionDef versions_;
   FunctionDefLibrary library_;
-  std::vector<Node*> nodes_;   // Indexed by id; null for removed.
-  std::vector<Edge*> edges_;   // Indexed by id; null for removed.
+  std::vector<Node*> nodes_;  // Indexed by id; null for removed.
+  std::vector<Edge*> edges_;  // Indexed by id; null for removed.
   std::vector<Node*> free_nodes_;
   std::vector<Edge*> free_edges_;
   int num_nodes_ = 0;

@@ -51,10 +51,9 @@ absl::Status CheckNodeName(const std::string& name, bool allow_internal) {
     s = ValidateNodeName(name);
   }
   if (s.ok()) return s;
-  return InvalidNode(
-      name, absl::StrCat("Node name '", name,
-                         "' is not valid: names must match "
-                         "[A-Za-z0-9.][A-Za-z0-9_./-]*"));
+  return InvalidNode(name, absl::StrCat("Node name '", name,
+                                        "' is not valid: names must match "
+                                        "[A-Za-z0-9.][A-Za-z0-9_./-]*"));
 }
 
 struct Input {
@@ -76,8 +75,7 @@ struct Pending {
 
 class Importer {
  public:
-  Importer(const GraphConstructorOptions& opts, const GraphDef& gdef,
-           Graph* g)
+  Importer(const GraphConstructorOptions& opts, const GraphDef& gdef, Graph* g)
       : opts_(opts), gdef_(gdef), g_(g) {}
 
   absl::Status Run() {
@@ -111,8 +109,8 @@ class Importer {
         g_->versions().producer() != gdef_.versions().producer()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Cannot import a GraphDef with producer version ",
-          gdef_.versions().producer(),
-          " into a graph with producer version ", g_->versions().producer()));
+          gdef_.versions().producer(), " into a graph with producer version ",
+          g_->versions().producer()));
     }
     return absl::OkStatus();
   }
@@ -156,9 +154,9 @@ class Importer {
   // Unimplemented: function calls are not supported yet.
   absl::Status CheckOpsRegistered() {
     struct Use {
-      std::string key;         // op type, or function name for calls
+      std::string key;  // op type, or function name for calls
       std::string first_node;
-      std::string first_op;    // calls: the op of first_node
+      std::string first_op;  // calls: the op of first_node
       int nodes = 0;
     };
     std::vector<Use> missing, calls;
@@ -205,21 +203,20 @@ class Importer {
       const std::string similar = ops->SimilarOpName(u.key);
       missing_text = absl::StrCat(
           "Op type not registered '", u.key, "' in this binary, ", used_by(u),
-          similar.empty() ? "" : absl::StrCat(" (did you mean '", similar,
-                                              "'?)"));
+          similar.empty() ? ""
+                          : absl::StrCat(" (did you mean '", similar, "'?)"));
     } else if (!missing.empty()) {
       std::vector<std::string> items;
       for (const Use& u : missing) {
         const std::string similar = ops->SimilarOpName(u.key);
         items.push_back(absl::StrCat(
             "'", u.key, "' (", used_by(u),
-            similar.empty() ? "" : absl::StrCat("; did you mean '", similar,
-                                                "'?"),
+            similar.empty() ? ""
+                            : absl::StrCat("; did you mean '", similar, "'?"),
             ")"));
       }
-      missing_text =
-          absl::StrCat("Op types not registered in this binary: ",
-                       absl::StrJoin(items, ", "));
+      missing_text = absl::StrCat("Op types not registered in this binary: ",
+                                  absl::StrJoin(items, ", "));
     }
     if (!missing_text.empty()) {
       absl::StrAppend(&missing_text,
@@ -288,8 +285,8 @@ class Importer {
         return InvalidNode(
             def.name(),
             absl::StrCat(FormatNodeName(def.name()),
-                         " expects to be colocated with unknown node '",
-                         other, "'"));
+                         " expects to be colocated with unknown node '", other,
+                         "'"));
       }
     }
     return absl::OkStatus();
@@ -338,9 +335,11 @@ class Importer {
       }
       if (seen_control) {
         return InvalidNode(
-            name, absl::StrCat("Data input '", in, "' comes after control "
-                               "input '", last_control,
-                               "': control inputs must come last"));
+            name,
+            absl::StrCat("Data input '", in,
+                         "' comes after control "
+                         "input '",
+                         last_control, "': control inputs must come last"));
       }
       TensorId id = ParseTensorName(in);
       if (id.node.empty() || id.index < 0) {
@@ -392,19 +391,19 @@ class Importer {
       if (in.index >= static_cast<int>(src_types->size())) {
         return InvalidNode(
             name, absl::StrCat("Input ", k, " of ", FormatNodeName(name),
-                               " connects to output ", in.index,
-                               " of node '", in.node, "' which has ",
-                               src_types->size(), " outputs"));
+                               " connects to output ", in.index, " of node '",
+                               in.node, "' which has ", src_types->size(),
+                               " outputs"));
       }
       const DataType actual = (*src_types)[in.index];
       const DataType expected = p.input_types[k];
       if (!TypeCompatible(expected, actual)) {
         return InvalidNode(
-            name, absl::StrCat("Input ", k, " of ", FormatNodeName(name),
-                               " was passed ",
-                               DataTypeString(actual), " from ", in.node, ":",
-                               in.index, " incompatible with expected ",
-                               DataTypeString(expected)));
+            name,
+            absl::StrCat("Input ", k, " of ", FormatNodeName(name),
+                         " was passed ", DataTypeString(actual), " from ",
+                         in.node, ":", in.index, " incompatible with expected ",
+                         DataTypeString(expected)));
       }
     }
     return absl::OkStatus();
@@ -498,8 +497,8 @@ class Importer {
       Node* dst = added[i];
       int slot = 0;
       for (size_t k = 0; k < p.inputs.size(); ++k) {
-        Node* src = p.src_pending[k] >= 0 ? added[p.src_pending[k]]
-                                          : p.src_existing[k];
+        Node* src =
+            p.src_pending[k] >= 0 ? added[p.src_pending[k]] : p.src_existing[k];
         if (p.inputs[k].index == kControlSlot) {
           g_->AddControlEdge(src, dst);
         } else {

@@ -154,8 +154,8 @@ TEST_F(GraphConstructorTest, RejectsBadNodeNames) {
   }
   for (const char* good : {"a", "A.b/c-d_e", ".x", "0"}) {
     Graph g(TestOpRegistry());
-    EXPECT_TRUE(ImportGraphDef(opts_, Def({MakeNodeDef(good, "NoOp")}), &g)
-                    .ok())
+    EXPECT_TRUE(
+        ImportGraphDef(opts_, Def({MakeNodeDef(good, "NoOp")}), &g).ok())
         << good;
   }
 }
@@ -173,8 +173,7 @@ TEST_F(GraphConstructorTest, InternalNamesNeedAllowInternalOps) {
 TEST_F(GraphConstructorTest, RejectsDuplicateNames) {
   ExpectError(Def({MakeNodeDef("a", "NoOp"), MakeNodeDef("b", "NoOp"),
                    MakeNodeDef("a", "NoOp")}),
-              absl::StatusCode::kInvalidArgument,
-              {"{{node a}}", "Duplicate"});
+              absl::StatusCode::kInvalidArgument, {"{{node a}}", "Duplicate"});
 }
 
 TEST_F(GraphConstructorTest, RejectsUnknownInputNode) {
@@ -182,8 +181,7 @@ TEST_F(GraphConstructorTest, RejectsUnknownInputNode) {
               absl::StatusCode::kInvalidArgument,
               {"{{node b}}", "Unknown input node 'a'"});
   ExpectError(Def({MakeNodeDef("b", "NoOp", {"^ghost"})}),
-              absl::StatusCode::kInvalidArgument,
-              {"{{node b}}", "'ghost'"});
+              absl::StatusCode::kInvalidArgument, {"{{node b}}", "'ghost'"});
   // "a:x" is a node named "a:x", which does not exist.
   ExpectError(Def({MakeNodeDef("a", "Const", {}, DT_FLOAT),
                    MakeNodeDef("b", "Identity", {"a:x"}, DT_FLOAT)}),
@@ -287,8 +285,7 @@ TEST_F(GraphConstructorTest, EveryUnregisteredOpTypeIsNamedInOneError) {
 TEST_F(GraphConstructorTest, FunctionCallsAreUnimplementedNamingTheFunction) {
   GraphDef def = Def({MakeNodeDef("x", "Placeholder", {}, DT_FLOAT),
                       MakeNodeDef("call", "my_fn", {"x"})});
-  def.mutable_library()->add_function()->mutable_signature()->set_name(
-      "my_fn");
+  def.mutable_library()->add_function()->mutable_signature()->set_name("my_fn");
   ExpectError(def, absl::StatusCode::kUnimplemented,
               {"Function calls are not supported yet",
                "{{node call}} calls function 'my_fn'",
@@ -301,7 +298,8 @@ TEST_F(GraphConstructorTest, FunctionCallsAreUnimplementedNamingTheFunction) {
   spc2.set_name("model/StatefulPartitionedCall_1");
   NodeDef branch = MakeNodeDef("cond", "StatelessIfX", {"x"});
   (*branch.mutable_attr())["then_branch"].mutable_func()->set_name("cond_true");
-  (*branch.mutable_attr())["else_branch"].mutable_func()->set_name("cond_false");
+  (*branch.mutable_attr())["else_branch"].mutable_func()->set_name(
+      "cond_false");
   ExpectError(
       Def({MakeNodeDef("x", "Placeholder", {}, DT_FLOAT), spc, spc2, branch,
            MakeNodeDef("other", "FooPool", {"x"})}),
@@ -343,8 +341,7 @@ TEST_F(GraphConstructorTest, RejectsBadAttrs) {
   // Attr of the wrong kind.
   NodeDef wrong = MakeNodeDef("c", "Const");
   AddNodeAttr("dtype", static_cast<int64_t>(5), &wrong);
-  ExpectError(Def({wrong}), absl::StatusCode::kInvalidArgument,
-              {"{{node c}}"});
+  ExpectError(Def({wrong}), absl::StatusCode::kInvalidArgument, {"{{node c}}"});
 }
 
 TEST_F(GraphConstructorTest, RejectsCycles) {
@@ -426,11 +423,10 @@ TEST_F(GraphConstructorTest, RejectsInternalOpsUnlessAllowed) {
 }
 
 TEST_F(GraphConstructorTest, ControlInputsMustFollowDataInputs) {
-  ExpectError(Def({MakeNodeDef("a", "Const", {}, DT_FLOAT),
-                   MakeNodeDef("b", "NoOp"),
-                   MakeNodeDef("i", "Identity", {"^b", "a"}, DT_FLOAT)}),
-              absl::StatusCode::kInvalidArgument,
-              {"{{node i}}", "'a'", "'^b'"});
+  ExpectError(
+      Def({MakeNodeDef("a", "Const", {}, DT_FLOAT), MakeNodeDef("b", "NoOp"),
+           MakeNodeDef("i", "Identity", {"^b", "a"}, DT_FLOAT)}),
+      absl::StatusCode::kInvalidArgument, {"{{node i}}", "'a'", "'^b'"});
 }
 
 TEST_F(GraphConstructorTest, RejectsMalformedInputs) {
@@ -441,8 +437,9 @@ TEST_F(GraphConstructorTest, RejectsMalformedInputs) {
     *def.add_node() = MakeNodeDef("b", "NoOp", {bad});
     ExpectError(def, absl::StatusCode::kInvalidArgument, {"{{node b}}"});
   }
-  ExpectError(Def({MakeNodeDef("b", "NoOp", {"^x:1"}), MakeNodeDef("x", "NoOp")}),
-              absl::StatusCode::kInvalidArgument, {"^x:1"});
+  ExpectError(
+      Def({MakeNodeDef("b", "NoOp", {"^x:1"}), MakeNodeDef("x", "NoOp")}),
+      absl::StatusCode::kInvalidArgument, {"^x:1"});
 }
 
 TEST_F(GraphConstructorTest, DuplicateControlInputsMakeOneEdge) {
@@ -525,10 +522,11 @@ TEST_F(GraphConstructorTest, MutatedGraphDefsNeverCrash) {
       MakeNodeDef("assign", "Assign", {"v", "exit"}, DT_INT32),
   });
   const std::vector<std::string> pieces = {
-      "init", "merge", "next", "switch:1", "switch:2", "^cond", "v", "^v:0",
-      "", "^", "body:-1", "exit:99999999999", "_SOURCE", "a b", "v:0"};
+      "init",    "merge", "next", "switch:1", "switch:2", "^cond",
+      "v",       "^v:0",  "",     "^",        "body:-1",  "exit:99999999999",
+      "_SOURCE", "a b",   "v:0"};
   const std::vector<std::string> ops = {"Identity", "Merge", "NoOp", "_Recv",
-                                        "Unknown", "Add", "Const"};
+                                        "Unknown",  "Add",   "Const"};
   uint64_t state = 12345;
   auto next = [&state](uint64_t n) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;

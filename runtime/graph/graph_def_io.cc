@@ -54,7 +54,7 @@ bool LooksBinary(absl::string_view bytes) {
 // bytes are a SavedModel when they are a well-formed message of nothing but
 // a varint field 1 (present) and length-delimited fields 2.
 bool LooksLikeBinarySavedModel(absl::string_view bytes) {
-  constexpr uint32_t kVersionTag = (1 << 3) | 0;    // field 1, varint
+  constexpr uint32_t kVersionTag = (1 << 3) | 0;     // field 1, varint
   constexpr uint32_t kMetaGraphsTag = (2 << 3) | 2;  // field 2, bytes
   if (bytes.empty() || bytes.size() > static_cast<size_t>(INT_MAX) ||
       static_cast<unsigned char>(bytes[0]) != kVersionTag) {
@@ -101,7 +101,8 @@ bool LooksLikeTextSavedModel(absl::string_view text) {
       break;
     }
   }
-  for (absl::string_view field : {"saved_model_schema_version", "meta_graphs"}) {
+  for (absl::string_view field :
+       {"saved_model_schema_version", "meta_graphs"}) {
     if (absl::StartsWith(text, field)) {
       const absl::string_view rest = text.substr(field.size());
       if (rest.empty() || rest.front() == ':' || rest.front() == '{' ||
@@ -131,7 +132,8 @@ absl::Status NotAGraphDefButASavedModel(const std::string& what) {
 
 absl::Status WithPath(const absl::Status& s, const std::string& path) {
   if (s.ok()) return s;
-  return absl::Status(s.code(), absl::StrCat(s.message(), " (file '", path, "')"));
+  return absl::Status(s.code(),
+                      absl::StrCat(s.message(), " (file '", path, "')"));
 }
 
 absl::Status WriteFile(const std::string& path, const std::string& contents) {
@@ -153,15 +155,15 @@ absl::Status WriteFile(const std::string& path, const std::string& contents) {
 absl::Status ParseGraphDefFromBinary(absl::string_view bytes, GraphDef* out) {
   out->Clear();
   if (bytes.size() > static_cast<size_t>(INT_MAX)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Could not parse GraphDef from binary: ", bytes.size(),
-        " bytes exceeds the 2GiB protobuf limit"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Could not parse GraphDef from binary: ", bytes.size(),
+                     " bytes exceeds the 2GiB protobuf limit"));
   }
   if (!out->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     out->Clear();
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Could not parse GraphDef from binary (", bytes.size(),
-        " bytes): malformed or truncated protocol buffer"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Could not parse GraphDef from binary (", bytes.size(),
+                     " bytes): malformed or truncated protocol buffer"));
   }
   return absl::OkStatus();
 }
@@ -228,8 +230,7 @@ absl::Status ReadGraphDefFromFile(const std::string& path, GraphDef* out) {
   if (absl::EndsWith(lower, ".pbtxt") || absl::EndsWith(lower, ".txt")) {
     return WithPath(ParseGraphDefFromText(bytes, out), path);
   }
-  const bool binary_first =
-      absl::EndsWith(lower, ".pb") || LooksBinary(bytes);
+  const bool binary_first = absl::EndsWith(lower, ".pb") || LooksBinary(bytes);
   absl::Status first = binary_first ? ParseGraphDefFromBinary(bytes, out)
                                     : ParseGraphDefFromText(bytes, out);
   if (first.ok()) return first;

@@ -17,20 +17,26 @@ using ::google::protobuf::util::MessageDifferencer;
 using ::testing::HasSubstr;
 
 constexpr char kText[] = R"pb(
-# A comment line.
-node {
-  name: "x"   # trailing comment
-  op: "Placeholder"
-  attr { key: "dtype" value { type: DT_FLOAT } }
-}
-node {
-  name: "y"
-  op: "Identity"
-  input: "x"
-  attr { key: "T" value { type: DT_FLOAT } }
-  device: "/cpu:0"
-}
-versions { producer: 27 min_consumer: 12 }
+  # A comment line.
+  node {
+    name: "x"  # trailing comment
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "y"
+    op: "Identity"
+    input: "x"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    device: "/cpu:0"
+  }
+  versions { producer: 27 min_consumer: 12 }
 )pb";
 
 GraphDef Sample() {
@@ -60,25 +66,25 @@ TEST(GraphDefIoTest, ParsesTextWithEnumNamesAndComments) {
   EXPECT_EQ(def.node(1).device(), "/cpu:0");
   EXPECT_EQ(def.versions().producer(), 27);
   // Numeric enum values are accepted as well.
-  ASSERT_TRUE(ParseGraphDefFromText(
-                  R"(node { name: "a" attr { key: "T" value { type: 3 } } })",
-                  &def)
-                  .ok());
+  ASSERT_TRUE(
+      ParseGraphDefFromText(
+          R"(node { name: "a" attr { key: "T" value { type: 3 } } })", &def)
+          .ok());
   EXPECT_EQ(def.node(0).attr().at("T").type(), DT_INT32);
 }
 
 TEST(GraphDefIoTest, TextErrorsGiveLineAndColumn) {
   GraphDef def;
-  absl::Status s = ParseGraphDefFromText("node {\n  name: \"a\"\n  bogus: 1\n}\n",
-                                         &def);
+  absl::Status s =
+      ParseGraphDefFromText("node {\n  name: \"a\"\n  bogus: 1\n}\n", &def);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("Could not parse GraphDef"));
   EXPECT_THAT(s.message(), HasSubstr("line 3"));
   EXPECT_THAT(s.message(), HasSubstr("bogus"));
   EXPECT_EQ(def.node_size(), 0);
 
-  s = ParseGraphDefFromText("node { attr { key: \"T\" value { type: DT_NOPE } } }",
-                            &def);
+  s = ParseGraphDefFromText(
+      "node { attr { key: \"T\" value { type: DT_NOPE } } }", &def);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("DT_NOPE"));
 
@@ -195,9 +201,8 @@ TEST(GraphDefIoTest, FileErrors) {
   EXPECT_THAT(s.message(), HasSubstr("Could not parse GraphDef"));
   EXPECT_THAT(s.message(), HasSubstr(junk));
 
-  s = ReadGraphDefFromFile(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR")
-                                                      : "/tmp",
-                           &out);
+  s = ReadGraphDefFromFile(
+      std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp", &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
 
   s = WriteTextGraphDef("/nonexistent_dir_xyz/g.pbtxt", GraphDef());
@@ -208,7 +213,7 @@ TEST(GraphDefIoTest, FileErrors) {
 // A length-delimited field (wire type 2) of `bytes`.
 std::string Field(int number, const std::string& bytes) {
   std::string out(1, static_cast<char>((number << 3) | 2));
-  for (size_t n = bytes.size(); ; n >>= 7) {
+  for (size_t n = bytes.size();; n >>= 7) {
     out.push_back(static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0)));
     if (n < 0x80) break;
   }

@@ -229,7 +229,7 @@ TEST(GraphTest, RemoveEdgeKeepsIdsAndReusesObjects) {
   EXPECT_EQ(g.num_edges(), 1);
 
   const Edge* again = g.AddEdge(a, 0, i, 0);
-  EXPECT_EQ(again, e);  // Object came off the free list...
+  EXPECT_EQ(again, e);        // Object came off the free list...
   EXPECT_EQ(again->id(), 2);  // ...but the id is fresh.
   EXPECT_EQ(g.FindEdgeId(2), again);
   std::vector<const Edge*> edges = g.edges();

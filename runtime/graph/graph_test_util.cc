@@ -26,23 +26,19 @@ OpRegistry* BuildRegistry() {
   auto* r = new OpRegistry;
   RegisterOrDie(r, OpDefBuilder("NoOp"));
   RegisterOrDie(r, OpDefBuilder("ControlTrigger"));
-  RegisterOrDie(r, OpDefBuilder("Const")
-                       .Output("output: dtype")
-                       .Attr("dtype: type"));
+  RegisterOrDie(
+      r, OpDefBuilder("Const").Output("output: dtype").Attr("dtype: type"));
   RegisterOrDie(r, OpDefBuilder("Placeholder")
                        .Output("output: dtype")
                        .Attr("dtype: type")
                        .Attr("shape: shape = { unknown_rank: true }"));
-  RegisterOrDie(r, OpDefBuilder("Add")
-                       .Input("x: T")
-                       .Input("y: T")
-                       .Output("z: T")
-                       .Attr("T: {float, double, int32, int64}"));
-  RegisterOrDie(r, OpDefBuilder("Less")
-                       .Input("x: T")
-                       .Input("y: T")
-                       .Output("z: bool")
-                       .Attr("T: {float, double, int32, int64}"));
+  RegisterOrDie(
+      r, OpDefBuilder("Add").Input("x: T").Input("y: T").Output("z: T").Attr(
+             "T: {float, double, int32, int64}"));
+  RegisterOrDie(
+      r,
+      OpDefBuilder("Less").Input("x: T").Input("y: T").Output("z: bool").Attr(
+          "T: {float, double, int32, int64}"));
   RegisterOrDie(r, OpDefBuilder("Identity")
                        .Input("input: T")
                        .Output("output: T")
@@ -74,9 +70,8 @@ OpRegistry* BuildRegistry() {
                        .Input("data: T")
                        .Output("output: T")
                        .Attr("T: type"));
-  RegisterOrDie(r, OpDefBuilder("LoopCond")
-                       .Input("input: bool")
-                       .Output("output: bool"));
+  RegisterOrDie(
+      r, OpDefBuilder("LoopCond").Input("input: bool").Output("output: bool"));
   RegisterOrDie(r, OpDefBuilder("VariableV2")
                        .Output("ref: Ref(dtype)")
                        .Attr("shape: shape = { unknown_rank: true }")
@@ -101,9 +96,8 @@ OpRegistry* BuildRegistry() {
                        .Attr("tensor_type: type")
                        .Attr("tensor_name: string = ''")
                        .SetIsStateful());
-  RegisterOrDie(r, OpDefBuilder("WithDefault")
-                       .Output("out: float")
-                       .Attr("a: int = 7"));
+  RegisterOrDie(
+      r, OpDefBuilder("WithDefault").Output("out: float").Attr("a: int = 7"));
   return r;
 }
 

@@ -412,7 +412,8 @@ class Partitioner {
     Node* switch_node = nullptr;
     Node* next_node = nullptr;
     Node* exit_node = nullptr;
-    SF_ASSIGN_OR_RETURN(merge, AddLoopNode(std::move(merge_def), device, frame));
+    SF_ASSIGN_OR_RETURN(merge,
+                        AddLoopNode(std::move(merge_def), device, frame));
     SF_ASSIGN_OR_RETURN(switch_node,
                         AddLoopNode(std::move(switch_def), device, frame));
     SF_ASSIGN_OR_RETURN(next_node,
@@ -472,8 +473,7 @@ class Partitioner {
         continue;
       }
       const int slot = e->dst_input();
-      if (slot < 0 || slot >= dst->num_inputs() ||
-          (*inputs)[slot] != nullptr) {
+      if (slot < 0 || slot >= dst->num_inputs() || (*inputs)[slot] != nullptr) {
         return absl::InvalidArgumentError(absl::StrCat(
             "Partition: ", FormatNodeName(dst->name()),
             " has an invalid or duplicate edge into input ", slot));
@@ -484,10 +484,10 @@ class Partitioner {
       if ((*inputs)[slot] == nullptr) {
         int missing = 0;
         for (const Edge* e : *inputs) missing += e == nullptr ? 1 : 0;
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Incomplete graph: ", FormatNodeName(dst->name()), " is missing ",
-            missing, " of its ", dst->num_inputs(), " inputs (first: input ",
-            slot, ")"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Incomplete graph: ", FormatNodeName(dst->name()),
+                         " is missing ", missing, " of its ", dst->num_inputs(),
+                         " inputs (first: input ", slot, ")"));
       }
     }
     inputs->insert(inputs->end(), controls.begin(), controls.end());
@@ -539,14 +539,14 @@ class Partitioner {
         SF_RETURN_IF_ERROR(EdgeFrame(e, &frame));
         std::string loop_merge;
         if (!frame.empty()) {
-          auto loop = control_loops_.find(
-              std::make_pair(frame, loc_names_[dst_loc]));
+          auto loop =
+              control_loops_.find(std::make_pair(frame, loc_names_[dst_loc]));
           if (loop == control_loops_.end()) {
-            return absl::InternalError(absl::StrCat(
-                "Partition: no control loop for frame '", frame,
-                "' on location '", loc_names_[dst_loc], "' (edge ",
-                FormatNodeName(src->name()), " -> ",
-                FormatNodeName(dst->name()), ")"));
+            return absl::InternalError(
+                absl::StrCat("Partition: no control loop for frame '", frame,
+                             "' on location '", loc_names_[dst_loc], "' (edge ",
+                             FormatNodeName(src->name()), " -> ",
+                             FormatNodeName(dst->name()), ")"));
           }
           loop_merge = loop->second.merge->name();
         }
@@ -620,7 +620,8 @@ class Partitioner {
     recv->set_device(recv_device);
     AddNodeAttr("tensor_type", dtype, recv);
     add_transfer_attrs(recv);
-    if (!loop_merge.empty()) recv->add_input(InputName(loop_merge, kControlSlot));
+    if (!loop_merge.empty())
+      recv->add_input(InputName(loop_merge, kControlSlot));
     *received = recv->name();
 
     if (is_control) {
@@ -639,7 +640,7 @@ class Partitioner {
   Graph& g_;
   std::map<std::string, GraphDef>* const partitions_;
   std::vector<int> loc_;  // By node id: a location id (-1 for non-ops).
-  std::vector<std::string> loc_names_;         // By location id.
+  std::vector<std::string> loc_names_;             // By location id.
   absl::flat_hash_map<std::string, int> loc_ids_;  // Name -> location id.
   std::vector<GraphDef*> loc_graphs_;  // By location id; null until used.
   FrameInfo frames_;

@@ -169,8 +169,7 @@ TEST_F(PartitionTest, CrossDeviceDataEdgeBecomesSendRecvPair) {
     EXPECT_EQ(StringAttr(*n, "send_device"), kDev0);
     EXPECT_EQ(StringAttr(*n, "recv_device"), kDev1);
     int64_t incarnation = 0;
-    ASSERT_TRUE(
-        GetNodeAttr(*n, "send_device_incarnation", &incarnation).ok());
+    ASSERT_TRUE(GetNodeAttr(*n, "send_device_incarnation", &incarnation).ok());
     EXPECT_EQ(incarnation, 100);
     bool client_terminated = true;
     ASSERT_TRUE(GetNodeAttr(*n, "client_terminated", &client_terminated).ok());
@@ -179,9 +178,9 @@ TEST_F(PartitionTest, CrossDeviceDataEdgeBecomesSendRecvPair) {
   }
   EXPECT_EQ(send.device(), kDev0);
   EXPECT_EQ(recv.device(), kDev1);
-  EXPECT_THAT(std::vector<std::string>(send.input().begin(),
-                                       send.input().end()),
-              ElementsAre("a"));
+  EXPECT_THAT(
+      std::vector<std::string>(send.input().begin(), send.input().end()),
+      ElementsAre("a"));
   EXPECT_THAT(recv.input(), SizeIs(0));
   DataType t = DT_INVALID;
   ASSERT_TRUE(GetNodeAttr(send, "T", &t).ok());
@@ -268,9 +267,9 @@ TEST_F(PartitionTest, CrossDeviceControlEdgeUsesDummyConstAndIdentity) {
   auto consts = OpsIn(kDev0, "Const");
   ASSERT_THAT(consts, SizeIs(2));  // a and the dummy
   const NodeDef* dummy = consts[0]->name() == "a" ? consts[1] : consts[0];
-  EXPECT_THAT(std::vector<std::string>(dummy->input().begin(),
-                                       dummy->input().end()),
-              ElementsAre("^a"));
+  EXPECT_THAT(
+      std::vector<std::string>(dummy->input().begin(), dummy->input().end()),
+      ElementsAre("^a"));
   EXPECT_EQ(dummy->device(), kDev0);
   EXPECT_THAT(dummy->name(), StartsWith("a/_"));
   auto sends = OpsIn(kDev0, "_Send");
@@ -289,9 +288,9 @@ TEST_F(PartitionTest, CrossDeviceControlEdgeUsesDummyConstAndIdentity) {
   EXPECT_EQ(StringAttr(*recvs[0], "tensor_name"), tensor_name);
   EXPECT_EQ(StringAttr(*recvs[0], "send_device"), kDev0);
   EXPECT_EQ(StringAttr(*recvs[0], "recv_device"), kDev1);
-  EXPECT_THAT(std::vector<std::string>(ids[0]->input().begin(),
-                                       ids[0]->input().end()),
-              ElementsAre(recvs[0]->name()));
+  EXPECT_THAT(
+      std::vector<std::string>(ids[0]->input().begin(), ids[0]->input().end()),
+      ElementsAre(recvs[0]->name()));
   EXPECT_EQ(ids[0]->device(), kDev1);
   const std::string ctrl = "^" + ids[0]->name();
   EXPECT_THAT(Inputs(kDev1, "n"), ElementsAre(ctrl));
@@ -415,8 +414,8 @@ TEST_F(PartitionTest, OutputIsDeterministic) {
   ASSERT_EQ(first.size(), second.size());
   for (const auto& [loc, gdef] : first) {
     // (Attr maps have no defined order, so compare as messages.)
-    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
-        gdef, second[loc]))
+    EXPECT_TRUE(
+        google::protobuf::util::MessageDifferencer::Equals(gdef, second[loc]))
         << loc;
   }
 }
@@ -474,9 +473,10 @@ TEST_F(PartitionTest, TakingNodeDefsGivesTheSamePartitions) {
 
   ASSERT_EQ(taken.size(), copied.size());
   for (const auto& [loc, part] : copied) {
-    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
-        part, taken[loc]))
-        << loc << "\ncopied:\n" << part.DebugString() << "taken:\n"
+    EXPECT_TRUE(
+        google::protobuf::util::MessageDifferencer::Equals(part, taken[loc]))
+        << loc << "\ncopied:\n"
+        << part.DebugString() << "taken:\n"
         << taken[loc].DebugString();
   }
   // The taken graph's nodes gave up their NodeDefs; the copied one's kept
@@ -599,8 +599,7 @@ TEST_F(PartitionTest, CrossDeviceEdgesInsideALoopGetControlLoops) {
   // Its predicate is LoopCond's value, received once per iteration.
   const NodeDef* pred_recv = RecvOf(parts_[kDev1], "cond");
   ASSERT_NE(pred_recv, nullptr);
-  EXPECT_THAT(c1.sw->input(),
-              ElementsAre(c1.merge->name(), pred_recv->name()));
+  EXPECT_THAT(c1.sw->input(), ElementsAre(c1.merge->name(), pred_recv->name()));
   EXPECT_THAT(pred_recv->input(), ElementsAre("^" + c1.merge->name()));
   // The body's input arrives once per iteration too.
   const NodeDef* body_recv = RecvOf(parts_[kDev1], "switch");
@@ -647,8 +646,8 @@ TEST_F(PartitionTest, ControlLoopsAreDeterministic) {
   ASSERT_EQ(first.size(), 2u);
   ASSERT_EQ(first.size(), second.size());
   for (const auto& [loc, gdef] : first) {
-    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
-        gdef, second[loc]))
+    EXPECT_TRUE(
+        google::protobuf::util::MessageDifferencer::Equals(gdef, second[loc]))
         << loc;
   }
 }

@@ -32,8 +32,8 @@ absl::Status CheckRequest(absl::Span<const std::string> fed_outputs,
   for (const std::string& feed : fed_outputs) {
     const TensorId id = ParseTensorName(feed);
     if (!fed.insert(id).second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Endpoint \"", id.ToString(), "\" fed more than once."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Endpoint \"", id.ToString(), "\" fed more than once."));
     }
   }
   for (const std::string& fetch : fetch_outputs) {
@@ -63,10 +63,10 @@ absl::Status ResolveFeeds(const Graph& g,
           "FeedInputs: unable to find feed output ", id.ToString()));
     }
     if (id.index < 0 || id.index >= n->num_outputs()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "FeedInputs: ", id.ToString(), " is not an output of ",
-          FormatNodeName(n->name()), ", which has ", n->num_outputs(),
-          " output(s)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("FeedInputs: ", id.ToString(), " is not an output of ",
+                       FormatNodeName(n->name()), ", which has ",
+                       n->num_outputs(), " output(s)"));
     }
     feeds->push_back({n, id.index});
   }
@@ -93,8 +93,7 @@ absl::Status ResolveFetches(const Graph& g,
     if (id.index < 0 || id.index >= n->num_outputs()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "FetchOutputs ", id.ToString(), ": output index out of range, ",
-          FormatNodeName(n->name()), " has ", n->num_outputs(),
-          " output(s)"));
+          FormatNodeName(n->name()), " has ", n->num_outputs(), " output(s)"));
     }
     fetches->push_back({n, id.index});
   }
@@ -107,8 +106,8 @@ absl::Status ResolveTargets(const Graph& g,
   for (const std::string& name : target_node_names) {
     Node* n = FindOpNode(g, name);
     if (n == nullptr) {
-      return absl::NotFoundError(absl::StrCat(
-          "PruneForTargets: Some target nodes not found: ", name));
+      return absl::NotFoundError(
+          absl::StrCat("PruneForTargets: Some target nodes not found: ", name));
     }
     targets->push_back(n);
   }
@@ -126,8 +125,7 @@ absl::StatusOr<Node*> AddClientNode(Graph* g, NodeDef def,
 
 // Attrs shared by the client-terminated _Send/_Recv of one endpoint.
 void AddClientTransferAttrs(const std::string& tensor_name,
-                            const DeviceAttributes& device_info,
-                            NodeDef* def) {
+                            const DeviceAttributes& device_info, NodeDef* def) {
   AddNodeAttr("tensor_name", tensor_name, def);
   AddNodeAttr("send_device", device_info.name(), def);
   AddNodeAttr("send_device_incarnation",
@@ -201,8 +199,8 @@ absl::Status FeedInput(Graph* g, const ResolvedEndpoint& ep, int arg_index,
   const DataType dtype = BaseType(n->output_type(ep.index));
   NodeDef def;
   if (use_function_convention) {
-    def.set_name(absl::StrCat("_arg_", n->name(), "_", ep.index, "_",
-                              arg_index));
+    def.set_name(
+        absl::StrCat("_arg_", n->name(), "_", ep.index, "_", arg_index));
     def.set_op("_Arg");
     AddNodeAttr("T", dtype, &def);
     AddNodeAttr("index", static_cast<int64_t>(arg_index), &def);
@@ -210,8 +208,8 @@ absl::Status FeedInput(Graph* g, const ResolvedEndpoint& ep, int arg_index,
     def.set_name(absl::StrCat("_recv_", n->name(), "_", ep.index));
     def.set_op("_Recv");
     AddNodeAttr("tensor_type", dtype, &def);
-    AddClientTransferAttrs(absl::StrCat(n->name(), ":", ep.index),
-                           device_info, &def);
+    AddClientTransferAttrs(absl::StrCat(n->name(), ":", ep.index), device_info,
+                           &def);
   }
   SF_ASSIGN_OR_RETURN(Node * feed_node,
                       AddClientNode(g, std::move(def), device_info));
@@ -314,12 +312,12 @@ absl::Status RewriteGraphForExecution(
   }
 
   for (size_t i = 0; i < feeds.size(); ++i) {
-    SF_RETURN_IF_ERROR(FeedInput(g, feeds[i], static_cast<int>(i),
-                                 device_info, use_function_convention));
+    SF_RETURN_IF_ERROR(FeedInput(g, feeds[i], static_cast<int>(i), device_info,
+                                 use_function_convention));
   }
   std::vector<const Node*> roots;
-  SF_RETURN_IF_ERROR(FetchOutputs(g, fetches, device_info,
-                                  use_function_convention, &roots));
+  SF_RETURN_IF_ERROR(
+      FetchOutputs(g, fetches, device_info, use_function_convention, &roots));
   roots.insert(roots.end(), targets.begin(), targets.end());
 
   PruneForReverseReachability(g, std::move(roots));

@@ -56,9 +56,8 @@ class SubgraphTest : public ::testing::Test {
                        const std::vector<std::string>& fetches,
                        const std::vector<std::string>& targets,
                        bool use_function_convention = true) {
-    return subgraph::RewriteGraphForExecution(&g_, feeds, fetches, targets,
-                                              device_,
-                                              use_function_convention, &meta_);
+    return subgraph::RewriteGraphForExecution(
+        &g_, feeds, fetches, targets, device_, use_function_convention, &meta_);
   }
 
   std::vector<std::string> OpNames() const {
@@ -68,9 +67,7 @@ class SubgraphTest : public ::testing::Test {
     return names;
   }
 
-  Node* Find(const std::string& name) const {
-    return g_.FindNodeByName(name);
-  }
+  Node* Find(const std::string& name) const { return g_.FindNodeByName(name); }
 
   // "src:slot" for data in-edges (by slot), then "^src" for control
   // in-edges, sorted.
@@ -269,8 +266,7 @@ TEST_F(SubgraphTest, SourceAndSinkAreNotAddressable) {
 TEST_F(SubgraphTest, FetchKeepsExactlyItsAncestors) {
   BuildDefault();
   ASSERT_TRUE(Rewrite({}, {"e"}, {}).ok());
-  EXPECT_THAT(OpNames(),
-              ElementsAre("_retval_e_0_0", "a", "b", "c", "d", "e"));
+  EXPECT_THAT(OpNames(), ElementsAre("_retval_e_0_0", "a", "b", "c", "d", "e"));
   // Fetch node: _Retval(e:0) on the client device, control edge to SINK.
   const Node* r = Find("_retval_e_0_0");
   EXPECT_EQ(r->type_string(), "_Retval");
@@ -314,8 +310,8 @@ TEST_F(SubgraphTest, FeedRewiresConsumersToArgNode) {
   BuildDefault();
   ASSERT_TRUE(Rewrite({"b"}, {"e"}, {}).ok());
   // The Placeholder itself is no longer needed.
-  EXPECT_THAT(OpNames(), ElementsAre("_arg_b_0_0", "_retval_e_0_0", "a", "c",
-                                     "d", "e"));
+  EXPECT_THAT(OpNames(),
+              ElementsAre("_arg_b_0_0", "_retval_e_0_0", "a", "c", "d", "e"));
   EXPECT_THAT(Inputs("c"), ElementsAre("a:0", "_arg_b_0_0:0"));
   const Node* arg = Find("_arg_b_0_0");
   EXPECT_EQ(arg->type_string(), "_Arg");
@@ -335,10 +331,9 @@ TEST_F(SubgraphTest, FeedRewiresConsumersToArgNode) {
 TEST_F(SubgraphTest, ArgAndRetvalIndicesFollowRequestOrder) {
   BuildDefault();
   ASSERT_TRUE(Rewrite({"a", "b:0"}, {"v", "e:0", "e"}, {}).ok());
-  EXPECT_THAT(OpNames(),
-              ElementsAre("_arg_a_0_0", "_arg_b_0_1", "_retval_e_0_1",
-                          "_retval_e_0_2", "_retval_v_0_0", "c", "d", "e", "u",
-                          "v"));
+  EXPECT_THAT(OpNames(), ElementsAre("_arg_a_0_0", "_arg_b_0_1",
+                                     "_retval_e_0_1", "_retval_e_0_2",
+                                     "_retval_v_0_0", "c", "d", "e", "u", "v"));
   int64_t index = -1;
   ASSERT_TRUE(GetNodeAttr(Find("_arg_b_0_1")->def(), "index", &index).ok());
   EXPECT_EQ(index, 1);
@@ -433,8 +428,8 @@ TEST_F(SubgraphTest, MetadataUsesBaseTypesOfTheEndpoints) {
 
 TEST_F(SubgraphTest, SendRecvConventionUsesClientTerminatedTransfers) {
   BuildDefault();
-  ASSERT_TRUE(Rewrite({"b"}, {"e"}, {}, /*use_function_convention=*/false)
-                  .ok());
+  ASSERT_TRUE(
+      Rewrite({"b"}, {"e"}, {}, /*use_function_convention=*/false).ok());
   EXPECT_THAT(OpNames(),
               ElementsAre("_recv_b_0", "_send_e_0", "a", "c", "d", "e"));
   EXPECT_THAT(Inputs("c"), ElementsAre("a:0", "_recv_b_0:0"));
@@ -472,8 +467,8 @@ TEST_F(SubgraphTest, SendRecvConventionUsesClientTerminatedTransfers) {
 TEST_F(SubgraphTest, SendRecvConventionSharesOneSendPerEndpoint) {
   BuildDefault();
   ASSERT_TRUE(Rewrite({}, {"e", "e:0", "d"}, {}, false).ok());
-  EXPECT_THAT(OpNames(), ElementsAre("_send_d_0", "_send_e_0", "a", "b", "c",
-                                     "d", "e"));
+  EXPECT_THAT(OpNames(),
+              ElementsAre("_send_d_0", "_send_e_0", "a", "b", "c", "d", "e"));
   EXPECT_THAT(meta_.fetch_types, ElementsAre(DT_FLOAT, DT_FLOAT, DT_FLOAT));
 }
 

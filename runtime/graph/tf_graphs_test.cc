@@ -22,11 +22,11 @@ std::string RequireFile(const std::string& name) {
   return path.value_or("");
 }
 
-#define SKIP_IF_ABSENT(path, name)                                        \
-  if ((path).empty()) {                                                   \
-    GTEST_SKIP() << "TensorFlow testdata '" << (name)                     \
-                 << "' not found (set STEPFLOW_TF_TESTDATA or put "       \
-                    "shared/testdata/tf beside the checkout)";            \
+#define SKIP_IF_ABSENT(path, name)                                  \
+  if ((path).empty()) {                                             \
+    GTEST_SKIP() << "TensorFlow testdata '" << (name)               \
+                 << "' not found (set STEPFLOW_TF_TESTDATA or put " \
+                    "shared/testdata/tf beside the checkout)";      \
   }
 
 TEST(TfGraphsTest, AdditionInt32Imports) {

@@ -56,10 +56,9 @@ class AddNOp : public OpKernel {
   }
 };
 
-#define SF_REGISTER_ADDN(T)                                     \
-  REGISTER_KERNEL_BUILDER(                                     \
-      Name("AddN").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      AddNOp<T>);
+#define SF_REGISTER_ADDN(T) \
+  REGISTER_KERNEL_BUILDER(  \
+      Name("AddN").Device(DEVICE_CPU).TypeConstraint<T>("T"), AddNOp<T>);
 SF_CALL_NUMBER_TYPES(SF_REGISTER_ADDN)
 #undef SF_REGISTER_ADDN
 

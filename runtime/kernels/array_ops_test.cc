@@ -134,7 +134,8 @@ TEST(ShapeOpsTest, Reshape) {
   test::KernelRunner runner;
   ASSERT_TRUE(runner.Init(def).ok());
   ASSERT_TRUE(runner.Run({x, Vec<int32_t>({3, -1})}).ok());
-  ExpectTensor<int32_t>(runner.output(0), TensorShape({3, 2}), {1, 2, 3, 4, 5, 6});
+  ExpectTensor<int32_t>(runner.output(0), TensorShape({3, 2}),
+                        {1, 2, 3, 4, 5, 6});
   EXPECT_TRUE(runner.output(0).SharesBufferWith(x));
   Tensor out;
   EXPECT_FALSE(RunKernel(def, {x, Vec<int32_t>({})}, &out).ok());
@@ -334,9 +335,9 @@ TEST(TileOpTest, ValuesAndErrors) {
                          Vec<int32_t>({2, 3})},
                         &out)
                   .ok());
-  ExpectTensor<int32_t>(out, TensorShape({4, 6}),
-                        {1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4,
-                         1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4});
+  ExpectTensor<int32_t>(
+      out, TensorShape({4, 6}),
+      {1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4, 1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4});
   ASSERT_TRUE(RunKernel(TestNode("t", "Tile").Inputs(2).Attr("T", DT_STRING),
                         {Vec<std::string>({"a", "b"}), Vec<int32_t>({2})}, &out)
                   .ok());
@@ -457,7 +458,8 @@ TEST(ZerosOnesLikeTest, Values) {
 }
 
 TEST(AddNOpTest, ValuesAliasingAndErrors) {
-  const NodeDef def = TestNode("an", "AddN").Inputs(3).Attr("N", 3).Attr("T", DT_FLOAT);
+  const NodeDef def =
+      TestNode("an", "AddN").Inputs(3).Attr("N", 3).Attr("T", DT_FLOAT);
   Tensor out;
   ASSERT_TRUE(RunKernel(def,
                         {Vec<float>({1, 2}), Vec<float>({10, 20}),

@@ -31,7 +31,8 @@ TEST(BCastTest, RowVectorMergesIntoRows) {
   EXPECT_FALSE(b.same_shape());
   EXPECT_EQ(b.merged_dims(), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(b.y_strides(), (std::vector<int64_t>{0, 1}));
-  EXPECT_EQ(Rows(b), (std::vector<Row>{{0, 1, 0, 1, 0, 3}, {3, 1, 0, 1, 3, 3}}));
+  EXPECT_EQ(Rows(b),
+            (std::vector<Row>{{0, 1, 0, 1, 0, 3}, {3, 1, 0, 1, 3, 3}}));
 }
 
 TEST(BCastTest, OuterProduct) {
@@ -39,7 +40,8 @@ TEST(BCastTest, OuterProduct) {
   ASSERT_TRUE(b.IsValid());
   EXPECT_EQ(b.output_shape().DebugString(), "[2,3]");
   // x stays put along each row; y advances.
-  EXPECT_EQ(Rows(b), (std::vector<Row>{{0, 0, 0, 1, 0, 3}, {1, 0, 0, 1, 3, 3}}));
+  EXPECT_EQ(Rows(b),
+            (std::vector<Row>{{0, 0, 0, 1, 0, 3}, {1, 0, 0, 1, 3, 3}}));
 }
 
 TEST(BCastTest, MergesAdjacentDimsOfSameKind) {
@@ -68,7 +70,8 @@ TEST(BCastTest, ZeroBeatsOne) {
 TEST(BCastTest, Incompatible) {
   BCast b(TensorShape({2, 3}), TensorShape({4}));
   EXPECT_FALSE(b.IsValid());
-  EXPECT_EQ(b.IncompatibleShapesMessage(), "Incompatible shapes: [2,3] vs. [4]");
+  EXPECT_EQ(b.IncompatibleShapesMessage(),
+            "Incompatible shapes: [2,3] vs. [4]");
   EXPECT_FALSE(BCast(TensorShape({0}), TensorShape({2})).IsValid());
 }
 

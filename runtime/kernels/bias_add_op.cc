@@ -28,15 +28,16 @@ class BiasAddOp : public OpKernel {
                 NodeInvalidArgument(ctx, "Input tensor must be at least 2D: ",
                                     value.shape().DebugString()));
     OP_REQUIRES(ctx, bias.dims() == 1,
-                NodeInvalidArgument(ctx, "Biases must be 1D: ",
-                                    bias.shape().DebugString()));
+                NodeInvalidArgument(
+                    ctx, "Biases must be 1D: ", bias.shape().DebugString()));
     const int channel_dim = nchw_ ? 1 : value.dims() - 1;
     const int64_t channels = value.dim_size(channel_dim);
     OP_REQUIRES(
         ctx, bias.dim_size(0) == channels,
         NodeInvalidArgument(
-            ctx, "Must provide as many biases as the channel dimension of the "
-                 "input tensor: ",
+            ctx,
+            "Must provide as many biases as the channel dimension of the "
+            "input tensor: ",
             bias.shape().DebugString(), " vs. ", value.shape().DebugString()));
     Tensor* out = nullptr;
     if (ctx->input_is_ref(0)) {
@@ -77,8 +78,8 @@ class BiasAddOp : public OpKernel {
   bool nchw_ = false;
 };
 
-#define SF_REGISTER_BIAS_ADD(T)                                    \
-  REGISTER_KERNEL_BUILDER(                                        \
+#define SF_REGISTER_BIAS_ADD(T)                                  \
+  REGISTER_KERNEL_BUILDER(                                       \
       Name("BiasAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       BiasAddOp<T>);
 SF_CALL_NUMBER_TYPES(SF_REGISTER_BIAS_ADD)

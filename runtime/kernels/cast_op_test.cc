@@ -41,9 +41,10 @@ TEST(CastOpTest, FloatToIntWrapsLikeTensorFlow) {
   const int32_t kMin32 = std::numeric_limits<int32_t>::min();
   const int64_t kMin64 = std::numeric_limits<int64_t>::min();
   ASSERT_TRUE(Cast(Vec<float>({1e20f, -1e20f, NAN, inf}), DT_INT32, &out).ok());
-  ExpectTensor<int32_t>(out, TensorShape({4}), {kMin32, kMin32, kMin32, kMin32});
-  ASSERT_TRUE(Cast(Vec<double>({-5, 300, -1.7, 70000, 3e9, NAN}), DT_UINT8, &out)
-                  .ok());
+  ExpectTensor<int32_t>(out, TensorShape({4}),
+                        {kMin32, kMin32, kMin32, kMin32});
+  ASSERT_TRUE(
+      Cast(Vec<double>({-5, 300, -1.7, 70000, 3e9, NAN}), DT_UINT8, &out).ok());
   ExpectTensor<uint8_t>(out, TensorShape({6}), {251, 44, 255, 112, 0, 0});
   ASSERT_TRUE(Cast(Vec<float>({70000, -70000}), DT_INT16, &out).ok());
   ExpectTensor<int16_t>(out, TensorShape({2}), {4464, -4464});
@@ -52,9 +53,9 @@ TEST(CastOpTest, FloatToIntWrapsLikeTensorFlow) {
   ASSERT_TRUE(Cast(Vec<float>({-2, 3e9f}), DT_UINT32, &out).ok());
   ExpectTensor<uint32_t>(out, TensorShape({2}), {4294967294u, 3000000000u});
   ASSERT_TRUE(Cast(Vec<double>({-1, NAN, 1e19}), DT_UINT64, &out).ok());
-  ExpectTensor<uint64_t>(out, TensorShape({3}),
-                         {~uint64_t{0}, uint64_t{1} << 63,
-                          uint64_t{10000000000000000000u}});
+  ExpectTensor<uint64_t>(
+      out, TensorShape({3}),
+      {~uint64_t{0}, uint64_t{1} << 63, uint64_t{10000000000000000000u}});
 }
 
 TEST(CastOpTest, IntegerConversionsWrap) {
@@ -104,7 +105,8 @@ TEST(CastOpTest, TruncateToBfloat16) {
   EXPECT_EQ(static_cast<float>(test::Values<bfloat16>(rounded)[0]),
             1.0f + 1.0f / 128);
   EXPECT_EQ(static_cast<float>(test::Values<bfloat16>(truncated)[0]), 1.0f);
-  EXPECT_TRUE(std::isnan(static_cast<float>(test::Values<bfloat16>(truncated)[1])));
+  EXPECT_TRUE(
+      std::isnan(static_cast<float>(test::Values<bfloat16>(truncated)[1])));
 }
 
 TEST(CastOpTest, SameTypeForwardsIncludingStrings) {
@@ -134,12 +136,13 @@ TEST(CastOpTest, StringToNumberIsUnimplemented) {
 // Every numeric/bool pair has a kernel and round-trips small integers.
 TEST(CastOpTest, AllPodPairs) {
   const std::vector<DataType> types = {
-      DT_FLOAT,  DT_DOUBLE, DT_INT32,  DT_INT64,  DT_UINT8,     DT_INT16,
-      DT_INT8,   DT_UINT16, DT_UINT32, DT_UINT64, DT_HALF,      DT_BFLOAT16,
-      DT_COMPLEX64, DT_COMPLEX128, DT_BOOL};
+      DT_FLOAT, DT_DOUBLE,   DT_INT32,     DT_INT64,      DT_UINT8,
+      DT_INT16, DT_INT8,     DT_UINT16,    DT_UINT32,     DT_UINT64,
+      DT_HALF,  DT_BFLOAT16, DT_COMPLEX64, DT_COMPLEX128, DT_BOOL};
   for (DataType src : types) {
     Tensor one;
-    ASSERT_TRUE(Cast(Vec<int32_t>({1, 0}), src, &one).ok()) << DataTypeString(src);
+    ASSERT_TRUE(Cast(Vec<int32_t>({1, 0}), src, &one).ok())
+        << DataTypeString(src);
     for (DataType dst : types) {
       Tensor out, back;
       ASSERT_TRUE(Cast(one, dst, &out).ok())

@@ -121,8 +121,8 @@ absl::Status CheckpointWriter::Add(const std::string& name,
     return absl::InvalidArgumentError("Tensor name too long to save");
   }
   if (!tensors_.emplace(name, tensor).second) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Duplicate tensor name '", name, "' in one checkpoint"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Duplicate tensor name '", name, "' in one checkpoint"));
   }
   return absl::OkStatus();
 }
@@ -198,8 +198,8 @@ absl::Status CheckpointReader::Open(absl::string_view prefix,
 }
 
 absl::Status CheckpointReader::DataLoss(const std::string& what) const {
-  return absl::DataLossError(absl::StrCat("Checkpoint file '", file_->path(),
-                                          "' is corrupt: ", what));
+  return absl::DataLossError(
+      absl::StrCat("Checkpoint file '", file_->path(), "' is corrupt: ", what));
 }
 
 absl::Status CheckpointReader::VerifyHeader() {
@@ -286,7 +286,8 @@ absl::Status CheckpointReader::ParseEntries(
     absl::string_view name;
     if (!td.U32(&name_length) || !td.Bytes(name_length, &name) ||
         !td.U32(&dtype) || !td.U32(&rank)) {
-      return DataLoss(absl::StrCat("truncated entry ", i, " in the entry table"));
+      return DataLoss(
+          absl::StrCat("truncated entry ", i, " in the entry table"));
     }
     if (rank > kMaxRank) {
       return DataLoss(absl::StrCat("entry '", name, "' has rank ", rank));
@@ -306,22 +307,21 @@ absl::Status CheckpointReader::ParseEntries(
           absl::StrCat("truncated entry '", name, "' in the entry table"));
     }
     e.dtype = static_cast<DataType>(dtype);
-    if (!DataType_IsValid(static_cast<int>(dtype)) ||
-        !IsSavableType(e.dtype)) {
+    if (!DataType_IsValid(static_cast<int>(dtype)) || !IsSavableType(e.dtype)) {
       return DataLoss(
           absl::StrCat("entry '", name, "' has unsupported dtype ", dtype));
     }
     absl::Status shape_status = TensorShape::BuildTensorShape(dims, &e.shape);
     if (!shape_status.ok()) {
-      return DataLoss(absl::StrCat("entry '", name, "' has a bad shape: ",
-                                   shape_status.message()));
+      return DataLoss(absl::StrCat(
+          "entry '", name, "' has a bad shape: ", shape_status.message()));
     }
     if (e.offset < kHeaderSize || e.offset > table_offset ||
         e.length > table_offset - e.offset) {
-      return DataLoss(absl::StrCat(
-          "entry '", name, "' payload [", e.offset, ", +", e.length,
-          ") lies outside the data section [", kHeaderSize, ", ",
-          table_offset, ")"));
+      return DataLoss(absl::StrCat("entry '", name, "' payload [", e.offset,
+                                   ", +", e.length,
+                                   ") lies outside the data section [",
+                                   kHeaderSize, ", ", table_offset, ")"));
     }
     const uint64_t n = static_cast<uint64_t>(e.shape.num_elements());
     bool length_ok;
@@ -343,8 +343,8 @@ absl::Status CheckpointReader::ParseEntries(
     }
   }
   if (td.remaining() != 0) {
-    return DataLoss(absl::StrCat(td.remaining(),
-                                 " unexpected bytes after the last entry"));
+    return DataLoss(
+        absl::StrCat(td.remaining(), " unexpected bytes after the last entry"));
   }
   return absl::OkStatus();
 }
@@ -352,10 +352,9 @@ absl::Status CheckpointReader::ParseEntries(
 absl::Status CheckpointReader::Verify() {
   const uint64_t size = file_->size();
   if (size < kHeaderSize + kFooterSize) {
-    return DataLoss(absl::StrCat("truncated: ", size,
-                                 " bytes, shorter than the ",
-                                 kHeaderSize + kFooterSize,
-                                 "-byte header and footer"));
+    return DataLoss(
+        absl::StrCat("truncated: ", size, " bytes, shorter than the ",
+                     kHeaderSize + kFooterSize, "-byte header and footer"));
   }
   absl::Status s = VerifyHeader();
   if (!s.ok()) return s;
@@ -389,8 +388,8 @@ absl::Status CheckpointReader::Lookup(const std::string& name,
                                       const EntryInfo** info) const {
   auto it = entries_.find(name);
   if (it == entries_.end()) {
-    return absl::NotFoundError(absl::StrCat(
-        "Key ", name, " not found in checkpoint '", path(), "'"));
+    return absl::NotFoundError(
+        absl::StrCat("Key ", name, " not found in checkpoint '", path(), "'"));
   }
   *info = &it->second;
   return absl::OkStatus();
@@ -411,8 +410,8 @@ absl::Status CheckpointReader::Read(const std::string& name,
   };
   const uint32_t crc = crc32c::Value(payload);
   if (crc != e->crc) {
-    return data_loss("checksum mismatch (stored ", Hex32(e->crc),
-                     ", computed ", Hex32(crc), ")");
+    return data_loss("checksum mismatch (stored ", Hex32(e->crc), ", computed ",
+                     Hex32(crc), ")");
   }
   Tensor t(e->dtype, e->shape);
   const int64_t n = t.NumElements();
@@ -436,10 +435,12 @@ absl::Status CheckpointReader::Read(const std::string& name,
   } else {
     if (e->dtype == DT_BOOL) {
       for (char c : payload) {
-        if (c != 0 && c != 1) return data_loss("has a bool byte other than 0/1");
+        if (c != 0 && c != 1)
+          return data_loss("has a bool byte other than 0/1");
       }
     }
-    if (!payload.empty()) std::memcpy(t.raw_data(), payload.data(), payload.size());
+    if (!payload.empty())
+      std::memcpy(t.raw_data(), payload.data(), payload.size());
   }
   *out = std::move(t);
   return absl::OkStatus();
@@ -476,10 +477,10 @@ absl::Status MergeCheckpoints(const std::vector<std::string>& prefixes,
     merged.push_back(prefix);
   }
   if (merged.empty() && !prefixes.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Cannot merge checkpoints into ", destination, ": none of the ",
-        prefixes.size(), " source checkpoints exist (first: ", prefixes[0],
-        ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot merge checkpoints into ", destination,
+                     ": none of the ", prefixes.size(),
+                     " source checkpoints exist (first: ", prefixes[0], ")"));
   }
   absl::Status s = writer.Finish();
   if (!s.ok()) return s;

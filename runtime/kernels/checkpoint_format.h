@@ -22,7 +22,8 @@
 //                table_length u64
 //                table_crc    u32      CRC-32C of the table bytes
 //                footer_crc   u32      CRC-32C of the 20 footer bytes above
-//                magic        8 bytes  89 53 46 45 4E 44 0D 0A ("\x89SFEND\r\n")
+//                magic        8 bytes  89 53 46 45 4E 44 0D 0A
+//                ("\x89SFEND\r\n")
 //
 // All integers little-endian. Payloads: numeric/bool tensors are their
 // elements' bytes in row-major order (little-endian; half/bfloat16 as their
@@ -146,8 +147,9 @@ class CheckpointReader {
   absl::Status ReadEntryTable(uint64_t size, uint64_t* table_offset,
                               std::string* table);
   // Decodes the table into entries_ and the payloads' (offset, length).
-  absl::Status ParseEntries(absl::string_view table, uint64_t table_offset,
-                            std::vector<std::pair<uint64_t, uint64_t>>* extents);
+  absl::Status ParseEntries(
+      absl::string_view table, uint64_t table_offset,
+      std::vector<std::pair<uint64_t, uint64_t>>* extents);
   absl::Status DataLoss(const std::string& what) const;
 
   std::unique_ptr<RandomAccessFile> file_;

@@ -31,7 +31,8 @@ using test::ReadFileOrDie;
 Tensor PatternTensor(DataType dtype, const TensorShape& shape) {
   Tensor t(dtype, shape);
   if (dtype == DT_BOOL) {
-    for (int64_t i = 0; i < t.NumElements(); ++i) t.base<bool>()[i] = i % 3 == 1;
+    for (int64_t i = 0; i < t.NumElements(); ++i)
+      t.base<bool>()[i] = i % 3 == 1;
   } else {
     auto* bytes = static_cast<unsigned char*>(t.raw_data());
     for (size_t i = 0; i < t.TotalBytes(); ++i) {
@@ -42,7 +43,8 @@ Tensor PatternTensor(DataType dtype, const TensorShape& shape) {
 }
 
 // Equal dtype, shape and element bytes (strings by value).
-void ExpectIdentical(const Tensor& a, const Tensor& b, const std::string& what) {
+void ExpectIdentical(const Tensor& a, const Tensor& b,
+                     const std::string& what) {
   ASSERT_EQ(a.dtype(), b.dtype()) << what;
   ASSERT_EQ(a.shape(), b.shape()) << what;
   if (a.dtype() == DT_STRING) {
@@ -84,11 +86,11 @@ absl::Status ReadAll(const std::string& prefix,
 }
 
 std::map<std::string, Tensor> SmallSet() {
-  return {{"bias", Tensor::Scalar<float>(0.25f)},
-          {"step", Tensor::Scalar<int64_t>(42)},
-          {"vocab", Tensor::Vector<std::string>({"a", "", "ccc"})},
-          {"weights", test::Make<float>(TensorShape({2, 3}),
-                                        {1, 2, 3, 4, 5, 6})}};
+  return {
+      {"bias", Tensor::Scalar<float>(0.25f)},
+      {"step", Tensor::Scalar<int64_t>(42)},
+      {"vocab", Tensor::Vector<std::string>({"a", "", "ccc"})},
+      {"weights", test::Make<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6})}};
 }
 
 class CheckpointFormatTest : public ::testing::Test {
@@ -103,9 +105,9 @@ class CheckpointFormatTest : public ::testing::Test {
 TEST_F(CheckpointFormatTest, RoundTripsEveryDtypeBitExactly) {
   std::map<std::string, Tensor> saved;
   const std::vector<DataType> pods = {
-      DT_FLOAT,  DT_DOUBLE, DT_INT8,   DT_INT16,     DT_INT32,
-      DT_INT64,  DT_UINT8,  DT_UINT16, DT_UINT32,    DT_UINT64,
-      DT_BOOL,   DT_HALF,   DT_BFLOAT16, DT_COMPLEX64, DT_COMPLEX128};
+      DT_FLOAT, DT_DOUBLE, DT_INT8,     DT_INT16,     DT_INT32,
+      DT_INT64, DT_UINT8,  DT_UINT16,   DT_UINT32,    DT_UINT64,
+      DT_BOOL,  DT_HALF,   DT_BFLOAT16, DT_COMPLEX64, DT_COMPLEX128};
   for (DataType dt : pods) {
     const std::string n = DataTypeString(dt);
     saved[n + "/scalar"] = PatternTensor(dt, TensorShape({}));
@@ -115,8 +117,7 @@ TEST_F(CheckpointFormatTest, RoundTripsEveryDtypeBitExactly) {
   }
   // Floats whose bits must survive: NaN with a payload, -0, denormal, inf.
   Tensor special(DT_FLOAT, TensorShape({4}));
-  const uint32_t bits[4] = {0x7FC12345u, 0x80000000u, 0x00000001u,
-                            0xFF800000u};
+  const uint32_t bits[4] = {0x7FC12345u, 0x80000000u, 0x00000001u, 0xFF800000u};
   std::memcpy(special.raw_data(), bits, sizeof(bits));
   saved["float/special"] = special;
   Tensor strings(DT_STRING, TensorShape({2, 2}));
@@ -128,7 +129,9 @@ TEST_F(CheckpointFormatTest, RoundTripsEveryDtypeBitExactly) {
   saved["string/scalar"] = Tensor::Scalar<std::string>("model");
   saved["string/empty"] = Tensor(DT_STRING, TensorShape({0, 3}));
   saved[""] = Tensor::Scalar<int32_t>(-1);  // The empty name is a name.
-  saved["a name/with:odd\xFF" "chars"] = Tensor::Scalar<uint8_t>(9);
+  saved
+      ["a name/with:odd\xFF"
+       "chars"] = Tensor::Scalar<uint8_t>(9);
 
   ASSERT_TRUE(Save(Prefix(), saved).ok());
   std::map<std::string, Tensor> restored;
@@ -164,7 +167,8 @@ TEST_F(CheckpointFormatTest, SameContentGivesSameBytes) {
 }
 
 TEST_F(CheckpointFormatTest, LayoutMatchesTheDocumentation) {
-  ASSERT_TRUE(Save(Prefix(), {{"x", Tensor::Scalar<int32_t>(0x01020304)}}).ok());
+  ASSERT_TRUE(
+      Save(Prefix(), {{"x", Tensor::Scalar<int32_t>(0x01020304)}}).ok());
   const std::string f = ReadFileOrDie(Prefix() + ".sfckpt");
   ASSERT_EQ(f.size(), 16u + 4u + (8 + 4 + 1 + 4 + 4 + 8 + 8 + 4) + 32u);
   EXPECT_EQ(f.substr(0, 8), std::string("\x89SFCKPT\n", 8));
@@ -254,8 +258,8 @@ TEST_F(CheckpointFormatTest, CorruptionMessagesSayWhatIsWrong) {
   std::unique_ptr<CheckpointReader> r;
 
   test::FlipByte(path, 1);  // Header magic.
-  ExpectError(CheckpointReader::Open(Prefix(), &r),
-              absl::StatusCode::kDataLoss, {"bad magic", path});
+  ExpectError(CheckpointReader::Open(Prefix(), &r), absl::StatusCode::kDataLoss,
+              {"bad magic", path});
 
   test::WriteFileOrDie(path, good);
   test::FlipByte(path, 16);  // First payload byte (tensor "bias").
@@ -267,20 +271,20 @@ TEST_F(CheckpointFormatTest, CorruptionMessagesSayWhatIsWrong) {
 
   test::WriteFileOrDie(path, good);
   test::TruncateFile(path, good.size() - 1);
-  ExpectError(CheckpointReader::Open(Prefix(), &r),
-              absl::StatusCode::kDataLoss, {"truncated", path});
+  ExpectError(CheckpointReader::Open(Prefix(), &r), absl::StatusCode::kDataLoss,
+              {"truncated", path});
 
   test::WriteFileOrDie(path, good.substr(0, 20));
-  ExpectError(CheckpointReader::Open(Prefix(), &r),
-              absl::StatusCode::kDataLoss, {"truncated", "20 bytes", path});
+  ExpectError(CheckpointReader::Open(Prefix(), &r), absl::StatusCode::kDataLoss,
+              {"truncated", "20 bytes", path});
 
   test::WriteFileOrDie(path, good + "trailing garbage");
-  ExpectError(CheckpointReader::Open(Prefix(), &r),
-              absl::StatusCode::kDataLoss, {"footer", path});
+  ExpectError(CheckpointReader::Open(Prefix(), &r), absl::StatusCode::kDataLoss,
+              {"footer", path});
 
   test::WriteFileOrDie(path, "");
-  ExpectError(CheckpointReader::Open(Prefix(), &r),
-              absl::StatusCode::kDataLoss, {"truncated", path});
+  ExpectError(CheckpointReader::Open(Prefix(), &r), absl::StatusCode::kDataLoss,
+              {"truncated", path});
 }
 
 TEST_F(CheckpointFormatTest, NewerVersionIsInvalidArgument) {
@@ -365,8 +369,8 @@ TEST_F(CheckpointFormatTest, StaleTemporaryFileIsIgnored) {
   // With no committed checkpoint the stale temporary is not found at all.
   ASSERT_TRUE(DeleteFile(path).ok());
   std::unique_ptr<CheckpointReader> r;
-  ExpectError(CheckpointReader::Open(Prefix(), &r),
-              absl::StatusCode::kNotFound, {Prefix()});
+  ExpectError(CheckpointReader::Open(Prefix(), &r), absl::StatusCode::kNotFound,
+              {Prefix()});
 }
 
 TEST_F(CheckpointFormatTest, FailedRenameKeepsNoPartialCheckpoint) {
@@ -435,22 +439,22 @@ TEST_F(CheckpointFormatTest, MergeIntoOneOfTheSources) {
 TEST_F(CheckpointFormatTest, MergeErrors) {
   ASSERT_TRUE(Save(Prefix("x"), {{"a", Tensor::Scalar<float>(1)}}).ok());
   ASSERT_TRUE(Save(Prefix("y"), {{"a", Tensor::Scalar<float>(2)}}).ok());
-  ExpectError(MergeCheckpoints({Prefix("x"), Prefix("y")}, Prefix(), true,
-                               false, 5),
-              absl::StatusCode::kInvalidArgument,
-              {"Duplicate tensor keyed by a", Prefix("y")});
-  ExpectError(MergeCheckpoints({Prefix("x"), Prefix("gone")}, Prefix(), true,
-                               false, 5),
-              absl::StatusCode::kNotFound, {Prefix("gone")});
+  ExpectError(
+      MergeCheckpoints({Prefix("x"), Prefix("y")}, Prefix(), true, false, 5),
+      absl::StatusCode::kInvalidArgument,
+      {"Duplicate tensor keyed by a", Prefix("y")});
+  ExpectError(
+      MergeCheckpoints({Prefix("x"), Prefix("gone")}, Prefix(), true, false, 5),
+      absl::StatusCode::kNotFound, {Prefix("gone")});
   ExpectError(MergeCheckpoints({Prefix("gone")}, Prefix(), true, true, 5),
               absl::StatusCode::kInvalidArgument, {"none of the 1"});
   // Nothing was written or deleted by the failed merges.
   EXPECT_EQ(test::ListDir(dir_),
             (std::vector<std::string>{"x.sfckpt", "y.sfckpt"}));
   // allow_missing_files skips the missing one.
-  ASSERT_TRUE(MergeCheckpoints({Prefix("x"), Prefix("gone")}, Prefix(), true,
-                               true, 5)
-                  .ok());
+  ASSERT_TRUE(
+      MergeCheckpoints({Prefix("x"), Prefix("gone")}, Prefix(), true, true, 5)
+          .ok());
   EXPECT_EQ(test::ListDir(dir_),
             (std::vector<std::string>{"model.sfckpt", "y.sfckpt"}));
 }

@@ -17,8 +17,8 @@ namespace test {
 
 std::string MakeTempDir() {
   const char* base = std::getenv("TEST_TMPDIR");
-  std::string tmpl = std::string(base != nullptr ? base : "/tmp") +
-                     "/checkpoint_test_XXXXXX";
+  std::string tmpl =
+      std::string(base != nullptr ? base : "/tmp") + "/checkpoint_test_XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   if (::mkdtemp(buf.data()) == nullptr) {

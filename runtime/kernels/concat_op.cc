@@ -13,8 +13,7 @@ namespace {
 
 // out[o, :] = concat_i(inputs[i][o, :]) with row lengths inner[i].
 void ConcatRows(OpKernelContext* ctx, const std::vector<const Tensor*>& inputs,
-                const std::vector<int64_t>& inner, int64_t outer,
-                Tensor* out) {
+                const std::vector<int64_t>& inner, int64_t outer, Tensor* out) {
   const bool ok = DispatchByElementSize(out->dtype(), [&](auto tag) {
     using U = decltype(tag);
     U* o = out->base<U>();
@@ -40,22 +39,25 @@ class ConcatV2Op : public OpKernel {
     const int n = ctx->num_inputs() - 1;
     const Tensor& axis_t = ctx->input(n);
     OP_REQUIRES(ctx, axis_t.dims() == 0,
-                NodeInvalidArgument(ctx, "Concat dim tensor should be a scalar "
-                                         "integer, but got shape ",
+                NodeInvalidArgument(ctx,
+                                    "Concat dim tensor should be a scalar "
+                                    "integer, but got shape ",
                                     axis_t.shape().DebugString()));
     std::vector<int64_t> axis_v;
     OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, axis_t, &axis_v));
     const Tensor& first = ctx->input(0);
     const int rank = first.dims();
     OP_REQUIRES(ctx, rank > 0,
-                NodeInvalidArgument(ctx, "ConcatOp : Can't concatenate scalars "
-                                         "(use tf.stack instead)"));
+                NodeInvalidArgument(ctx,
+                                    "ConcatOp : Can't concatenate scalars "
+                                    "(use tf.stack instead)"));
     int64_t axis = 0;
-    OP_REQUIRES(ctx, NormalizeAxis(axis_v[0], rank, &axis),
-                NodeInvalidArgument(ctx, "ConcatOp : Expected concatenating "
-                                         "dimensions in the range [",
-                                    -rank, ", ", rank, "), but got ",
-                                    axis_v[0]));
+    OP_REQUIRES(
+        ctx, NormalizeAxis(axis_v[0], rank, &axis),
+        NodeInvalidArgument(ctx,
+                            "ConcatOp : Expected concatenating "
+                            "dimensions in the range [",
+                            -rank, ", ", rank, "), but got ", axis_v[0]));
     std::vector<const Tensor*> inputs;
     std::vector<int64_t> inner;
     TensorShape shape = first.shape();
@@ -64,20 +66,22 @@ class ConcatV2Op : public OpKernel {
     for (int d = 0; d < axis; ++d) outer *= first.dim_size(d);
     for (int i = 0; i < n; ++i) {
       const Tensor& t = ctx->input(i);
-      OP_REQUIRES(ctx, t.dims() == rank,
-                  NodeInvalidArgument(ctx, "ConcatOp : Ranks of all input "
-                                           "tensors should match: shape[0] = ",
-                                      first.shape().DebugString(), " vs. shape[",
-                                      i, "] = ", t.shape().DebugString()));
+      OP_REQUIRES(
+          ctx, t.dims() == rank,
+          NodeInvalidArgument(ctx,
+                              "ConcatOp : Ranks of all input "
+                              "tensors should match: shape[0] = ",
+                              first.shape().DebugString(), " vs. shape[", i,
+                              "] = ", t.shape().DebugString()));
       for (int d = 0; d < rank; ++d) {
         if (d == axis) continue;
-        OP_REQUIRES(ctx, t.dim_size(d) == first.dim_size(d),
-                    NodeInvalidArgument(ctx, "ConcatOp : Dimension ", d,
-                                        " in both shapes must be equal: "
-                                        "shape[0] = ",
-                                        first.shape().DebugString(),
-                                        " vs. shape[", i, "] = ",
-                                        t.shape().DebugString()));
+        OP_REQUIRES(
+            ctx, t.dim_size(d) == first.dim_size(d),
+            NodeInvalidArgument(ctx, "ConcatOp : Dimension ", d,
+                                " in both shapes must be equal: "
+                                "shape[0] = ",
+                                first.shape().DebugString(), " vs. shape[", i,
+                                "] = ", t.shape().DebugString()));
       }
       axis_total += t.dim_size(static_cast<int>(axis));
       inputs.push_back(&t);
@@ -118,12 +122,13 @@ class PackOp : public OpKernel {
     std::vector<const Tensor*> inputs;
     for (int i = 0; i < n; ++i) {
       const Tensor& t = ctx->input(i);
-      OP_REQUIRES(ctx, t.shape() == first.shape(),
-                  NodeInvalidArgument(ctx, "Shapes of all inputs must match: "
-                                           "values[0].shape = ",
-                                      first.shape().DebugString(),
-                                      " != values[", i, "].shape = ",
-                                      t.shape().DebugString()));
+      OP_REQUIRES(
+          ctx, t.shape() == first.shape(),
+          NodeInvalidArgument(ctx,
+                              "Shapes of all inputs must match: "
+                              "values[0].shape = ",
+                              first.shape().DebugString(), " != values[", i,
+                              "].shape = ", t.shape().DebugString()));
       inputs.push_back(&t);
     }
     TensorShape shape = first.shape();

@@ -20,11 +20,11 @@ class ConstantOp : public OpKernel {
     DataType dtype = DT_INVALID;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype));
     OP_REQUIRES_OK(ctx, AttachDef(TensorFromProto(proto, &tensor_), name()));
-    OP_REQUIRES(ctx, tensor_.dtype() == dtype,
-                NodeInvalidArgument(*this, "Type mismatch between value (",
-                                    DataTypeString(tensor_.dtype()),
-                                    ") and dtype (", DataTypeString(dtype),
-                                    ")"));
+    OP_REQUIRES(
+        ctx, tensor_.dtype() == dtype,
+        NodeInvalidArgument(*this, "Type mismatch between value (",
+                            DataTypeString(tensor_.dtype()), ") and dtype (",
+                            DataTypeString(dtype), ")"));
   }
 
   void Compute(OpKernelContext* ctx) override { ctx->set_output(0, tensor_); }

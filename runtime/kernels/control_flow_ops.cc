@@ -33,8 +33,9 @@ class SwitchOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& pred = ctx->input(1);
     OP_REQUIRES(ctx, pred.dims() == 0,
-                NodeInvalidArgument(ctx, "The second input must be a scalar, "
-                                         "but it has shape ",
+                NodeInvalidArgument(ctx,
+                                    "The second input must be a scalar, "
+                                    "but it has shape ",
                                     pred.shape().DebugString()));
     const int port = pred.scalar<bool>() ? 1 : 0;
     if (ctx->input_is_ref(0)) {
@@ -95,8 +96,7 @@ REGISTER_KERNEL_BUILDER(Name("RefEnter").Device(DEVICE_CPU), ForwardOp);
 REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_CPU), ForwardOp);
 REGISTER_KERNEL_BUILDER(Name("RefExit").Device(DEVICE_CPU), ForwardOp);
 REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_CPU), ForwardOp);
-REGISTER_KERNEL_BUILDER(Name("RefNextIteration").Device(DEVICE_CPU),
-                        ForwardOp);
+REGISTER_KERNEL_BUILDER(Name("RefNextIteration").Device(DEVICE_CPU), ForwardOp);
 
 class LoopCondOp : public OpKernel {
  public:

@@ -17,7 +17,8 @@ using test::Vec;
 TEST(SwitchOpTest, ForwardsToOneSideOnly) {
   test::KernelRunner runner;
   ASSERT_TRUE(
-      runner.Init(TestNode("sw", "Switch").Inputs(2).Attr("T", DT_STRING)).ok());
+      runner.Init(TestNode("sw", "Switch").Inputs(2).Attr("T", DT_STRING))
+          .ok());
   EXPECT_FALSE(runner.kernel()->IsExpensive());
   const Tensor data = Vec<std::string>({"x"});
   ASSERT_TRUE(runner.Run({data, Scalar<bool>(true)}).ok());
@@ -31,34 +32,38 @@ TEST(SwitchOpTest, ForwardsToOneSideOnly) {
 
 TEST(SwitchOpTest, PredicateMustBeScalar) {
   std::vector<Tensor> outs;
-  ExpectError(test::RunKernel(TestNode("sw", "Switch").Inputs(2).Attr("T", DT_FLOAT),
-                              {Vec<float>({1}), Vec<bool>({true, false})}, &outs),
-              absl::StatusCode::kInvalidArgument,
-              {"The second input must be a scalar, but it has shape [2]",
-               "{{node sw}}"});
+  ExpectError(
+      test::RunKernel(TestNode("sw", "Switch").Inputs(2).Attr("T", DT_FLOAT),
+                      {Vec<float>({1}), Vec<bool>({true, false})}, &outs),
+      absl::StatusCode::kInvalidArgument,
+      {"The second input must be a scalar, but it has shape [2]",
+       "{{node sw}}"});
 }
 
 TEST(MergeOpTest, ForwardsFirstLiveInput) {
   test::KernelRunner runner;
-  ASSERT_TRUE(runner
-                  .Init(TestNode("m", "Merge").Inputs(3).Attr("N", 3).Attr(
-                      "T", DT_INT32))
-                  .ok());
+  ASSERT_TRUE(
+      runner
+          .Init(
+              TestNode("m", "Merge").Inputs(3).Attr("N", 3).Attr("T", DT_INT32))
+          .ok());
   EXPECT_FALSE(runner.kernel()->IsExpensive());
   ASSERT_TRUE(runner.Run({Tensor(), Vec<int32_t>({7}), Tensor()}).ok());
   ExpectTensor<int32_t>(runner.output(0), TensorShape({1}), {7});
   ExpectTensor<int32_t>(runner.output(1), TensorShape({}), {1});
-  ASSERT_TRUE(runner.Run({Vec<int32_t>({1}), Tensor(), Vec<int32_t>({3})}).ok());
+  ASSERT_TRUE(
+      runner.Run({Vec<int32_t>({1}), Tensor(), Vec<int32_t>({3})}).ok());
   ExpectTensor<int32_t>(runner.output(0), TensorShape({1}), {1});
   ExpectTensor<int32_t>(runner.output(1), TensorShape({}), {0});
 }
 
 TEST(MergeOpTest, NoLiveInputIsInternal) {
   std::vector<Tensor> outs;
-  ExpectError(test::RunKernel(
-                  TestNode("mrg", "Merge").Inputs(2).Attr("N", 2).Attr("T", DT_INT32),
-                  {Tensor(), Tensor()}, &outs),
-              absl::StatusCode::kInternal, {"{{node mrg}}"});
+  ExpectError(
+      test::RunKernel(
+          TestNode("mrg", "Merge").Inputs(2).Attr("N", 2).Attr("T", DT_INT32),
+          {Tensor(), Tensor()}, &outs),
+      absl::StatusCode::kInternal, {"{{node mrg}}"});
 }
 
 TEST(LoopKernelsTest, EnterExitNextIterationForwardTheirInput) {
@@ -121,8 +126,8 @@ TEST(LoopKernelsTest, ControlTriggerDoesNothing) {
 }
 
 TEST(LoopKernelsTest, RefVariantsAreRegistered) {
-  for (const char* op : {"RefEnter", "RefExit", "RefNextIteration",
-                         "RefSwitch", "RefMerge"}) {
+  for (const char* op :
+       {"RefEnter", "RefExit", "RefNextIteration", "RefSwitch", "RefMerge"}) {
     SCOPED_TRACE(op);
     TestNode node("r", op);
     const std::string name(op);

@@ -68,10 +68,9 @@ struct MulFn<uint16_t> : FunctorBase {
   }
 };
 
-#define SF_REGISTER_BINARY(OP, FN, T)                                   \
-  REGISTER_KERNEL_BUILDER(                                             \
-      Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"),              \
-      BinaryOpKernel<T, FN>);
+#define SF_REGISTER_BINARY(OP, FN, T)                                         \
+  REGISTER_KERNEL_BUILDER(Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          BinaryOpKernel<T, FN>);
 
 // Add: TensorFlow's set (no unsigned beyond uint8) plus string.
 #define SF_REGISTER_ADD(T) SF_REGISTER_BINARY("Add", AddFn, T)

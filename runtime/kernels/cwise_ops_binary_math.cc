@@ -173,7 +173,7 @@ struct SquaredDifferenceFn : FunctorBase {
                           BinaryOpKernel<T, FN>);
 
 // The integer types of TensorFlow's BINARY_MORE set.
-#define SF_DIV_INT_TYPES(m)                                                 \
+#define SF_DIV_INT_TYPES(m)                                         \
   m(uint8_t) m(int8_t) m(uint16_t) m(int16_t) m(int32_t) m(int64_t) \
       m(uint32_t) m(uint64_t)
 

@@ -125,8 +125,8 @@ class BinaryOpKernel : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     // The planted bug "swapped_sub" (framework/planted_bug.h) computes
     // y - x for Sub, for the differential tests to catch.
-    const bool swap = PlantedBugActive(PlantedBug::kSwappedSub) &&
-                      def().op() == "Sub";
+    const bool swap =
+        PlantedBugActive(PlantedBug::kSwappedSub) && def().op() == "Sub";
     const Tensor& x = ctx->input(swap ? 1 : 0);
     const Tensor& y = ctx->input(swap ? 0 : 1);
     BCast bcast(x.shape(), y.shape());
@@ -144,16 +144,16 @@ class BinaryOpKernel : public OpKernel {
       return;
     }
     const TensorShape& shape = bcast.output_shape();
-    OP_REQUIRES_OK(ctx, CheckAllocationSize(*this, shape,
-                                            DataTypeToEnum<OutT>::value));
+    OP_REQUIRES_OK(
+        ctx, CheckAllocationSize(*this, shape, DataTypeToEnum<OutT>::value));
     Tensor* out = nullptr;
     if constexpr (std::is_same<OutT, T>::value) {
       if (x.shape() == shape && !ctx->input_is_ref(0)) {
-        OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(0, 0, shape,
-                                                                  &out));
+        OP_REQUIRES_OK(
+            ctx, ctx->forward_input_or_allocate_output(0, 0, shape, &out));
       } else if (y.shape() == shape && !ctx->input_is_ref(1)) {
-        OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(1, 0, shape,
-                                                                  &out));
+        OP_REQUIRES_OK(
+            ctx, ctx->forward_input_or_allocate_output(1, 0, shape, &out));
       } else {
         OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
       }

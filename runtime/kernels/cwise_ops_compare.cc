@@ -12,28 +12,30 @@ namespace {
 
 // Declares `Name<T>`, a vectorized functor from T x T to `OutType` whose
 // Eigen expression in `x` and `y` is the last argument.
-#define SF_VECTORIZED_BINARY_FN(Name, OutType, ...)   \
-  template <typename T>                                \
-  struct Name : FunctorBase {                          \
-    using In = T;                                      \
-    using Out = OutType;                               \
-    using OutT = OutType;                              \
-    static constexpr bool kVectorized = true;          \
-    template <class X, class Y>                        \
-    static auto Expr(const X& x, const Y& y) {         \
-      return __VA_ARGS__;                              \
-    }                                                  \
+#define SF_VECTORIZED_BINARY_FN(Name, OutType, ...) \
+  template <typename T>                             \
+  struct Name : FunctorBase {                       \
+    using In = T;                                   \
+    using Out = OutType;                            \
+    using OutT = OutType;                           \
+    static constexpr bool kVectorized = true;       \
+    template <class X, class Y>                     \
+    static auto Expr(const X& x, const Y& y) {      \
+      return __VA_ARGS__;                           \
+    }                                               \
   }
 
 // A NaN operand gives NaN, as TensorFlow's kernels do (Eigen's default
 // max/min would return the other operand).
 SF_VECTORIZED_BINARY_FN(
     MaximumFn, T,
-    x.binaryExpr(y, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>()));
+    x.binaryExpr(y,
+                 Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>()));
 
 SF_VECTORIZED_BINARY_FN(
     MinimumFn, T,
-    x.binaryExpr(y, Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>()));
+    x.binaryExpr(y,
+                 Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>()));
 
 SF_VECTORIZED_BINARY_FN(LessFn, bool, x < y);
 
@@ -63,10 +65,9 @@ struct NotEqualFn : FunctorBase {
   static bool Apply(const T& x, const T& y, bool*) { return x != y; }
 };
 
-#define SF_REGISTER_BINARY(OP, FN, T)                      \
-  REGISTER_KERNEL_BUILDER(                                \
-      Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      BinaryOpKernel<T, FN>);
+#define SF_REGISTER_BINARY(OP, FN, T)                                         \
+  REGISTER_KERNEL_BUILDER(Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          BinaryOpKernel<T, FN>);
 
 #define SF_REGISTER_MAX(T) SF_REGISTER_BINARY("Maximum", MaximumFn, T)
 SF_CALL_REAL_NUMBER_TYPES(SF_REGISTER_MAX)

@@ -77,10 +77,9 @@ struct PowFn : FunctorBase {
   }
 };
 
-#define SF_REGISTER_BINARY(OP, FN, T)                      \
-  REGISTER_KERNEL_BUILDER(                                \
-      Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      BinaryOpKernel<T, FN>);
+#define SF_REGISTER_BINARY(OP, FN, T)                                         \
+  REGISTER_KERNEL_BUILDER(Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          BinaryOpKernel<T, FN>);
 
 #define SF_REGISTER_DIV(T) SF_REGISTER_BINARY("Div", DivFn, T)
 SF_CALL_NUMBER_TYPES(SF_REGISTER_DIV)

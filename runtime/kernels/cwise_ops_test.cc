@@ -92,7 +92,8 @@ TEST(CwiseOpsTest, SignedOverflowWraps) {
   const int32_t max = std::numeric_limits<int32_t>::max();
   ASSERT_TRUE(
       RunBinary("Add", Scalar<int32_t>(max), Scalar<int32_t>(1), &out).ok());
-  ExpectTensor<int32_t>(out, TensorShape({}), {std::numeric_limits<int32_t>::min()});
+  ExpectTensor<int32_t>(out, TensorShape({}),
+                        {std::numeric_limits<int32_t>::min()});
   ASSERT_TRUE(RunBinary("Mul", Scalar<int64_t>(int64_t{1} << 62),
                         Scalar<int64_t>(4), &out)
                   .ok());
@@ -175,7 +176,8 @@ TEST(CwiseOpsTest, Pow) {
   ExpectTensor<float>(out, TensorShape({2}), {2, 0.5});
   ASSERT_TRUE(
       RunBinary("Pow", Scalar<int16_t>(3), Scalar<int16_t>(11), &out).ok());
-  ExpectTensor<int16_t>(out, TensorShape({}), {static_cast<int16_t>(177147 % 65536 - 65536)});
+  ExpectTensor<int16_t>(out, TensorShape({}),
+                        {static_cast<int16_t>(177147 % 65536 - 65536)});
 }
 
 // TensorFlow's Maximum and Minimum propagate NaN from either operand
@@ -239,7 +241,8 @@ TEST(CwiseOpsTest, EqualWithoutIncompatibleShapeError) {
                                   .Inputs(2)
                                   .Attr("T", DT_FLOAT)
                                   .Attr("incompatible_shape_error", false),
-                              {Vec<float>({1, 2}), Vec<float>({1, 2, 3})}, &outs)
+                              {Vec<float>({1, 2}), Vec<float>({1, 2, 3})},
+                              &outs)
                   .ok());
   ExpectTensor<bool>(outs[0], TensorShape({}), {false});
   // Compatible shapes still compare element-wise.
@@ -260,7 +263,8 @@ TEST(CwiseOpsTest, NegAndSquare) {
                        Scalar<int32_t>(std::numeric_limits<int32_t>::min()),
                        &out)
                   .ok());
-  ExpectTensor<int32_t>(out, TensorShape({}), {std::numeric_limits<int32_t>::min()});
+  ExpectTensor<int32_t>(out, TensorShape({}),
+                        {std::numeric_limits<int32_t>::min()});
   ASSERT_TRUE(
       RunUnary("Square", Make<int64_t>(TensorShape({2, 1}), {-3, 4}), &out)
           .ok());
@@ -280,7 +284,8 @@ TEST(CwiseOpsTest, UnregisteredDtypeIsRejected) {
 
 TEST(CwiseOpsTest, ForwardsInputBufferWhenPossible) {
   test::KernelRunner runner;
-  ASSERT_TRUE(runner.Init(TestNode("z", "Mul").Inputs(2).Attr("T", DT_FLOAT)).ok());
+  ASSERT_TRUE(
+      runner.Init(TestNode("z", "Mul").Inputs(2).Attr("T", DT_FLOAT)).ok());
   Tensor x = Vec<float>({1, 2, 3});
   ASSERT_TRUE(runner.Run({x, Scalar<float>(2)}).ok());
   ExpectTensor<float>(runner.output(0), TensorShape({3}), {2, 4, 6});

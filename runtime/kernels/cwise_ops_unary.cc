@@ -27,15 +27,14 @@ struct SquareFn {
   }
 };
 
-#define SF_REGISTER_UNARY(OP, FN, T)                       \
-  REGISTER_KERNEL_BUILDER(                                \
-      Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      UnaryOpKernel<T, FN>);
+#define SF_REGISTER_UNARY(OP, FN, T)                                          \
+  REGISTER_KERNEL_BUILDER(Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          UnaryOpKernel<T, FN>);
 
 // TensorFlow's unary set: signed ints, floats, complex.
-#define SF_UNARY_TYPES(m)                                                 \
-  SF_CALL_FLOAT_TYPES(m) SF_CALL_COMPLEX_TYPES(m) m(int8_t) m(int16_t) \
-      m(int32_t) m(int64_t)
+#define SF_UNARY_TYPES(m) \
+  SF_CALL_FLOAT_TYPES(m)  \
+  SF_CALL_COMPLEX_TYPES(m) m(int8_t) m(int16_t) m(int32_t) m(int64_t)
 
 #define SF_REGISTER_NEG(T) SF_REGISTER_UNARY("Neg", NegFn, T)
 SF_UNARY_TYPES(SF_REGISTER_NEG)

@@ -16,10 +16,9 @@ namespace stepflow {
 
 absl::Status IoError(absl::string_view operation, absl::string_view path,
                      int errno_value) {
-  const std::string message =
-      absl::StrCat(operation, " '", path, "' failed: ",
-                   std::error_code(errno_value, std::generic_category())
-                       .message());
+  const std::string message = absl::StrCat(
+      operation, " '", path, "' failed: ",
+      std::error_code(errno_value, std::generic_category()).message());
   switch (errno_value) {
     case ENOENT:
       return absl::NotFoundError(message);
@@ -56,9 +55,8 @@ absl::Status RecursivelyCreateDir(const std::string& dir) {
   struct stat st;
   if (::stat(dir.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return absl::OkStatus();
-    return absl::FailedPreconditionError(
-        absl::StrCat("Cannot create directory '", dir,
-                     "': a file of that name exists"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Cannot create directory '", dir, "': a file of that name exists"));
   }
   absl::Status parent = RecursivelyCreateDir(Dirname(dir));
   if (!parent.ok()) return parent;
@@ -185,7 +183,8 @@ absl::Status RandomAccessFile::Open(const std::string& path,
     return absl::FailedPreconditionError(
         absl::StrCat("'", path, "' is not a regular file"));
   }
-  file->reset(new RandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
+  file->reset(
+      new RandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
   return absl::OkStatus();
 }
 
@@ -194,9 +193,9 @@ RandomAccessFile::~RandomAccessFile() { ::close(fd_); }
 absl::Status RandomAccessFile::Read(uint64_t offset, uint64_t n,
                                     std::string* out) const {
   if (offset > size_ || n > size_ - offset) {
-    return absl::DataLossError(absl::StrCat(
-        "Read of ", n, " bytes at offset ", offset, " runs past the end of '",
-        path_, "' (", size_, " bytes)"));
+    return absl::DataLossError(absl::StrCat("Read of ", n, " bytes at offset ",
+                                            offset, " runs past the end of '",
+                                            path_, "' (", size_, " bytes)"));
   }
   out->resize(n);
   uint64_t done = 0;
@@ -209,8 +208,8 @@ absl::Status RandomAccessFile::Read(uint64_t offset, uint64_t n,
     }
     if (got == 0) {
       return absl::DataLossError(absl::StrCat(
-          "'", path_, "' ended at offset ", offset + done, " while reading ",
-          n, " bytes at offset ", offset, " (was it truncated?)"));
+          "'", path_, "' ended at offset ", offset + done, " while reading ", n,
+          " bytes at offset ", offset, " (was it truncated?)"));
     }
     done += static_cast<uint64_t>(got);
   }

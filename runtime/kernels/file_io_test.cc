@@ -116,8 +116,7 @@ TEST(FileIoTest, RandomAccessReads) {
   ExpectError(f->Read(UINT64_MAX, 2, &out), absl::StatusCode::kDataLoss, {});
   // A file that shrinks after open: the short read is DataLoss.
   TruncateFile(dir + "/f", 5);
-  ExpectError(f->Read(2, 6, &out), absl::StatusCode::kDataLoss,
-              {"truncated"});
+  ExpectError(f->Read(2, 6, &out), absl::StatusCode::kDataLoss, {"truncated"});
 }
 
 TEST(FileIoTest, OpenErrors) {

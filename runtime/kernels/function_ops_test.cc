@@ -24,7 +24,8 @@ class FakeCallFrame : public CallFrameInterface {
   size_t num_retvals() const override { return retvals_.size(); }
   absl::Status GetArg(int index, const Tensor** val) override {
     if (index < 0 || index >= static_cast<int>(args_.size())) {
-      return absl::InvalidArgumentError(absl::StrCat("Arg ", index, " out of range"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Arg ", index, " out of range"));
     }
     *val = &args_[index];
     return absl::OkStatus();
@@ -35,7 +36,8 @@ class FakeCallFrame : public CallFrameInterface {
           absl::StrCat("Retval ", index, " out of range"));
     }
     if (retvals_[index].IsInitialized()) {
-      return absl::InvalidArgumentError(absl::StrCat("Retval ", index, " set twice"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Retval ", index, " set twice"));
     }
     retvals_[index] = val;
     return absl::OkStatus();
@@ -65,27 +67,32 @@ TEST(ArgOpTest, Errors) {
   FakeCallFrame frame({Vec<float>({1})}, 0);
   test::KernelRunner wrong_type;
   ASSERT_TRUE(
-      wrong_type.Init(TestNode("a", "_Arg").Attr("T", DT_INT32).Attr("index", 0)).ok());
+      wrong_type
+          .Init(TestNode("a", "_Arg").Attr("T", DT_INT32).Attr("index", 0))
+          .ok());
   wrong_type.set_call_frame(&frame);
   ExpectError(wrong_type.Run({}), absl::StatusCode::kInvalidArgument,
               {"Type mismatch: actual float vs. expect int32", "{{node a}}"});
 
   test::KernelRunner out_of_range;
-  ASSERT_TRUE(out_of_range
-                  .Init(TestNode("b", "_Arg").Attr("T", DT_FLOAT).Attr("index", 5))
-                  .ok());
+  ASSERT_TRUE(
+      out_of_range
+          .Init(TestNode("b", "_Arg").Attr("T", DT_FLOAT).Attr("index", 5))
+          .ok());
   out_of_range.set_call_frame(&frame);
   ExpectError(out_of_range.Run({}), absl::StatusCode::kInvalidArgument,
               {"out of range", "{{node b}}"});
 
   test::KernelRunner no_frame;
   ASSERT_TRUE(
-      no_frame.Init(TestNode("c", "_Arg").Attr("T", DT_FLOAT).Attr("index", 0)).ok());
+      no_frame.Init(TestNode("c", "_Arg").Attr("T", DT_FLOAT).Attr("index", 0))
+          .ok());
   ExpectError(no_frame.Run({}), absl::StatusCode::kInternal, {"{{node c}}"});
 
   test::KernelRunner negative;
   EXPECT_FALSE(
-      negative.Init(TestNode("d", "_Arg").Attr("T", DT_FLOAT).Attr("index", -1)).ok());
+      negative.Init(TestNode("d", "_Arg").Attr("T", DT_FLOAT).Attr("index", -1))
+          .ok());
 }
 
 TEST(RetvalOpTest, WritesToCallFrame) {

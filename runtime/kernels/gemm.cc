@@ -19,22 +19,18 @@ enum SfCblasTranspose {
   kSfCblasTrans = 112,
   kSfCblasConjTrans = 113
 };
-void cblas_sgemm(SfCblasLayout layout, SfCblasTranspose ta,
-                 SfCblasTranspose tb, int m, int n, int k, float alpha,
-                 const float* a, int lda, const float* b, int ldb, float beta,
-                 float* c, int ldc);
-void cblas_dgemm(SfCblasLayout layout, SfCblasTranspose ta,
-                 SfCblasTranspose tb, int m, int n, int k, double alpha,
-                 const double* a, int lda, const double* b, int ldb,
-                 double beta, double* c, int ldc);
-void cblas_cgemm(SfCblasLayout layout, SfCblasTranspose ta,
-                 SfCblasTranspose tb, int m, int n, int k, const void* alpha,
-                 const void* a, int lda, const void* b, int ldb,
-                 const void* beta, void* c, int ldc);
-void cblas_zgemm(SfCblasLayout layout, SfCblasTranspose ta,
-                 SfCblasTranspose tb, int m, int n, int k, const void* alpha,
-                 const void* a, int lda, const void* b, int ldb,
-                 const void* beta, void* c, int ldc);
+void cblas_sgemm(SfCblasLayout layout, SfCblasTranspose ta, SfCblasTranspose tb,
+                 int m, int n, int k, float alpha, const float* a, int lda,
+                 const float* b, int ldb, float beta, float* c, int ldc);
+void cblas_dgemm(SfCblasLayout layout, SfCblasTranspose ta, SfCblasTranspose tb,
+                 int m, int n, int k, double alpha, const double* a, int lda,
+                 const double* b, int ldb, double beta, double* c, int ldc);
+void cblas_cgemm(SfCblasLayout layout, SfCblasTranspose ta, SfCblasTranspose tb,
+                 int m, int n, int k, const void* alpha, const void* a, int lda,
+                 const void* b, int ldb, const void* beta, void* c, int ldc);
+void cblas_zgemm(SfCblasLayout layout, SfCblasTranspose ta, SfCblasTranspose tb,
+                 int m, int n, int k, const void* alpha, const void* a, int lda,
+                 const void* b, int ldb, const void* beta, void* c, int ldc);
 void openblas_set_num_threads(int num_threads);
 }
 
@@ -131,8 +127,8 @@ void BlasGemm(const GemmArgs<C>& g) {
     cblas_sgemm(kSfCblasRowMajor, ta, tb, m, n, k, 1.0f, g.a, lda, g.b, ldb,
                 0.0f, g.c, ldc);
   } else if constexpr (std::is_same<C, double>::value) {
-    cblas_dgemm(kSfCblasRowMajor, ta, tb, m, n, k, 1.0, g.a, lda, g.b, ldb,
-                0.0, g.c, ldc);
+    cblas_dgemm(kSfCblasRowMajor, ta, tb, m, n, k, 1.0, g.a, lda, g.b, ldb, 0.0,
+                g.c, ldc);
   } else {
     const C one(1), zero(0);
     if constexpr (std::is_same<C, std::complex<float>>::value) {
@@ -196,10 +192,10 @@ std::vector<GemmArgs<C>> SplitGemm(const GemmArgs<C>& g, int max_blocks,
   return out;
 }
 
-#define SF_INSTANTIATE_GEMM(C)                                        \
-  template void Gemm<C>(const GemmArgs<C>&);                          \
-  template std::vector<GemmArgs<C>> SplitGemm<C>(const GemmArgs<C>&, \
-                                                 int, int64_t);
+#define SF_INSTANTIATE_GEMM(C)                                            \
+  template void Gemm<C>(const GemmArgs<C>&);                              \
+  template std::vector<GemmArgs<C>> SplitGemm<C>(const GemmArgs<C>&, int, \
+                                                 int64_t);
 SF_INSTANTIATE_GEMM(float)
 SF_INSTANTIATE_GEMM(double)
 SF_INSTANTIATE_GEMM(std::complex<float>)

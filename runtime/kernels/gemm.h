@@ -53,8 +53,8 @@ struct GemmArgs {
 // The product op_a(A) * op_b(B) into a dense m x n C (ldc = n).
 template <typename C>
 GemmArgs<C> DenseGemmArgs(const C* a, int64_t lda, GemmOp op_a, const C* b,
-                          int64_t ldb, GemmOp op_b, C* c, int64_t m,
-                          int64_t n, int64_t k) {
+                          int64_t ldb, GemmOp op_b, C* c, int64_t m, int64_t n,
+                          int64_t k) {
   GemmArgs<C> g;
   g.a = a;
   g.lda = lda;

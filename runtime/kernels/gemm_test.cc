@@ -74,8 +74,8 @@ struct Problem {
         }
         C want(0);
         for (int64_t p = 0; p < g.k; ++p) {
-          want += OpAt(g.a, g.lda, g.op_a, i, p) *
-                  OpAt(g.b, g.ldb, g.op_b, p, j);
+          want +=
+              OpAt(g.a, g.lda, g.op_a, i, p) * OpAt(g.b, g.ldb, g.op_b, p, j);
         }
         ASSERT_EQ(c[i * g.ldc + j], want) << i << "," << j;
       }
@@ -88,9 +88,8 @@ struct Problem {
 
 template <typename C>
 class GemmTest : public ::testing::Test {};
-using GemmTypes =
-    ::testing::Types<float, double, std::complex<float>, std::complex<double>,
-                     uint32_t, uint64_t>;
+using GemmTypes = ::testing::Types<float, double, std::complex<float>,
+                                   std::complex<double>, uint32_t, uint64_t>;
 TYPED_TEST_SUITE(GemmTest, GemmTypes);
 
 TYPED_TEST(GemmTest, EveryOperandOpOverStridedStorage) {
@@ -99,8 +98,8 @@ TYPED_TEST(GemmTest, EveryOperandOpOverStridedStorage) {
     for (GemmOp op_b : ops) {
       Problem<TypeParam> p(5, 7, 9, op_a, op_b);
       Gemm(p.g);
-      SCOPED_TRACE(testing::Message() << static_cast<int>(op_a) << " "
-                                      << static_cast<int>(op_b));
+      SCOPED_TRACE(testing::Message()
+                   << static_cast<int>(op_a) << " " << static_cast<int>(op_b));
       p.Check();
     }
   }
@@ -145,8 +144,8 @@ TEST(SplitGemmTest, BlockedFloatProductIsCloseAndRepeatable) {
       again(m * n);
   for (int64_t i = 0; i < m * k; ++i) a[i] = 1.0f / (1 + i % 101);
   for (int64_t i = 0; i < k * n; ++i) b[i] = 1.0f / (3 + i % 89);
-  GemmArgs<float> g = DenseGemmArgs(a.data(), k, GemmOp::kNoTrans, b.data(),
-                                    n, GemmOp::kNoTrans, whole.data(), m, n, k);
+  GemmArgs<float> g = DenseGemmArgs(a.data(), k, GemmOp::kNoTrans, b.data(), n,
+                                    GemmOp::kNoTrans, whole.data(), m, n, k);
   Gemm(g);
   for (std::vector<float>* out : {&split, &again}) {
     g.c = out->data();

@@ -39,8 +39,7 @@ class SnapshotOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_CPU), IdentityOp);
-REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU),
-                        IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_CPU), IdentityNOp);
 REGISTER_KERNEL_BUILDER(
     Name("Snapshot").Device(DEVICE_CPU).TypeConstraint("T", PodTypes()),

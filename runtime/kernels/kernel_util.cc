@@ -18,7 +18,8 @@ absl::Status IndexTensorToVector(const OpKernel& kernel, const Tensor& t,
     const int64_t* p = t.base<int64_t>();
     for (int64_t i = 0; i < n; ++i) out->push_back(p[i]);
   } else {
-    return NodeInvalidArgument(kernel, "Expected an int32 or int64 tensor, got ",
+    return NodeInvalidArgument(kernel,
+                               "Expected an int32 or int64 tensor, got ",
                                DataTypeString(t.dtype()));
   }
   return absl::OkStatus();
@@ -50,8 +51,8 @@ absl::Status MakeOutputShape(const OpKernel& kernel,
 }
 
 std::vector<DataType> RealNumberTypes() {
-  return {DT_FLOAT,  DT_DOUBLE, DT_INT32,  DT_INT64,  DT_UINT8,  DT_INT16,
-          DT_INT8,   DT_UINT16, DT_UINT32, DT_UINT64, DT_HALF,   DT_BFLOAT16};
+  return {DT_FLOAT, DT_DOUBLE, DT_INT32,  DT_INT64,  DT_UINT8, DT_INT16,
+          DT_INT8,  DT_UINT16, DT_UINT32, DT_UINT64, DT_HALF,  DT_BFLOAT16};
 }
 
 std::vector<DataType> NumberTypes() {

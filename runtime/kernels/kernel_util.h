@@ -126,9 +126,9 @@ struct Bytes16 {
 
 // Calls `fn(U{})` with U an element type of the same size and copy semantics
 // as `dtype`'s: std::string for DT_STRING, an unsigned integer (or Bytes16)
-// of the element's width for everything memcpy-able. Returns false (without calling)
-// for other dtypes. Data-movement kernels use it to instantiate once per
-// element size instead of once per dtype.
+// of the element's width for everything memcpy-able. Returns false (without
+// calling) for other dtypes. Data-movement kernels use it to instantiate once
+// per element size instead of once per dtype.
 template <typename Fn>
 bool DispatchByElementSize(DataType dtype, Fn&& fn) {
   if (dtype == DT_STRING) {

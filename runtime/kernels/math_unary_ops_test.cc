@@ -222,7 +222,8 @@ TEST(UnaryMathGradTest, ComplexUsesConjugate) {
 TEST(UnaryMathGradTest, ZeroGradientAndInfinities) {
   const float inf = std::numeric_limits<float>::infinity();
   Tensor out;
-  for (const char* op : {"SqrtGrad", "RsqrtGrad", "ReciprocalGrad", "InvGrad"}) {
+  for (const char* op :
+       {"SqrtGrad", "RsqrtGrad", "ReciprocalGrad", "InvGrad"}) {
     ASSERT_TRUE(
         RunBinary(op, Vec<float>({0, inf}), Vec<float>({0, 0}), &out).ok())
         << op;

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "Eigen/Core"
-#include "runtime/kernels/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/gemm.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/parallel_for.h"
 
 namespace stepflow {
 namespace {
@@ -39,11 +39,10 @@ template <typename C>
 GemmArgs<C> MakeArgs(const C* a, const Tensor& ta, bool trans_a, const C* b,
                      const Tensor& tb, bool trans_b, C* out, int64_t m,
                      int64_t n, int64_t k) {
-  return DenseGemmArgs(a, ta.dim_size(1),
-                       trans_a ? GemmOp::kTrans : GemmOp::kNoTrans, b,
-                       tb.dim_size(1),
-                       trans_b ? GemmOp::kTrans : GemmOp::kNoTrans, out, m, n,
-                       k);
+  return DenseGemmArgs(
+      a, ta.dim_size(1), trans_a ? GemmOp::kTrans : GemmOp::kNoTrans, b,
+      tb.dim_size(1), trans_b ? GemmOp::kTrans : GemmOp::kNoTrans, out, m, n,
+      k);
 }
 
 template <typename T>
@@ -73,9 +72,9 @@ class MatMulOp : public AsyncOpKernel {
     const int64_t n = b.dim_size(transpose_b_ ? 0 : 1);
     OP_REQUIRES_ASYNC(
         ctx, k == k2,
-        NodeInvalidArgument(ctx, "Matrix size-incompatible: In[0]: ",
-                            a.shape().DebugString(), ", In[1]: ",
-                            b.shape().DebugString()),
+        NodeInvalidArgument(
+            ctx, "Matrix size-incompatible: In[0]: ", a.shape().DebugString(),
+            ", In[1]: ", b.shape().DebugString()),
         done);
     TensorShape shape({m, n});
     OP_REQUIRES_OK_ASYNC(
@@ -111,31 +110,27 @@ class MatMulOp : public AsyncOpKernel {
 
  private:
   // half/bfloat16: widen to float, multiply, narrow; inline.
-  void ComputeInFloat(const Tensor& a, const Tensor& b, Tensor* out,
-                      int64_t m, int64_t n, int64_t k) {
-    RowMajorMatrix<float> af =
-        Eigen::Map<const RowMajorMatrix<T>>(a.base<T>(), a.dim_size(0),
-                                            a.dim_size(1))
-            .template cast<float>();
-    RowMajorMatrix<float> bf =
-        Eigen::Map<const RowMajorMatrix<T>>(b.base<T>(), b.dim_size(0),
-                                            b.dim_size(1))
-            .template cast<float>();
+  void ComputeInFloat(const Tensor& a, const Tensor& b, Tensor* out, int64_t m,
+                      int64_t n, int64_t k) {
+    RowMajorMatrix<float> af = Eigen::Map<const RowMajorMatrix<T>>(
+                                   a.base<T>(), a.dim_size(0), a.dim_size(1))
+                                   .template cast<float>();
+    RowMajorMatrix<float> bf = Eigen::Map<const RowMajorMatrix<T>>(
+                                   b.base<T>(), b.dim_size(0), b.dim_size(1))
+                                   .template cast<float>();
     RowMajorMatrix<float> of(m, n);
-    Gemm(MakeArgs<float>(af.data(), a, transpose_a_, bf.data(), b,
-                         transpose_b_, of.data(), m, n, k));
-    Eigen::Map<RowMajorMatrix<T>>(out->base<T>(), m, n) =
-        of.template cast<T>();
+    Gemm(MakeArgs<float>(af.data(), a, transpose_a_, bf.data(), b, transpose_b_,
+                         of.data(), m, n, k));
+    Eigen::Map<RowMajorMatrix<T>>(out->base<T>(), m, n) = of.template cast<T>();
   }
 
   bool transpose_a_ = false;
   bool transpose_b_ = false;
 };
 
-#define SF_REGISTER_MATMUL(T)                                     \
-  REGISTER_KERNEL_BUILDER(                                       \
-      Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      MatMulOp<T>);
+#define SF_REGISTER_MATMUL(T) \
+  REGISTER_KERNEL_BUILDER(    \
+      Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), MatMulOp<T>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_MATMUL)
 SF_CALL_COMPLEX_TYPES(SF_REGISTER_MATMUL)
 SF_REGISTER_MATMUL(int32_t)

@@ -81,7 +81,8 @@ TEST(MatMulOpTest, IntegerAndHalf) {
                   .ok());
   ExpectTensor<int32_t>(out, TensorShape({1, 1}), {23});
   ASSERT_TRUE(MatMul(Make<int64_t>(TensorShape({1, 1}), {int64_t{1} << 40}),
-                     Make<int64_t>(TensorShape({1, 1}), {4}), false, false, &out)
+                     Make<int64_t>(TensorShape({1, 1}), {4}), false, false,
+                     &out)
                   .ok());
   ExpectTensor<int64_t>(out, TensorShape({1, 1}), {int64_t{1} << 42});
   ASSERT_TRUE(MatMul(Make<half>(TensorShape({1, 2}), {half(1.5f), half(2.0f)}),
@@ -101,17 +102,17 @@ TEST(MatMulOpTest, EmptyInnerDimensionGivesZeros) {
 
 TEST(MatMulOpTest, Errors) {
   Tensor out;
-  ExpectError(MatMul(Make<float>(TensorShape({3}), {1, 2, 3}),
-                     Make<float>(TensorShape({3, 1}), {1, 2, 3}), false, false,
-                     &out),
-              absl::StatusCode::kInvalidArgument,
-              {"In[0] is not a matrix", "[3]", "{{node mm}}"});
-  ExpectError(MatMul(Make<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}),
-                     Make<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}), false,
-                     false, &out),
-              absl::StatusCode::kInvalidArgument,
-              {"Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
-               "{{node mm}}"});
+  ExpectError(
+      MatMul(Make<float>(TensorShape({3}), {1, 2, 3}),
+             Make<float>(TensorShape({3, 1}), {1, 2, 3}), false, false, &out),
+      absl::StatusCode::kInvalidArgument,
+      {"In[0] is not a matrix", "[3]", "{{node mm}}"});
+  ExpectError(
+      MatMul(Make<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}),
+             Make<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}), false, false,
+             &out),
+      absl::StatusCode::kInvalidArgument,
+      {"Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]", "{{node mm}}"});
 }
 
 }  // namespace

@@ -107,10 +107,9 @@ TEST(SoftmaxOpTest, RowsSumToOne) {
                   .ok());
   const double e1 = std::exp(1.0), e2 = std::exp(2.0), e3 = std::exp(3.0);
   const double sum = e1 + e2 + e3;
-  test::ExpectTensorNear<double>(out, TensorShape({2, 3}),
-                                 {e1 / sum, e2 / sum, e3 / sum, 1.0 / 3,
-                                  1.0 / 3, 1.0 / 3},
-                                 1e-12);
+  test::ExpectTensorNear<double>(
+      out, TensorShape({2, 3}),
+      {e1 / sum, e2 / sum, e3 / sum, 1.0 / 3, 1.0 / 3, 1.0 / 3}, 1e-12);
 }
 
 TEST(SoftmaxOpTest, StableForLargeLogitsAndHalf) {

@@ -24,8 +24,7 @@ struct ParallelForState {
 
 }  // namespace
 
-void ParallelForAsync(Scheduler* scheduler, int n,
-                      std::function<void(int)> fn,
+void ParallelForAsync(Scheduler* scheduler, int n, std::function<void(int)> fn,
                       std::function<void()> done) {
   if (n <= 1) {
     if (n == 1) fn(0);

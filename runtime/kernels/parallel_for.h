@@ -19,8 +19,7 @@
 
 namespace stepflow {
 
-void ParallelForAsync(Scheduler* scheduler, int n,
-                      std::function<void(int)> fn,
+void ParallelForAsync(Scheduler* scheduler, int n, std::function<void(int)> fn,
                       std::function<void()> done);
 
 }  // namespace stepflow

@@ -17,7 +17,8 @@ namespace {
 TEST(ParallelForAsyncTest, ZeroPiecesStillCallsDone) {
   test::InlineScheduler scheduler;
   int calls = 0, done = 0;
-  ParallelForAsync(&scheduler, 0, [&](int) { ++calls; }, [&] { ++done; });
+  ParallelForAsync(
+      &scheduler, 0, [&](int) { ++calls; }, [&] { ++done; });
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(done, 1);
 }
@@ -25,8 +26,8 @@ TEST(ParallelForAsyncTest, ZeroPiecesStillCallsDone) {
 TEST(ParallelForAsyncTest, OnePieceRunsInlineWithoutScheduling) {
   int calls = 0, done = 0;
   // No scheduler is needed (or touched) for a single piece.
-  ParallelForAsync(nullptr, 1, [&](int i) { calls += 1 + i; },
-                   [&] { ++done; });
+  ParallelForAsync(
+      nullptr, 1, [&](int i) { calls += 1 + i; }, [&] { ++done; });
   EXPECT_EQ(calls, 1);
   EXPECT_EQ(done, 1);
 }
@@ -35,11 +36,12 @@ TEST(ParallelForAsyncTest, DoneWaitsForTheLastScheduledPiece) {
   test::InlineScheduler scheduler;
   std::vector<int> ran;
   int done = 0;
-  ParallelForAsync(&scheduler, 4, [&](int i) { ran.push_back(i); },
-                   [&] {
-                     EXPECT_EQ(ran.size(), 4u);
-                     ++done;
-                   });
+  ParallelForAsync(
+      &scheduler, 4, [&](int i) { ran.push_back(i); },
+      [&] {
+        EXPECT_EQ(ran.size(), 4u);
+        ++done;
+      });
   // Piece 0 ran on the caller; the rest wait in the scheduler.
   EXPECT_EQ(ran, std::vector<int>({0}));
   EXPECT_EQ(done, 0);

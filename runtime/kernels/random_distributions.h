@@ -141,7 +141,7 @@ void NormalGroup(const PhiloxRandom::Block& b, T out[kGroupSize<T>]) {
 
 // Blocks between the starts of consecutive truncated-normal groups.
 template <typename T>
-constexpr uint64_t kTruncatedSkip = kGroupSize<T> * kBlocksReservedPerValue / 4;
+constexpr uint64_t kTruncatedSkip = kGroupSize<T>* kBlocksReservedPerValue / 4;
 
 // Standard normals of T conditioned on |z| < 2 (tested before conversion to
 // T), drawn by rejection from `s`.

@@ -43,9 +43,9 @@ absl::Status ShapeFromInput(const OpKernel& op, const Tensor& t,
                             TensorShape* shape) {
   absl::Status s;
   if (t.dims() != 1) {
-    s = absl::InvalidArgumentError(absl::StrCat(
-        "shape must be a vector of {int32,int64}, got shape ",
-        t.shape().DebugString()));
+    s = absl::InvalidArgumentError(
+        absl::StrCat("shape must be a vector of {int32,int64}, got shape ",
+                     t.shape().DebugString()));
   } else if (t.dtype() == DT_INT32) {
     s = ReadShape<int32_t>(t, shape);
   } else if (t.dtype() == DT_INT64) {
@@ -67,8 +67,9 @@ class RandomOpBase : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("seed", &seed));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("seed2", &seed2));
     Env* env = ctx->env();
-    OP_REQUIRES_OK(ctx, generator_.Init(seed, seed2,
-                                        env != nullptr ? env->random : nullptr));
+    OP_REQUIRES_OK(
+        ctx,
+        generator_.Init(seed, seed2, env != nullptr ? env->random : nullptr));
   }
 
  protected:
@@ -160,8 +161,7 @@ class RandomUniformIntOp : public RandomOpBase {
                 AttachDef(absl::InvalidArgumentError(absl::StrCat(
                               "Need minval < maxval: ", lo, " >= ", hi)),
                           name()));
-    PhiloxRandom blocks =
-        generator_.ReserveBlocks(n * kBlocksReservedPerValue);
+    PhiloxRandom blocks = generator_.ReserveBlocks(n * kBlocksReservedPerValue);
     constexpr int kGroup = kGroupSize<T>;
     T* data = out->base<T>();
     T group[kGroup];

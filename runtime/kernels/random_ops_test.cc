@@ -114,10 +114,18 @@ TEST(RandomOpsTest, TruncatedNormalStaysWithinTwoStddev) {
   for (DataType dtype : {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_BFLOAT16}) {
     std::vector<double> xs;
     switch (dtype) {
-      case DT_FLOAT: xs = Sample<float>("TruncatedNormal", dtype); break;
-      case DT_DOUBLE: xs = Sample<double>("TruncatedNormal", dtype); break;
-      case DT_HALF: xs = Sample<half>("TruncatedNormal", dtype); break;
-      default: xs = Sample<bfloat16>("TruncatedNormal", dtype); break;
+      case DT_FLOAT:
+        xs = Sample<float>("TruncatedNormal", dtype);
+        break;
+      case DT_DOUBLE:
+        xs = Sample<double>("TruncatedNormal", dtype);
+        break;
+      case DT_HALF:
+        xs = Sample<half>("TruncatedNormal", dtype);
+        break;
+      default:
+        xs = Sample<bfloat16>("TruncatedNormal", dtype);
+        break;
     }
     // |z| < 2 is tested in float before narrowing, as TensorFlow does, so
     // half and bfloat16 values may round to 2.
@@ -139,7 +147,8 @@ TEST(RandomOpsTest, TruncatedNormalStaysWithinTwoStddev) {
 
 TEST(RandomOpsTest, OutputShapeFromInt64Shape) {
   RefKernelRunner r;
-  ASSERT_TRUE(r.Init(RandomNode("RandomUniform", DT_FLOAT, 1, 0, DT_INT64)).ok());
+  ASSERT_TRUE(
+      r.Init(RandomNode("RandomUniform", DT_FLOAT, 1, 0, DT_INT64)).ok());
   Tensor out = RunOnce(&r, {Vec<int64_t>({2, 3, 4})});
   EXPECT_EQ(out.shape().DebugString(), TensorShape({2, 3, 4}).DebugString());
   Tensor empty = RunOnce(&r, {Vec<int64_t>({0, 5})});
@@ -194,15 +203,16 @@ TEST(RandomOpsTest, ZeroSeedsTakeTheKeyFromTheEnvRandom) {
 TEST(RandomOpsTest, ZeroSeedsWithoutRandomSourceFailAtConstruction) {
   KernelRunner r;  // Its test device's Env has no random source.
   ExpectError(r.Init(RandomNode("RandomUniform", DT_FLOAT)),
-              absl::StatusCode::kFailedPrecondition, {"random", "{{node rnd}}"});
+              absl::StatusCode::kFailedPrecondition,
+              {"random", "{{node rnd}}"});
   EXPECT_TRUE(r.Init(RandomNode("RandomUniform", DT_FLOAT, 1)).ok());
 }
 
 TEST(RandomOpsTest, UniformIntIsUniformOverTheRange) {
   RefKernelRunner r;
   ASSERT_TRUE(r.Init(UniformIntNode(DT_INT32, 5)).ok());
-  Tensor out = RunOnce(&r, {Vec<int32_t>({kN}), Scalar<int32_t>(-2),
-                            Scalar<int32_t>(3)});
+  Tensor out = RunOnce(
+      &r, {Vec<int32_t>({kN}), Scalar<int32_t>(-2), Scalar<int32_t>(3)});
   std::map<int32_t, int> counts;
   for (int32_t v : Values<int32_t>(out)) {
     ASSERT_GE(v, -2);
@@ -224,18 +234,18 @@ TEST(RandomOpsTest, UniformIntIsUniformOverTheRange) {
 TEST(RandomOpsTest, UniformIntErrors) {
   RefKernelRunner r;
   ASSERT_TRUE(r.Init(UniformIntNode(DT_INT32, 5)).ok());
-  ExpectError(r.RunValues({Vec<int32_t>({3}), Scalar<int32_t>(4),
-                           Scalar<int32_t>(4)}),
-              absl::StatusCode::kInvalidArgument,
-              {"Need minval < maxval: 4 >= 4", "{{node rnd}}"});
-  ExpectError(r.RunValues({Vec<int32_t>({3}), Vec<int32_t>({0}),
-                           Scalar<int32_t>(4)}),
-              absl::StatusCode::kInvalidArgument,
-              {"minval must be 0-D", "{{node rnd}}"});
+  ExpectError(
+      r.RunValues({Vec<int32_t>({3}), Scalar<int32_t>(4), Scalar<int32_t>(4)}),
+      absl::StatusCode::kInvalidArgument,
+      {"Need minval < maxval: 4 >= 4", "{{node rnd}}"});
+  ExpectError(
+      r.RunValues({Vec<int32_t>({3}), Vec<int32_t>({0}), Scalar<int32_t>(4)}),
+      absl::StatusCode::kInvalidArgument,
+      {"minval must be 0-D", "{{node rnd}}"});
   // An empty output needs no valid range.
-  EXPECT_TRUE(r.RunValues({Vec<int32_t>({0}), Scalar<int32_t>(4),
-                           Scalar<int32_t>(4)})
-                  .ok());
+  EXPECT_TRUE(
+      r.RunValues({Vec<int32_t>({0}), Scalar<int32_t>(4), Scalar<int32_t>(4)})
+          .ok());
 }
 
 }  // namespace

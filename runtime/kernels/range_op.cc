@@ -25,10 +25,10 @@ class RangeOp : public OpKernel {
       const TensorShape& shape = ctx->input(i).shape();
       const bool scalar_like =
           shape.dims() == 0 || (shape.dims() == 1 && shape.dim_size(0) == 1);
-      OP_REQUIRES(ctx, scalar_like,
-                  NodeInvalidArgument(ctx, kNames[i],
-                                      " must be a scalar, not shape ",
-                                      shape.DebugString()));
+      OP_REQUIRES(
+          ctx, scalar_like,
+          NodeInvalidArgument(ctx, kNames[i], " must be a scalar, not shape ",
+                              shape.DebugString()));
     }
     const T start = ctx->input(0).base<T>()[0];
     const T limit = ctx->input(1).base<T>()[0];
@@ -36,22 +36,23 @@ class RangeOp : public OpKernel {
     OP_REQUIRES(ctx, delta != T(0),
                 NodeInvalidArgument(ctx, "Requires delta != 0: ", Str(delta)));
     if (delta > T(0)) {
-      OP_REQUIRES(ctx, start <= limit,
-                  NodeInvalidArgument(
-                      ctx, "Requires start <= limit when delta > 0: ",
-                      Str(start), "/", Str(limit)));
+      OP_REQUIRES(
+          ctx, start <= limit,
+          NodeInvalidArgument(ctx, "Requires start <= limit when delta > 0: ",
+                              Str(start), "/", Str(limit)));
     } else {
-      OP_REQUIRES(ctx, start >= limit,
-                  NodeInvalidArgument(
-                      ctx, "Requires start >= limit when delta < 0: ",
-                      Str(start), "/", Str(limit)));
+      OP_REQUIRES(
+          ctx, start >= limit,
+          NodeInvalidArgument(ctx, "Requires start >= limit when delta < 0: ",
+                              Str(start), "/", Str(limit)));
     }
     int64_t size = 0;
     if constexpr (std::is_integral<T>::value) {
       // |limit - start| and |delta| without signed overflow.
       const uint64_t diff =
-          delta > T(0) ? static_cast<uint64_t>(limit) - static_cast<uint64_t>(start)
-                       : static_cast<uint64_t>(start) - static_cast<uint64_t>(limit);
+          delta > T(0)
+              ? static_cast<uint64_t>(limit) - static_cast<uint64_t>(start)
+              : static_cast<uint64_t>(start) - static_cast<uint64_t>(limit);
       const uint64_t step = delta > T(0)
                                 ? static_cast<uint64_t>(delta)
                                 : uint64_t{0} - static_cast<uint64_t>(delta);
@@ -64,8 +65,9 @@ class RangeOp : public OpKernel {
       const double l = static_cast<double>(limit);
       const double d = static_cast<double>(delta);
       OP_REQUIRES(ctx, std::isfinite(s) && std::isfinite(l) && std::isfinite(d),
-                  NodeInvalidArgument(ctx, "Requires start, limit and delta to "
-                                           "be finite: ",
+                  NodeInvalidArgument(ctx,
+                                      "Requires start, limit and delta to "
+                                      "be finite: ",
                                       s, "/", l, "/", d));
       const double n = std::ceil(std::abs((l - s) / d));
       OP_REQUIRES(ctx, n < 9.0e18,
@@ -105,10 +107,9 @@ class RangeOp : public OpKernel {
   }
 };
 
-#define SF_REGISTER_RANGE(T)                                          \
-  REGISTER_KERNEL_BUILDER(                                           \
-      Name("Range").Device(DEVICE_CPU).TypeConstraint<T>("Tidx"),   \
-      RangeOp<T>);
+#define SF_REGISTER_RANGE(T) \
+  REGISTER_KERNEL_BUILDER(   \
+      Name("Range").Device(DEVICE_CPU).TypeConstraint<T>("Tidx"), RangeOp<T>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_RANGE)
 SF_REGISTER_RANGE(int32_t)
 SF_REGISTER_RANGE(int64_t)

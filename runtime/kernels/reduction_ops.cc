@@ -52,8 +52,8 @@ struct Acc<T, R,
   // Mean: a wide sum of the right signedness.
   using wrap = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
   using wide = std::conditional_t<std::is_signed<T>::value, int64_t, uint64_t>;
-  using type = std::conditional_t<R == Reducer::kMean && sizeof(T) < 8, wide,
-                                  wrap>;
+  using type =
+      std::conditional_t<R == Reducer::kMean && sizeof(T) < 8, wide, wrap>;
 };
 
 template <typename T, Reducer R>
@@ -89,13 +89,13 @@ class ReductionOp : public OpKernel {
         if constexpr (R == Reducer::kProd) {
           acc[out_off] *= chunk.template cast<A>().prod();
         } else if constexpr (R == Reducer::kMax) {
-          acc[out_off] = NanMax(
-              acc[out_off],
-              chunk.template cast<A>().template maxCoeff<Eigen::PropagateNaN>());
+          acc[out_off] = NanMax(acc[out_off],
+                                chunk.template cast<A>()
+                                    .template maxCoeff<Eigen::PropagateNaN>());
         } else if constexpr (R == Reducer::kMin) {
-          acc[out_off] = NanMin(
-              acc[out_off],
-              chunk.template cast<A>().template minCoeff<Eigen::PropagateNaN>());
+          acc[out_off] = NanMin(acc[out_off],
+                                chunk.template cast<A>()
+                                    .template minCoeff<Eigen::PropagateNaN>());
         } else {
           acc[out_off] += chunk.template cast<A>().sum();
         }
@@ -214,10 +214,9 @@ REGISTER_KERNEL_BUILDER(Name("All").Device(DEVICE_CPU), BoolReductionOp<true>);
 REGISTER_KERNEL_BUILDER(Name("Any").Device(DEVICE_CPU), BoolReductionOp<false>);
 
 // (The op restricts Tidx to int32/int64; the kernel reads either.)
-#define SF_REGISTER_REDUCTION(OP, R, T)                           \
-  REGISTER_KERNEL_BUILDER(                                       \
-      Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
-      ReductionOp<T, R>);
+#define SF_REGISTER_REDUCTION(OP, R, T)                                       \
+  REGISTER_KERNEL_BUILDER(Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          ReductionOp<T, R>);
 #define SF_REGISTER_SUM(T) SF_REGISTER_REDUCTION("Sum", Reducer::kSum, T)
 #define SF_REGISTER_MEAN(T) SF_REGISTER_REDUCTION("Mean", Reducer::kMean, T)
 #define SF_REGISTER_PROD(T) SF_REGISTER_REDUCTION("Prod", Reducer::kProd, T)

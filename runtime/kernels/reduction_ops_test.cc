@@ -190,8 +190,8 @@ TEST(ReductionOpsTest, MatchesNaiveReference) {
       Tensor out;
       const Tensor axes_t = Vec<int32_t>(axes);
       ASSERT_TRUE(RunReduction("Sum", x, axes_t, true, &out).ok());
-      test::ExpectTensorNear<double>(out, TensorShape(absl::MakeConstSpan(out_dims)),
-                                     sum, 1e-9);
+      test::ExpectTensorNear<double>(
+          out, TensorShape(absl::MakeConstSpan(out_dims)), sum, 1e-9);
       ASSERT_TRUE(RunReduction("Prod", x, axes_t, true, &out).ok());
       const std::vector<double> got = test::Values<double>(out);
       ASSERT_EQ(got.size(), prod.size());

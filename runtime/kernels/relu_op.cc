@@ -16,8 +16,8 @@ struct ReluFn {
   }
 };
 
-#define SF_REGISTER_RELU(T)                                     \
-  REGISTER_KERNEL_BUILDER(                                     \
+#define SF_REGISTER_RELU(T)                                   \
+  REGISTER_KERNEL_BUILDER(                                    \
       Name("Relu").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       UnaryOpKernel<T, ReluFn>);
 SF_CALL_REAL_NUMBER_TYPES(SF_REGISTER_RELU)

@@ -40,8 +40,8 @@ class VarHandleOp : public OpKernel {
     }
     // An empty shared_name means "this node's own variable".
     if (shared_name.empty()) shared_name = ctx->name();
-    handle_ = MakeVarHandleTensor(ctx->device()->name(), container,
-                                  shared_name, dtype, shape);
+    handle_ = MakeVarHandleTensor(ctx->device()->name(), container, shared_name,
+                                  dtype, shape);
   }
 
   void Compute(OpKernelContext* ctx) override { ctx->set_output(0, handle_); }
@@ -185,14 +185,14 @@ class AssignUpdateVariableOp : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
-#define SF_REGISTER_ASSIGN_UPDATE(T)                                       \
-  REGISTER_KERNEL_BUILDER(Name("AssignAddVariableOp")                      \
-                              .Device(DEVICE_CPU)                          \
-                              .TypeConstraint<T>("dtype"),                 \
-                          AssignUpdateVariableOp<T, true>);                \
-  REGISTER_KERNEL_BUILDER(Name("AssignSubVariableOp")                      \
-                              .Device(DEVICE_CPU)                          \
-                              .TypeConstraint<T>("dtype"),                 \
+#define SF_REGISTER_ASSIGN_UPDATE(T)                        \
+  REGISTER_KERNEL_BUILDER(Name("AssignAddVariableOp")       \
+                              .Device(DEVICE_CPU)           \
+                              .TypeConstraint<T>("dtype"),  \
+                          AssignUpdateVariableOp<T, true>); \
+  REGISTER_KERNEL_BUILDER(Name("AssignSubVariableOp")       \
+                              .Device(DEVICE_CPU)           \
+                              .TypeConstraint<T>("dtype"),  \
                           AssignUpdateVariableOp<T, false>);
 SF_CALL_NUMBER_TYPES(SF_REGISTER_ASSIGN_UPDATE)
 #undef SF_REGISTER_ASSIGN_UPDATE

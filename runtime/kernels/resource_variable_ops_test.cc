@@ -41,8 +41,8 @@ class ResourceVariableOpsTest : public ::testing::Test {
 
   bool IsInitialized(const Tensor& handle) {
     Tensor out;
-    absl::Status s =
-        RunOp(TestNode("init?", "VarIsInitializedOp").Inputs(1), {handle}, &out);
+    absl::Status s = RunOp(TestNode("init?", "VarIsInitializedOp").Inputs(1),
+                           {handle}, &out);
     EXPECT_TRUE(s.ok()) << s;
     return s.ok() && out.scalar<bool>();
   }
@@ -158,7 +158,8 @@ TEST_F(ResourceVariableOpsTest, AssignUpdateErrors) {
 TEST_F(ResourceVariableOpsTest, HandleFromAnotherDeviceIsInvalidArgument) {
   VariableTestDevice other("/job:localhost/replica:0/task:0/device:CPU:1");
   Tensor h = VarHandle(&other, "v", DT_FLOAT);
-  ExpectError(AssignVar(h, Scalar<float>(1)), absl::StatusCode::kInvalidArgument,
+  ExpectError(AssignVar(h, Scalar<float>(1)),
+              absl::StatusCode::kInvalidArgument,
               {"device:CPU:1", "device:CPU:0", "v"});
 }
 

@@ -58,21 +58,24 @@ absl::Status ValidateInputs(OpKernelContext* ctx, int64_t num_tensors,
   const Tensor& names = ctx->input(1);
   const Tensor& slices = ctx->input(2);
   if (prefix.NumElements() != 1) {
-    return NodeInvalidArgument(ctx, "Input prefix should have a single "
-                                    "element, got ",
+    return NodeInvalidArgument(ctx,
+                               "Input prefix should have a single "
+                               "element, got ",
                                prefix.NumElements(), " instead.");
   }
   if (names.dims() != 1 || slices.dims() != 1) {
     return NodeInvalidArgument(
-        ctx, "Input tensor_names and shape_and_slices should be an 1-D "
-             "tensors, got ",
+        ctx,
+        "Input tensor_names and shape_and_slices should be an 1-D "
+        "tensors, got ",
         names.shape().DebugString(), " and ", slices.shape().DebugString(),
         " instead.");
   }
   if (names.NumElements() != slices.NumElements()) {
     return NodeInvalidArgument(
-        ctx, "tensor_names and shape_and_slices have different number of "
-             "elements: ",
+        ctx,
+        "tensor_names and shape_and_slices have different number of "
+        "elements: ",
         names.NumElements(), " vs. ", slices.NumElements());
   }
   if (names.NumElements() != num_tensors) {
@@ -96,8 +99,8 @@ absl::Status ParseSliceSpec(OpKernelContext* ctx, const std::string& spec,
   const std::vector<std::string> parts =
       absl::StrSplit(spec, ' ', absl::SkipEmpty());
   auto bad = [&](absl::string_view why) {
-    return NodeInvalidArgument(ctx, "Invalid shape_and_slice '", spec, "': ",
-                               why);
+    return NodeInvalidArgument(ctx, "Invalid shape_and_slice '", spec,
+                               "': ", why);
   };
   if (parts.size() < 2) return bad("expected dims and a slice");
   const size_t rank = parts.size() - 1;
@@ -211,12 +214,12 @@ class RestoreV2Op : public OpKernel {
       const std::string& key = names.flat<std::string>()(i);
       const checkpoint::EntryInfo* info = nullptr;
       OP_REQUIRES_OK(ctx, AttachDef(reader->Lookup(key, &info), name()));
-      OP_REQUIRES(ctx, info->dtype == dtypes_[i],
-                  NodeInvalidArgument(ctx, "tensor_name = ", key,
-                                      "; expected dtype ",
-                                      DataTypeString(dtypes_[i]),
-                                      " does not equal restored dtype ",
-                                      DataTypeString(info->dtype)));
+      OP_REQUIRES(
+          ctx, info->dtype == dtypes_[i],
+          NodeInvalidArgument(ctx, "tensor_name = ", key, "; expected dtype ",
+                              DataTypeString(dtypes_[i]),
+                              " does not equal restored dtype ",
+                              DataTypeString(info->dtype)));
     }
     for (int64_t i = 0; i < num_tensors; ++i) {
       const std::string& key = names.flat<std::string>()(i);
@@ -227,13 +230,13 @@ class RestoreV2Op : public OpKernel {
         SliceSpec spec;
         OP_REQUIRES_OK(ctx, ParseSliceSpec(ctx, spec_text, &spec));
         const TensorShape full(absl::MakeConstSpan(spec.full));
-        OP_REQUIRES(ctx, full == t.shape(),
-                    NodeInvalidArgument(ctx, "tensor_name = ", key,
-                                        "; shape in shape_and_slice spec ",
-                                        spec_text,
-                                        " does not match the shape stored in "
-                                        "checkpoint: ",
-                                        t.shape().DebugString()));
+        OP_REQUIRES(
+            ctx, full == t.shape(),
+            NodeInvalidArgument(ctx, "tensor_name = ", key,
+                                "; shape in shape_and_slice spec ", spec_text,
+                                " does not match the shape stored in "
+                                "checkpoint: ",
+                                t.shape().DebugString()));
         Tensor part(t.dtype(), TensorShape(absl::MakeConstSpan(spec.length)));
         DispatchByElementSize(t.dtype(), [&](auto tag) {
           CopySlice<decltype(tag)>(t, spec, &part);
@@ -261,16 +264,18 @@ class MergeV2CheckpointsOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& sources = ctx->input(0);
     const Tensor& destination = ctx->input(1);
-    OP_REQUIRES(ctx, destination.dims() == 0,
-                NodeInvalidArgument(ctx, "Input destination_prefix should be "
-                                         "a scalar tensor, got ",
-                                    destination.shape().DebugString(),
-                                    " instead."));
-    OP_REQUIRES(ctx, sources.dims() <= 1,
-                NodeInvalidArgument(ctx, "Input checkpoint_prefixes should be "
-                                         "a 1-D tensor, got ",
-                                    sources.shape().DebugString(),
-                                    " instead."));
+    OP_REQUIRES(
+        ctx, destination.dims() == 0,
+        NodeInvalidArgument(ctx,
+                            "Input destination_prefix should be "
+                            "a scalar tensor, got ",
+                            destination.shape().DebugString(), " instead."));
+    OP_REQUIRES(
+        ctx, sources.dims() <= 1,
+        NodeInvalidArgument(ctx,
+                            "Input checkpoint_prefixes should be "
+                            "a 1-D tensor, got ",
+                            sources.shape().DebugString(), " instead."));
     std::vector<std::string> prefixes;
     for (int64_t i = 0; i < sources.NumElements(); ++i) {
       prefixes.push_back(sources.flat<std::string>()(i));
@@ -333,8 +338,10 @@ class ShardedFilespecOp : public OpKernel {
     OP_REQUIRES_OK(ctx, RequireScalar(ctx, 1, "num_shards"));
     const std::string& basename = ctx->input(0).flat<std::string>()(0);
     const int32_t num_shards = ctx->input(1).flat<int32_t>()(0);
-    ctx->set_output(0, Tensor::Scalar<std::string>(absl::StrFormat(
-                           "%s-?????" "-of-%05d", basename, num_shards)));
+    ctx->set_output(
+        0, Tensor::Scalar<std::string>(absl::StrFormat("%s-?????"
+                                                       "-of-%05d",
+                                                       basename, num_shards)));
   }
   bool IsExpensive() const override { return false; }
 };

@@ -15,7 +15,9 @@ namespace stepflow {
 namespace test {
 namespace {
 
-Tensor Strings(const std::vector<std::string>& v) { return Vec<std::string>(v); }
+Tensor Strings(const std::vector<std::string>& v) {
+  return Vec<std::string>(v);
+}
 Tensor Str(const std::string& s) { return Scalar<std::string>(s); }
 
 NodeDef SaveNode(const std::vector<DataType>& dtypes) {
@@ -36,12 +38,12 @@ class SaveRestoreOpsTest : public ::testing::Test {
 
   absl::Status SaveThree() {
     std::vector<Tensor> out;
-    return RunKernel(SaveNode({DT_FLOAT, DT_INT64, DT_STRING}),
-                     {Str(prefix_), Strings({"w", "step", "words"}),
-                      Strings({"", "", ""}),
-                      Make<float>(TensorShape({2, 2}), {1.5f, -2, 0, 3}),
-                      Scalar<int64_t>(12), Strings({"a", "bc"})},
-                     &out);
+    return RunKernel(
+        SaveNode({DT_FLOAT, DT_INT64, DT_STRING}),
+        {Str(prefix_), Strings({"w", "step", "words"}), Strings({"", "", ""}),
+         Make<float>(TensorShape({2, 2}), {1.5f, -2, 0, 3}),
+         Scalar<int64_t>(12), Strings({"a", "bc"})},
+        &out);
   }
 
   std::string prefix_;
@@ -50,10 +52,10 @@ class SaveRestoreOpsTest : public ::testing::Test {
 TEST_F(SaveRestoreOpsTest, SaveThenRestore) {
   ASSERT_TRUE(SaveThree().ok());
   std::vector<Tensor> out;
-  absl::Status s = RunKernel(RestoreNode({DT_STRING, DT_FLOAT, DT_INT64}),
-                             {Str(prefix_), Strings({"words", "w", "step"}),
-                              Strings({"", "", ""})},
-                             &out);
+  absl::Status s = RunKernel(
+      RestoreNode({DT_STRING, DT_FLOAT, DT_INT64}),
+      {Str(prefix_), Strings({"words", "w", "step"}), Strings({"", "", ""})},
+      &out);
   ASSERT_TRUE(s.ok()) << s;
   ASSERT_EQ(out.size(), 3u);
   ExpectTensor<std::string>(out[0], TensorShape({2}), {"a", "bc"});
@@ -64,11 +66,11 @@ TEST_F(SaveRestoreOpsTest, SaveThenRestore) {
 TEST_F(SaveRestoreOpsTest, RestoreASubsetAndTheSameTensorTwice) {
   ASSERT_TRUE(SaveThree().ok());
   std::vector<Tensor> out;
-  ASSERT_TRUE(RunKernel(RestoreNode({DT_INT64, DT_INT64}),
-                        {Str(prefix_), Strings({"step", "step"}),
-                         Strings({"", ""})},
-                        &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunKernel(RestoreNode({DT_INT64, DT_INT64}),
+                {Str(prefix_), Strings({"step", "step"}), Strings({"", ""})},
+                &out)
+          .ok());
   ExpectTensor<int64_t>(out[0], TensorShape({}), {12});
   ExpectTensor<int64_t>(out[1], TensorShape({}), {12});
 }
@@ -109,32 +111,32 @@ TEST_F(SaveRestoreOpsTest, RestoresSlices) {
                   .ok());
   ExpectTensor<float>(out[0], TensorShape({1, 2}), {1.5f, -2});
   ExpectTensor<float>(out[1], TensorShape({2, 1}), {-2, 3});
-  ExpectError(RunKernel(RestoreNode({DT_FLOAT}),
-                        {Str(prefix_), Strings({"w"}), Strings({"3 2 0,1:-"})},
-                        &out),
-              absl::StatusCode::kInvalidArgument,
-              {"{{node save/RestoreV2}}", "does not match the shape stored"});
-  ExpectError(RunKernel(RestoreNode({DT_FLOAT}),
-                        {Str(prefix_), Strings({"w"}), Strings({"2 2 1,2:-"})},
-                        &out),
-              absl::StatusCode::kInvalidArgument,
-              {"{{node save/RestoreV2}}", "Invalid shape_and_slice"});
+  ExpectError(
+      RunKernel(RestoreNode({DT_FLOAT}),
+                {Str(prefix_), Strings({"w"}), Strings({"3 2 0,1:-"})}, &out),
+      absl::StatusCode::kInvalidArgument,
+      {"{{node save/RestoreV2}}", "does not match the shape stored"});
+  ExpectError(
+      RunKernel(RestoreNode({DT_FLOAT}),
+                {Str(prefix_), Strings({"w"}), Strings({"2 2 1,2:-"})}, &out),
+      absl::StatusCode::kInvalidArgument,
+      {"{{node save/RestoreV2}}", "Invalid shape_and_slice"});
 }
 
 TEST_F(SaveRestoreOpsTest, SaveInputValidation) {
   std::vector<Tensor> out;
-  ExpectError(RunKernel(SaveNode({DT_FLOAT}),
-                        {Strings({"a", "b"}), Strings({"w"}), Strings({""}),
-                         Scalar<float>(1)},
-                        &out),
-              absl::StatusCode::kInvalidArgument,
-              {"prefix should have a single element, got 2",
-               "{{node save/SaveV2}}"});
-  ExpectError(RunKernel(SaveNode({DT_FLOAT}),
-                        {Str(prefix_), Str("w"), Strings({""}),
-                         Scalar<float>(1)},
-                        &out),
-              absl::StatusCode::kInvalidArgument, {"1-D", "{{node save/SaveV2}}"});
+  ExpectError(
+      RunKernel(SaveNode({DT_FLOAT}),
+                {Strings({"a", "b"}), Strings({"w"}), Strings({""}),
+                 Scalar<float>(1)},
+                &out),
+      absl::StatusCode::kInvalidArgument,
+      {"prefix should have a single element, got 2", "{{node save/SaveV2}}"});
+  ExpectError(
+      RunKernel(SaveNode({DT_FLOAT}),
+                {Str(prefix_), Str("w"), Strings({""}), Scalar<float>(1)},
+                &out),
+      absl::StatusCode::kInvalidArgument, {"1-D", "{{node save/SaveV2}}"});
   ExpectError(RunKernel(SaveNode({DT_FLOAT}),
                         {Str(prefix_), Strings({"w"}), Strings({"", ""}),
                          Scalar<float>(1)},
@@ -176,12 +178,12 @@ TEST_F(SaveRestoreOpsTest, RestoreErrors) {
               {"tensor_name = w; expected dtype double does not equal "
                "restored dtype float",
                "{{node save/RestoreV2}}"});
-  ExpectError(RunKernel(RestoreNode({DT_FLOAT}),
-                        {Str(prefix_), Strings({"w", "step"}),
-                         Strings({"", ""})},
-                        &out),
-              absl::StatusCode::kInvalidArgument,
-              {"Got 2 tensor names but 1 expected dtypes"});
+  ExpectError(
+      RunKernel(RestoreNode({DT_FLOAT}),
+                {Str(prefix_), Strings({"w", "step"}), Strings({"", ""})},
+                &out),
+      absl::StatusCode::kInvalidArgument,
+      {"Got 2 tensor names but 1 expected dtypes"});
 }
 
 TEST_F(SaveRestoreOpsTest, CorruptCheckpointIsDataLossNamingNodeAndFile) {
@@ -198,7 +200,8 @@ TEST_F(SaveRestoreOpsTest, CorruptCheckpointIsDataLossNamingNodeAndFile) {
   TruncateFile(path, good_size_file.size() / 2);
   s = runner.Run(
       {Str(prefix_), Strings({"w", "step", "words"}), Strings({"", "", ""})});
-  ExpectError(s, absl::StatusCode::kDataLoss, {path, "{{node save/RestoreV2}}"});
+  ExpectError(s, absl::StatusCode::kDataLoss,
+              {path, "{{node save/RestoreV2}}"});
 }
 
 TEST_F(SaveRestoreOpsTest, ResaveWithTheSameKernelReplacesTheCheckpoint) {
@@ -223,43 +226,44 @@ TEST_F(SaveRestoreOpsTest, MergeV2Checkpoints) {
   const std::string tmp = prefix_ + "_temp_0123/part";
   std::vector<Tensor> out;
   for (int shard = 0; shard < 2; ++shard) {
-    ASSERT_TRUE(RunKernel(SaveNode({DT_INT32}),
-                          {Str(tmp + "-0000" + std::to_string(shard) +
-                               "-of-00002"),
-                           Strings({"v" + std::to_string(shard)}),
-                           Strings({""}), Scalar<int32_t>(shard + 10)},
-                          &out)
-                    .ok());
+    ASSERT_TRUE(
+        RunKernel(SaveNode({DT_INT32}),
+                  {Str(tmp + "-0000" + std::to_string(shard) + "-of-00002"),
+                   Strings({"v" + std::to_string(shard)}), Strings({""}),
+                   Scalar<int32_t>(shard + 10)},
+                  &out)
+            .ok());
   }
-  NodeDef merge = TestNode("save/MergeV2Checkpoints", "MergeV2Checkpoints")
-                      .Inputs(2);
-  ASSERT_TRUE(RunKernel(merge,
-                        {Strings({tmp + "-00000-of-00002",
-                                  tmp + "-00001-of-00002"}),
-                         Str(prefix_)},
-                        &out)
-                  .ok());
+  NodeDef merge =
+      TestNode("save/MergeV2Checkpoints", "MergeV2Checkpoints").Inputs(2);
+  ASSERT_TRUE(
+      RunKernel(merge,
+                {Strings({tmp + "-00000-of-00002", tmp + "-00001-of-00002"}),
+                 Str(prefix_)},
+                &out)
+          .ok());
   EXPECT_EQ(ListDir(Dirname(prefix_)),
             std::vector<std::string>{"model.sfckpt"});
-  ASSERT_TRUE(RunKernel(RestoreNode({DT_INT32, DT_INT32}),
-                        {Str(prefix_), Strings({"v0", "v1"}),
-                         Strings({"", ""})},
-                        &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunKernel(RestoreNode({DT_INT32, DT_INT32}),
+                {Str(prefix_), Strings({"v0", "v1"}), Strings({"", ""})}, &out)
+          .ok());
   ExpectTensor<int32_t>(out[0], TensorShape({}), {10});
   ExpectTensor<int32_t>(out[1], TensorShape({}), {11});
 
   // Missing sources: InvalidArgument by default (as in TensorFlow), skipped
   // with allow_missing_files.
-  ExpectError(RunKernel(merge, {Strings({prefix_, prefix_ + "_gone"}),
-                                Str(prefix_ + "_merged")},
+  ExpectError(RunKernel(merge,
+                        {Strings({prefix_, prefix_ + "_gone"}),
+                         Str(prefix_ + "_merged")},
                         &out),
               absl::StatusCode::kInvalidArgument,
               {"_gone", "{{node save/MergeV2Checkpoints}}"});
   NodeDef lenient = merge;
   AddNodeAttr("allow_missing_files", true, &lenient);
-  ASSERT_TRUE(RunKernel(lenient, {Strings({prefix_, prefix_ + "_gone"}),
-                                  Str(prefix_ + "_merged")},
+  ASSERT_TRUE(RunKernel(lenient,
+                        {Strings({prefix_, prefix_ + "_gone"}),
+                         Str(prefix_ + "_merged")},
                         &out)
                   .ok());
   EXPECT_EQ(ListDir(Dirname(prefix_)),
@@ -272,11 +276,11 @@ TEST_F(SaveRestoreOpsTest, MergeV2Checkpoints) {
 TEST_F(SaveRestoreOpsTest, MergeKeepsOldDirsWhenTold) {
   const std::string shard = prefix_ + "_temp/part-00000-of-00001";
   std::vector<Tensor> out;
-  ASSERT_TRUE(RunKernel(SaveNode({DT_INT32}),
-                        {Str(shard), Strings({"v"}), Strings({""}),
-                         Scalar<int32_t>(1)},
-                        &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunKernel(SaveNode({DT_INT32}),
+                {Str(shard), Strings({"v"}), Strings({""}), Scalar<int32_t>(1)},
+                &out)
+          .ok());
   NodeDef merge = TestNode("m", "MergeV2Checkpoints")
                       .Inputs(2)
                       .Attr("delete_old_dirs", false);
@@ -295,22 +299,22 @@ TEST(ShardedFilenameTest, Formats) {
                   .ok());
   ExpectTensor<std::string>(out[0], TensorShape({}),
                             {"/d/model_temp_x/part-00003-of-00012"});
-  ASSERT_TRUE(RunKernel(def,
-                        {Str("m"), Scalar<int32_t>(123456),
-                         Scalar<int32_t>(123457)},
-                        &out)
-                  .ok());
-  ExpectTensor<std::string>(out[0], TensorShape({}),
-                            {"m-123456-of-123457"});
-  ExpectError(RunKernel(def,
-                        {Str("m"), Vec<int32_t>({0}), Scalar<int32_t>(2)},
-                        &out),
-              absl::StatusCode::kInvalidArgument,
-              {"shard must be a scalar", "{{node sf}}"});
+  ASSERT_TRUE(
+      RunKernel(def,
+                {Str("m"), Scalar<int32_t>(123456), Scalar<int32_t>(123457)},
+                &out)
+          .ok());
+  ExpectTensor<std::string>(out[0], TensorShape({}), {"m-123456-of-123457"});
+  ExpectError(
+      RunKernel(def, {Str("m"), Vec<int32_t>({0}), Scalar<int32_t>(2)}, &out),
+      absl::StatusCode::kInvalidArgument,
+      {"shard must be a scalar", "{{node sf}}"});
 
   NodeDef spec = TestNode("spec", "ShardedFilespec").Inputs(2);
   ASSERT_TRUE(RunKernel(spec, {Str("m"), Scalar<int32_t>(2)}, &out).ok());
-  ExpectTensor<std::string>(out[0], TensorShape({}), {"m-?????" "-of-00002"});
+  ExpectTensor<std::string>(out[0], TensorShape({}),
+                            {"m-?????"
+                             "-of-00002"});
   ExpectError(RunKernel(spec, {Strings({"a", "b"}), Scalar<int32_t>(2)}, &out),
               absl::StatusCode::kInvalidArgument,
               {"basename must be a scalar", "{{node spec}}"});

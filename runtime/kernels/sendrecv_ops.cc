@@ -26,9 +26,9 @@ class SendOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    OP_REQUIRES(ctx, ctx->rendezvous() != nullptr,
-                NodeInternal(ctx, "Op ", type_string(),
-                             " requires a rendezvous"));
+    OP_REQUIRES(
+        ctx, ctx->rendezvous() != nullptr,
+        NodeInternal(ctx, "Op ", type_string(), " requires a rendezvous"));
     Rendezvous::ParsedKey key;
     OP_REQUIRES_OK(ctx, key_.Get(ctx->frame_iter(), &key));
     Rendezvous::Args args;
@@ -51,10 +51,10 @@ class RecvOp : public AsyncOpKernel {
   }
 
   void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
-    OP_REQUIRES_ASYNC(ctx, ctx->rendezvous() != nullptr,
-                      NodeInternal(ctx, "Op ", type_string(),
-                                   " requires a rendezvous"),
-                      done);
+    OP_REQUIRES_ASYNC(
+        ctx, ctx->rendezvous() != nullptr,
+        NodeInternal(ctx, "Op ", type_string(), " requires a rendezvous"),
+        done);
     Rendezvous::ParsedKey key;
     OP_REQUIRES_OK_ASYNC(ctx, key_.Get(ctx->frame_iter(), &key), done);
     Rendezvous::Args args;

@@ -162,10 +162,10 @@ TEST(SendRecvOpsTest, DeadValueMarksOutputDead) {
   TestRendezvous* rendez = new TestRendezvous;
   ScopedUnref unref(rendez);
   Rendezvous::ParsedKey key;
-  ASSERT_TRUE(Rendezvous::ParseKey(Rendezvous::CreateKey(kSrc, 0x1234, kDst,
-                                                         "edge_1_a", {}),
-                                   &key)
-                  .ok());
+  ASSERT_TRUE(
+      Rendezvous::ParseKey(
+          Rendezvous::CreateKey(kSrc, 0x1234, kDst, "edge_1_a", {}), &key)
+          .ok());
   ASSERT_TRUE(rendez->Send(key, Rendezvous::Args(), Tensor(), true).ok());
   test::KernelRunner recv;
   ASSERT_TRUE(recv.Init(RecvDef("_Recv", DT_FLOAT)).ok());
@@ -232,7 +232,8 @@ TEST(SendRecvOpsTest, CancellationCompletesPendingRecv) {
   EXPECT_FALSE(recv.done_called());
   cm.StartCancel();
   ASSERT_TRUE(recv.done_called());
-  ExpectError(recv.async_status(), absl::StatusCode::kCancelled, {"{{node recv}}"});
+  ExpectError(recv.async_status(), absl::StatusCode::kCancelled,
+              {"{{node recv}}"});
 }
 
 TEST(SendRecvOpsTest, WrongDtypeFromRendezvousIsReported) {

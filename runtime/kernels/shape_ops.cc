@@ -22,7 +22,8 @@ void WriteIndexOutput(OpKernelContext* ctx, const std::vector<int64_t>& values,
   Tensor* out = nullptr;
   OP_REQUIRES_OK(ctx, ctx->allocate_output(index, shape, &out));
   if (dtype == DT_INT64) {
-    for (size_t i = 0; i < values.size(); ++i) out->base<int64_t>()[i] = values[i];
+    for (size_t i = 0; i < values.size(); ++i)
+      out->base<int64_t>()[i] = values[i];
     return;
   }
   for (size_t i = 0; i < values.size(); ++i) {
@@ -87,10 +88,10 @@ REGISTER_KERNEL_BUILDER(Name("Rank").Device(DEVICE_CPU), RankOp);
 void ForwardReshaped(OpKernelContext* ctx, const Tensor& input,
                      const TensorShape& shape) {
   Tensor out;
-  OP_REQUIRES(ctx, out.CopyFrom(input, shape),
-              NodeInternal(ctx, "could not reshape ",
-                           input.shape().DebugString(), " to ",
-                           shape.DebugString()));
+  OP_REQUIRES(
+      ctx, out.CopyFrom(input, shape),
+      NodeInternal(ctx, "could not reshape ", input.shape().DebugString(),
+                   " to ", shape.DebugString()));
   ctx->set_output(0, out);
 }
 
@@ -115,8 +116,9 @@ class ReshapeOp : public OpKernel {
       const int64_t d = dims[i];
       if (d == -1) {
         OP_REQUIRES(ctx, unknown == -1,
-                    NodeInvalidArgument(ctx, "Only one input size may be -1, "
-                                             "not both ",
+                    NodeInvalidArgument(ctx,
+                                        "Only one input size may be -1, "
+                                        "not both ",
                                         unknown, " and ", i));
         unknown = i;
         continue;
@@ -129,8 +131,9 @@ class ReshapeOp : public OpKernel {
         continue;
       }
       OP_REQUIRES(ctx, product <= std::numeric_limits<int64_t>::max() / d,
-                  NodeInvalidArgument(ctx, "Requested shape has too many "
-                                           "elements (overflow)"));
+                  NodeInvalidArgument(ctx,
+                                      "Requested shape has too many "
+                                      "elements (overflow)"));
       product *= d;
     }
     const int64_t n = input.NumElements();
@@ -147,16 +150,16 @@ class ReshapeOp : public OpKernel {
         }
       }
       const int64_t missing = known / product;
-      OP_REQUIRES(ctx, input_has_zero || product * missing == known,
-                  NodeInvalidArgument(ctx, "Input to reshape is a tensor with ",
-                                      known, " values, but the requested shape "
-                                             "requires a multiple of ",
-                                      product));
+      OP_REQUIRES(
+          ctx, input_has_zero || product * missing == known,
+          NodeInvalidArgument(ctx, "Input to reshape is a tensor with ", known,
+                              " values, but the requested shape "
+                              "requires a multiple of ",
+                              product));
       dims[unknown] = missing;
     }
-    const int64_t requested = sizes_have_zero ? 0 : product * (unknown >= 0
-                                                         ? dims[unknown]
-                                                         : 1);
+    const int64_t requested =
+        sizes_have_zero ? 0 : product * (unknown >= 0 ? dims[unknown] : 1);
     OP_REQUIRES(ctx, n == requested,
                 NodeInvalidArgument(ctx, "Input to reshape is a tensor with ",
                                     n, " values, but the requested shape has ",
@@ -175,8 +178,9 @@ class ExpandDimsOp : public OpKernel {
     const Tensor& input = ctx->input(0);
     const Tensor& dim_t = ctx->input(1);
     OP_REQUIRES(ctx, dim_t.NumElements() == 1,
-                NodeInvalidArgument(ctx, "'dim' must be a tensor with a single "
-                                         "value, got shape ",
+                NodeInvalidArgument(ctx,
+                                    "'dim' must be a tensor with a single "
+                                    "value, got shape ",
                                     dim_t.shape().DebugString()));
     std::vector<int64_t> v;
     OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, dim_t, &v));
@@ -211,10 +215,10 @@ class SqueezeOp : public OpKernel {
     std::vector<bool> wanted(rank, false);
     for (int64_t d : squeeze_dims_) {
       int64_t a = 0;
-      OP_REQUIRES(ctx, NormalizeAxis(d, rank, &a),
-                  NodeInvalidArgument(ctx, "Tried to squeeze dim index ", d,
-                                      " for tensor with ", rank,
-                                      " dimensions."));
+      OP_REQUIRES(
+          ctx, NormalizeAxis(d, rank, &a),
+          NodeInvalidArgument(ctx, "Tried to squeeze dim index ", d,
+                              " for tensor with ", rank, " dimensions."));
       wanted[a] = true;
     }
     TensorShape shape;
@@ -225,10 +229,10 @@ class SqueezeOp : public OpKernel {
         continue;
       }
       if (wanted[i]) {
-        OP_REQUIRES(ctx, size == 1,
-                    NodeInvalidArgument(ctx, "Can not squeeze dim[", i,
-                                        "], expected a dimension of 1, got ",
-                                        size));
+        OP_REQUIRES(
+            ctx, size == 1,
+            NodeInvalidArgument(ctx, "Can not squeeze dim[", i,
+                                "], expected a dimension of 1, got ", size));
       } else {
         shape.AddDim(size);
       }

@@ -19,9 +19,10 @@ class SoftmaxOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
-    OP_REQUIRES(ctx, logits.dims() >= 1,
-                NodeInvalidArgument(ctx, "logits must have >= 1 dimension, got ",
-                                    logits.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, logits.dims() >= 1,
+        NodeInvalidArgument(ctx, "logits must have >= 1 dimension, got ",
+                            logits.shape().DebugString()));
     Tensor* out = nullptr;
     if (ctx->input_is_ref(0)) {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, logits.shape(), &out));

@@ -75,8 +75,9 @@ class StridedSliceOp : public OpKernel {
             begin_t.dim_size(0) == end_t.dim_size(0) &&
             begin_t.dim_size(0) == strides_t.dim_size(0),
         NodeInvalidArgument(
-            ctx, "Expected begin, end, and strides to be 1D equal size "
-                 "tensors, but got shapes ",
+            ctx,
+            "Expected begin, end, and strides to be 1D equal size "
+            "tensors, but got shapes ",
             begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(),
             ", and ", strides_t.shape().DebugString(), " instead."));
     std::vector<int64_t> begin, end, strides;
@@ -88,8 +89,9 @@ class StridedSliceOp : public OpKernel {
                                             strides, masks_, &spec));
     if (spec.is_identity) {
       Tensor out;
-      OP_REQUIRES(ctx, out.CopyFrom(input, spec.final_shape),
-                  NodeInternal(ctx, "identity slice changed the element count"));
+      OP_REQUIRES(
+          ctx, out.CopyFrom(input, spec.final_shape),
+          NodeInternal(ctx, "identity slice changed the element count"));
       ctx->set_output(0, out);
       return;
     }

@@ -24,18 +24,17 @@ absl::Status Slice(const Tensor& x, const std::vector<int32_t>& b,
                    const std::vector<int32_t>& e, const std::vector<int32_t>& s,
                    const Masks& m, Tensor* out) {
   std::vector<Tensor> outs;
-  absl::Status st = test::RunKernel(TestNode("ss", "StridedSlice")
-                                        .Inputs(4)
-                                        .Attr("T", x.dtype())
-                                        .Attr("Index", DT_INT32)
-                                        .Attr("begin_mask", m.begin)
-                                        .Attr("end_mask", m.end)
-                                        .Attr("ellipsis_mask", m.ellipsis)
-                                        .Attr("new_axis_mask", m.new_axis)
-                                        .Attr("shrink_axis_mask", m.shrink),
-                                    {x, Vec<int32_t>(b), Vec<int32_t>(e),
-                                     Vec<int32_t>(s)},
-                                    &outs);
+  absl::Status st = test::RunKernel(
+      TestNode("ss", "StridedSlice")
+          .Inputs(4)
+          .Attr("T", x.dtype())
+          .Attr("Index", DT_INT32)
+          .Attr("begin_mask", m.begin)
+          .Attr("end_mask", m.end)
+          .Attr("ellipsis_mask", m.ellipsis)
+          .Attr("new_axis_mask", m.new_axis)
+          .Attr("shrink_axis_mask", m.shrink),
+      {x, Vec<int32_t>(b), Vec<int32_t>(e), Vec<int32_t>(s)}, &outs);
   if (!outs.empty()) *out = outs[0];
   return st;
 }
@@ -118,8 +117,9 @@ TEST(StridedSliceOpTest, ShrinkNewAxisEllipsis) {
                             .Attr("new_axis_mask", 2))
                   .ok());
   const Tensor x = M34();
-  ASSERT_TRUE(runner.Run({x, Vec<int32_t>({0, 0}), Vec<int32_t>({0, 0}),
-                          Vec<int32_t>({1, 1})})
+  ASSERT_TRUE(runner
+                  .Run({x, Vec<int32_t>({0, 0}), Vec<int32_t>({0, 0}),
+                        Vec<int32_t>({1, 1})})
                   .ok());
   EXPECT_EQ(runner.output(0).shape().DebugString(), "[3,4,1]");
   EXPECT_TRUE(runner.output(0).SharesBufferWith(x));
@@ -130,8 +130,8 @@ TEST(StridedSliceOpTest, ShrinkNewAxisEllipsis) {
 
 TEST(StridedSliceOpTest, Strings) {
   Tensor out;
-  ASSERT_TRUE(Slice(Vec<std::string>({"a", "b", "c"}), {0}, {3}, {2}, {}, &out)
-                  .ok());
+  ASSERT_TRUE(
+      Slice(Vec<std::string>({"a", "b", "c"}), {0}, {3}, {2}, {}, &out).ok());
   ExpectTensor<std::string>(out, TensorShape({2}), {"a", "c"});
 }
 
@@ -197,11 +197,10 @@ TEST(StridedSliceOpTest, MatchesPythonSemantics2D) {
           std::vector<int32_t> expected;
           for (int i : r)
             for (int j : c) expected.push_back(i * 4 + j);
-          ExpectTensor<int32_t>(
-              out,
-              TensorShape({static_cast<int64_t>(r.size()),
-                           static_cast<int64_t>(c.size())}),
-              expected);
+          ExpectTensor<int32_t>(out,
+                                TensorShape({static_cast<int64_t>(r.size()),
+                                             static_cast<int64_t>(c.size())}),
+                                expected);
           ++checked;
         }
   EXPECT_EQ(checked, 8 * 8 * 4 * 4);

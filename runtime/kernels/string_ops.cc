@@ -29,9 +29,9 @@ class StringJoinOp : public OpKernel {
         have_shape = true;
       } else {
         OP_REQUIRES(ctx, t->shape() == shape,
-                    NodeInvalidArgument(ctx, "Input shapes do not match: ",
-                                        shape.DebugString(), " vs. ",
-                                        t->shape().DebugString()));
+                    NodeInvalidArgument(
+                        ctx, "Input shapes do not match: ", shape.DebugString(),
+                        " vs. ", t->shape().DebugString()));
       }
     }
     Tensor* out = nullptr;

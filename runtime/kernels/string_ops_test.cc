@@ -32,8 +32,7 @@ TEST(StringJoinTest, Scalars) {
 TEST(StringJoinTest, BroadcastsScalarsWithSeparator) {
   std::vector<Tensor> out;
   ASSERT_TRUE(RunKernel(Join(3, ", "),
-                        {Vec<std::string>({"a", "b"}),
-                         Scalar<std::string>("-"),
+                        {Vec<std::string>({"a", "b"}), Scalar<std::string>("-"),
                          Vec<std::string>({"c", ""})},
                         &out)
                   .ok());
@@ -48,11 +47,11 @@ TEST(StringJoinTest, MatricesAndEmpty) {
                         &out)
                   .ok());
   ExpectTensor<std::string>(out[0], TensorShape({2, 1}), {"x1", "y2"});
-  ASSERT_TRUE(RunKernel(Join(2),
-                        {Tensor(DT_STRING, TensorShape({0})),
-                         Scalar<std::string>("s")},
-                        &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunKernel(Join(2),
+                {Tensor(DT_STRING, TensorShape({0})), Scalar<std::string>("s")},
+                &out)
+          .ok());
   ExpectTensor<std::string>(out[0], TensorShape({0}), {});
   ASSERT_TRUE(RunKernel(Join(0), {}, &out).ok());
   ExpectTensor<std::string>(out[0], TensorShape({}), {""});

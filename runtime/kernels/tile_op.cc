@@ -44,10 +44,11 @@ class TileOp : public OpKernel {
     const Tensor& input = ctx->input(0);
     const Tensor& multiples = ctx->input(1);
     const int rank = input.dims();
-    OP_REQUIRES(ctx, multiples.dims() == 1 && multiples.dim_size(0) == rank,
-                NodeInvalidArgument(
-                    ctx, "Expected multiples argument to be a vector of length ",
-                    rank, " but got shape ", multiples.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, multiples.dims() == 1 && multiples.dim_size(0) == rank,
+        NodeInvalidArgument(
+            ctx, "Expected multiples argument to be a vector of length ", rank,
+            " but got shape ", multiples.shape().DebugString()));
     std::vector<int64_t> mult;
     OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, multiples, &mult));
     std::vector<int64_t> in_dims(rank), out_dims(rank);
@@ -56,14 +57,14 @@ class TileOp : public OpKernel {
                   NodeInvalidArgument(ctx, "Expected multiples[", i,
                                       "] >= 0, but got ", mult[i]));
       in_dims[i] = input.dim_size(i);
-      OP_REQUIRES(ctx,
-                  in_dims[i] == 0 || mult[i] <= INT64_MAX / in_dims[i],
-                  NodeInvalidArgument(ctx, "Tile output dimension ", i,
-                                      " overflows"));
+      OP_REQUIRES(
+          ctx, in_dims[i] == 0 || mult[i] <= INT64_MAX / in_dims[i],
+          NodeInvalidArgument(ctx, "Tile output dimension ", i, " overflows"));
       out_dims[i] = in_dims[i] * mult[i];
     }
     TensorShape shape;
-    OP_REQUIRES_OK(ctx, MakeOutputShape(*this, out_dims, input.dtype(), &shape));
+    OP_REQUIRES_OK(ctx,
+                   MakeOutputShape(*this, out_dims, input.dtype(), &shape));
     if (shape == input.shape()) {  // All multiples 1 (or empty and unchanged).
       ctx->set_output(0, input);
       return;

@@ -56,8 +56,8 @@ class UpdateVariables {
         if (s.ok()) {
           s = LookupVar(ctx, *handle, &vars[k]);
           if (absl::IsFailedPrecondition(s)) {
-            return absl::InternalError(absl::StrCat(
-                "Invalid variable reference: ", s.message()));
+            return absl::InternalError(
+                absl::StrCat("Invalid variable reference: ", s.message()));
           }
         }
         if (!s.ok()) return s;
@@ -67,14 +67,13 @@ class UpdateVariables {
           const std::string got = DataTypeString(vars[k]->dtype());
           return absl::InvalidArgumentError(absl::StrCat(
               "Variable ", names[k], " holds ", got, " but ",
-              FormatNodeName(node), " updates it as ",
-              DataTypeString(dtype)));
+              FormatNodeName(node), " updates it as ", DataTypeString(dtype)));
         }
         mus.push_back(vars[k]->mu());
       } else {
-        return absl::InternalError(absl::StrCat(
-            FormatNodeName(node), " input ", index,
-            " must be a variable reference or a resource handle"));
+        return absl::InternalError(
+            absl::StrCat(FormatNodeName(node), " input ", index,
+                         " must be a variable reference or a resource handle"));
       }
       ++k;
     }
@@ -191,8 +190,7 @@ class ApplyMomentumOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     {
       UpdateVariables vars;
-      OP_REQUIRES_OK(ctx,
-                     vars.Acquire(ctx, {0, 1}, DataTypeToEnum<T>::value));
+      OP_REQUIRES_OK(ctx, vars.Acquire(ctx, {0, 1}, DataTypeToEnum<T>::value));
       Tensor& var = vars.tensor(0);
       Tensor& accum = vars.tensor(1);
       const Tensor& lr = ctx->input(2);
@@ -281,25 +279,25 @@ class ApplyAdamOp : public OpKernel {
   bool use_nesterov_ = false;
 };
 
-#define SF_REGISTER_TRAINING(T)                                              \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ApplyGradientDescent").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      ApplyGradientDescentOp<T>);                                            \
-  REGISTER_KERNEL_BUILDER(Name("ResourceApplyGradientDescent")               \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T"),                       \
-                          ApplyGradientDescentOp<T>);                        \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ApplyMomentum").Device(DEVICE_CPU).TypeConstraint<T>("T"),       \
-      ApplyMomentumOp<T>);                                                   \
-  REGISTER_KERNEL_BUILDER(                                                   \
+#define SF_REGISTER_TRAINING(T)                                                \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("ApplyGradientDescent").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
+      ApplyGradientDescentOp<T>);                                              \
+  REGISTER_KERNEL_BUILDER(Name("ResourceApplyGradientDescent")                 \
+                              .Device(DEVICE_CPU)                              \
+                              .TypeConstraint<T>("T"),                         \
+                          ApplyGradientDescentOp<T>);                          \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("ApplyMomentum").Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
+      ApplyMomentumOp<T>);                                                     \
+  REGISTER_KERNEL_BUILDER(                                                     \
       Name("ResourceApplyMomentum").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      ApplyMomentumOp<T>);                                                   \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ApplyAdam").Device(DEVICE_CPU).TypeConstraint<T>("T"),           \
-      ApplyAdamOp<T>);                                                       \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ResourceApplyAdam").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
+      ApplyMomentumOp<T>);                                                     \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("ApplyAdam").Device(DEVICE_CPU).TypeConstraint<T>("T"),             \
+      ApplyAdamOp<T>);                                                         \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("ResourceApplyAdam").Device(DEVICE_CPU).TypeConstraint<T>("T"),     \
       ApplyAdamOp<T>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_TRAINING)
 SF_CALL_COMPLEX_TYPES(SF_REGISTER_TRAINING)

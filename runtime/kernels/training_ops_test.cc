@@ -28,7 +28,8 @@ TEST(TrainingOpsTest, GradientDescentFloat) {
   RefKernelRunner r;
   ASSERT_TRUE(r.Init(Apply("ApplyGradientDescent", 3, DT_FLOAT)).ok());
   Tensor alpha = Scalar<float>(0.5f), delta = Vec<float>({2, 4, -2});
-  ASSERT_TRUE(r.Run({var.ref(), TensorValue(&alpha), TensorValue(&delta)}).ok());
+  ASSERT_TRUE(
+      r.Run({var.ref(), TensorValue(&alpha), TensorValue(&delta)}).ok());
   ExpectTensorNear<float>(var.tensor, TensorShape({3}), {0, 0, 4}, 1e-6);
   // The updated ref is forwarded.
   ASSERT_TRUE(r.output_is_ref(0));
@@ -153,8 +154,8 @@ void AdamReference(AdamState* s, double beta1_power, double beta2_power,
   for (size_t i = 0; i < s->var.size(); ++i) {
     s->m[i] += (g[i] - s->m[i]) * (1 - beta1);
     s->v[i] += (g[i] * g[i] - s->v[i]) * (1 - beta2);
-    const double num = nesterov ? (g[i] * (1 - beta1) + beta1 * s->m[i])
-                                : s->m[i];
+    const double num =
+        nesterov ? (g[i] * (1 - beta1) + beta1 * s->m[i]) : s->m[i];
     s->var[i] -= lr_t * num / (std::sqrt(s->v[i]) + eps);
   }
 }
@@ -176,11 +177,11 @@ TEST_P(AdamTest, MatchesReferenceOverSteps) {
     Tensor tlr = Scalar<double>(lr), tb1 = Scalar<double>(beta1),
            tb2 = Scalar<double>(beta2), teps = Scalar<double>(eps);
     Tensor grad = Vec<double>(g);
-    ASSERT_TRUE(r.Run({var.ref(), m.ref(), v.ref(), TensorValue(&tb1p),
-                       TensorValue(&tb2p), TensorValue(&tlr), TensorValue(&tb1),
-                       TensorValue(&tb2), TensorValue(&teps),
-                       TensorValue(&grad)})
-                    .ok());
+    ASSERT_TRUE(
+        r.Run({var.ref(), m.ref(), v.ref(), TensorValue(&tb1p),
+               TensorValue(&tb2p), TensorValue(&tlr), TensorValue(&tb1),
+               TensorValue(&tb2), TensorValue(&teps), TensorValue(&grad)})
+            .ok());
     AdamReference(&ref, b1p, b2p, lr, beta1, beta2, eps, g, nesterov);
     b1p *= beta1;
     b2p *= beta2;
@@ -196,7 +197,8 @@ TEST(TrainingOpsTest, AdamRejectsNonScalarHyperParameter) {
   RefKernelRunner r;
   ASSERT_TRUE(r.Init(Apply("ApplyAdam", 10, DT_FLOAT)).ok());
   TestRefVar var(Vec<float>({1})), m(Vec<float>({0})), v(Vec<float>({0}));
-  Tensor s = Scalar<float>(0.5f), bad = Vec<float>({1e-8f}), g = Vec<float>({1});
+  Tensor s = Scalar<float>(0.5f), bad = Vec<float>({1e-8f}),
+         g = Vec<float>({1});
   ExpectError(r.Run({var.ref(), m.ref(), v.ref(), TensorValue(&s),
                      TensorValue(&s), TensorValue(&s), TensorValue(&s),
                      TensorValue(&s), TensorValue(&bad), TensorValue(&g)}),
@@ -221,7 +223,8 @@ class ResourceTrainingTest : public ::testing::Test {
   Tensor Read(const Tensor& h, DataType dtype) {
     RefKernelRunner r(&device_);
     EXPECT_TRUE(
-        r.Init(TestNode("read", "ReadVariableOp").Inputs(1).Attr("dtype", dtype))
+        r.Init(
+             TestNode("read", "ReadVariableOp").Inputs(1).Attr("dtype", dtype))
             .ok());
     absl::Status s = r.RunValues({h});
     EXPECT_TRUE(s.ok()) << s;
@@ -259,7 +262,8 @@ TEST_F(ResourceTrainingTest, MomentumAndAdamMatchRefForms) {
   EXPECT_EQ(Values<float>(Read(w, DT_FLOAT)), Values<float>(rw.tensor));
   EXPECT_EQ(Values<float>(Read(acc, DT_FLOAT)), Values<float>(racc.tensor));
 
-  Tensor aw = MakeVar("aw", Vec<float>({1})), am = MakeVar("am", Vec<float>({0})),
+  Tensor aw = MakeVar("aw", Vec<float>({1})),
+         am = MakeVar("am", Vec<float>({0})),
          av = MakeVar("av", Vec<float>({0}));
   TestRefVar bw(Vec<float>({1})), bm(Vec<float>({0})), bv(Vec<float>({0}));
   RefKernelRunner adam_res(&device_), adam_ref(&device_);
@@ -269,11 +273,12 @@ TEST_F(ResourceTrainingTest, MomentumAndAdamMatchRefForms) {
          alr = Scalar<float>(0.01f), b1 = Scalar<float>(0.9f),
          b2 = Scalar<float>(0.999f), eps = Scalar<float>(1e-7f),
          ag = Vec<float>({0.3f});
-  ASSERT_TRUE(adam_res.RunValues({aw, am, av, b1p, b2p, alr, b1, b2, eps, ag}).ok());
-  ASSERT_TRUE(adam_ref.Run({bw.ref(), bm.ref(), bv.ref(), TensorValue(&b1p),
-                            TensorValue(&b2p), TensorValue(&alr),
-                            TensorValue(&b1), TensorValue(&b2),
-                            TensorValue(&eps), TensorValue(&ag)})
+  ASSERT_TRUE(
+      adam_res.RunValues({aw, am, av, b1p, b2p, alr, b1, b2, eps, ag}).ok());
+  ASSERT_TRUE(adam_ref
+                  .Run({bw.ref(), bm.ref(), bv.ref(), TensorValue(&b1p),
+                        TensorValue(&b2p), TensorValue(&alr), TensorValue(&b1),
+                        TensorValue(&b2), TensorValue(&eps), TensorValue(&ag)})
                   .ok());
   EXPECT_EQ(Values<float>(Read(aw, DT_FLOAT)), Values<float>(bw.tensor));
   EXPECT_NE(Values<float>(bw.tensor)[0], 1.0f);

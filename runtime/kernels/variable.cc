@@ -33,8 +33,7 @@ absl::Status ValidateContainerName(const std::string& container) {
   bool ok = true;
   for (size_t i = 0; i < container.size() && ok; ++i) {
     const char c = container[i];
-    ok = alnum_dot(c) ||
-         (i > 0 && (c == '_' || c == '-' || c == '/'));
+    ok = alnum_dot(c) || (i > 0 && (c == '_' || c == '-' || c == '/'));
   }
   if (!ok) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -60,7 +59,8 @@ Tensor MakeVarHandleTensor(const std::string& device,
   if (shape.unknown_rank()) {
     sp->set_unknown_rank(true);
   } else {
-    for (int d = 0; d < shape.dims(); ++d) sp->add_dim()->set_size(shape.dim_size(d));
+    for (int d = 0; d < shape.dims(); ++d)
+      sp->add_dim()->set_size(shape.dim_size(d));
   }
   return t;
 }
@@ -89,9 +89,10 @@ absl::Status ValidateVarHandle(OpKernelContext* ctx,
   if (handle.hash_code() != VarTypeHashCode()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Trying to access a handle's resource using the wrong type: ",
-        FormatNodeName(ctx->op_kernel().name()), " expects a variable but "
-        "the handle points to resource '", handle.name(), "' of type '",
-        handle.maybe_type_name(), "'"));
+        FormatNodeName(ctx->op_kernel().name()),
+        " expects a variable but "
+        "the handle points to resource '",
+        handle.name(), "' of type '", handle.maybe_type_name(), "'"));
   }
   return absl::OkStatus();
 }

@@ -29,9 +29,9 @@ REGISTER_KERNEL_BUILDER(Name("VariableV2").Device(DEVICE_CPU), VariableOp);
 
 absl::Status RequireRefInput(OpKernelContext* ctx, int index) {
   if (ctx->input_is_ref(index)) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(
-      FormatNodeName(ctx->op_kernel().name()), " input ", index,
-      " must be a reference"));
+  return absl::InternalError(
+      absl::StrCat(FormatNodeName(ctx->op_kernel().name()), " input ", index,
+                   " must be a reference"));
 }
 
 class AssignOp : public OpKernel {
@@ -44,14 +44,13 @@ class AssignOp : public OpKernel {
     OP_REQUIRES_OK(ctx, RequireRefInput(ctx, 0));
     const Tensor& rhs = ctx->input(1);
     OP_REQUIRES(ctx, rhs.IsInitialized(),
-                absl::InternalError(absl::StrCat(
-                    "Right hand side of ", FormatNodeName(name()),
-                    " is not initialized")));
+                absl::InternalError(absl::StrCat("Right hand side of ",
+                                                 FormatNodeName(name()),
+                                                 " is not initialized")));
     {
       absl::MutexLock l(ctx->input_ref_mutex(0));
       Tensor lhs = ctx->mutable_input(0, /*lock_held=*/true);
-      const bool same_shape =
-          lhs.IsInitialized() && lhs.shape() == rhs.shape();
+      const bool same_shape = lhs.IsInitialized() && lhs.shape() == rhs.shape();
       if (validate_shape_ && lhs.IsInitialized()) {
         OP_REQUIRES(
             ctx, same_shape,
@@ -125,12 +124,12 @@ class DenseUpdateOp : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
-#define SF_REGISTER_DENSE_UPDATE(T)                                        \
-  REGISTER_KERNEL_BUILDER(                                                 \
-      Name("AssignAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
-      DenseUpdateOp<T, true>);                                             \
-  REGISTER_KERNEL_BUILDER(                                                 \
-      Name("AssignSub").Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
+#define SF_REGISTER_DENSE_UPDATE(T)                                \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("AssignAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      DenseUpdateOp<T, true>);                                     \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("AssignSub").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       DenseUpdateOp<T, false>);
 SF_CALL_NUMBER_TYPES(SF_REGISTER_DENSE_UPDATE)
 #undef SF_REGISTER_DENSE_UPDATE

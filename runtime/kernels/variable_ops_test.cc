@@ -14,7 +14,8 @@ namespace test {
 namespace {
 
 NodeDef VariableNode(const std::string& name, DataType dtype,
-                     const TensorShape& shape, const std::string& op = "VariableV2") {
+                     const TensorShape& shape,
+                     const std::string& op = "VariableV2") {
   return TestNode(name, op).Attr("dtype", dtype).Attr("shape", shape);
 }
 
@@ -198,7 +199,9 @@ TEST_F(VariableOpsTest, FirstAssignCopiesTheValue) {
 TEST_F(VariableOpsTest, AssignAddAndSub) {
   TestRefVar var(Vec<int32_t>({10, 20}));
   RefKernelRunner add(&device_);
-  ASSERT_TRUE(add.Init(TestNode("add", "AssignAdd").Inputs(2).Attr("T", DT_INT32)).ok());
+  ASSERT_TRUE(
+      add.Init(TestNode("add", "AssignAdd").Inputs(2).Attr("T", DT_INT32))
+          .ok());
   Tensor delta = Vec<int32_t>({1, 2});
   ASSERT_TRUE(add.Run({var.ref(), TensorValue(&delta)}).ok());
   EXPECT_TRUE(add.output_is_ref(0));
@@ -206,7 +209,9 @@ TEST_F(VariableOpsTest, AssignAddAndSub) {
   ExpectTensor<int32_t>(var.tensor, TensorShape({2}), {11, 22});
 
   RefKernelRunner sub(&device_);
-  ASSERT_TRUE(sub.Init(TestNode("sub", "AssignSub").Inputs(2).Attr("T", DT_INT32)).ok());
+  ASSERT_TRUE(
+      sub.Init(TestNode("sub", "AssignSub").Inputs(2).Attr("T", DT_INT32))
+          .ok());
   ASSERT_TRUE(sub.Run({var.ref(), TensorValue(&delta)}).ok());
   ASSERT_TRUE(sub.Run({var.ref(), TensorValue(&delta)}).ok());
   ExpectTensor<int32_t>(var.tensor, TensorShape({2}), {9, 18});
@@ -215,7 +220,8 @@ TEST_F(VariableOpsTest, AssignAddAndSub) {
 TEST_F(VariableOpsTest, AssignAddHalf) {
   TestRefVar var(Vec<half>({half(1.5f)}));
   RefKernelRunner add(&device_);
-  ASSERT_TRUE(add.Init(TestNode("add", "AssignAdd").Inputs(2).Attr("T", DT_HALF)).ok());
+  ASSERT_TRUE(
+      add.Init(TestNode("add", "AssignAdd").Inputs(2).Attr("T", DT_HALF)).ok());
   Tensor delta = Vec<half>({half(0.25f)});
   ASSERT_TRUE(add.Run({var.ref(), TensorValue(&delta)}).ok());
   EXPECT_EQ(static_cast<float>(var.tensor.flat<half>()(0)), 1.75f);
@@ -223,7 +229,9 @@ TEST_F(VariableOpsTest, AssignAddHalf) {
 
 TEST_F(VariableOpsTest, AssignAddErrors) {
   RefKernelRunner add(&device_);
-  ASSERT_TRUE(add.Init(TestNode("add", "AssignAdd").Inputs(2).Attr("T", DT_FLOAT)).ok());
+  ASSERT_TRUE(
+      add.Init(TestNode("add", "AssignAdd").Inputs(2).Attr("T", DT_FLOAT))
+          .ok());
   TestRefVar uninit;
   Tensor delta = Vec<float>({1});
   ExpectError(add.Run({uninit.ref(), TensorValue(&delta)}),
@@ -239,7 +247,8 @@ TEST_F(VariableOpsTest, AssignAddErrors) {
 TEST_F(VariableOpsTest, NoAssignAddForStrings) {
   RefKernelRunner add(&device_);
   EXPECT_FALSE(
-      add.Init(TestNode("add", "AssignAdd").Inputs(2).Attr("T", DT_STRING)).ok());
+      add.Init(TestNode("add", "AssignAdd").Inputs(2).Attr("T", DT_STRING))
+          .ok());
 }
 
 }  // namespace

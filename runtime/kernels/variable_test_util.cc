@@ -19,8 +19,7 @@ uint64_t SeededRandom::New64() {
 
 VariableTestDevice::VariableTestDevice(const std::string& name,
                                        uint64_t random_seed)
-    : VariableTestEnvHolder(random_seed),
-      DeviceBase(&test_env) {
+    : VariableTestEnvHolder(random_seed), DeviceBase(&test_env) {
   attrs_.set_name(name);
   attrs_.set_device_type(DEVICE_CPU);
   attrs_.set_incarnation(1);

@@ -20,20 +20,14 @@ REGISTER_OP("PlaceholderWithDefault")
     .Attr("dtype: type")
     .Attr("shape: shape");
 
-REGISTER_OP("Identity")
-    .Input("input: T")
-    .Output("output: T")
-    .Attr("T: type");
+REGISTER_OP("Identity").Input("input: T").Output("output: T").Attr("T: type");
 
 REGISTER_OP("StopGradient")
     .Input("input: T")
     .Output("output: T")
     .Attr("T: type");
 
-REGISTER_OP("ZerosLike")
-    .Input("x: T")
-    .Output("y: T")
-    .Attr("T: type");
+REGISTER_OP("ZerosLike").Input("x: T").Output("y: T").Attr("T: type");
 
 REGISTER_OP("OnesLike")
     .Input("x: T")
@@ -48,10 +42,7 @@ REGISTER_OP("Shape")
     .Attr("T: type")
     .Attr("out_type: {int32, int64} = DT_INT32");
 
-REGISTER_OP("Rank")
-    .Input("input: T")
-    .Output("output: int32")
-    .Attr("T: type");
+REGISTER_OP("Rank").Input("input: T").Output("output: int32").Attr("T: type");
 
 REGISTER_OP("Size")
     .Input("input: T")

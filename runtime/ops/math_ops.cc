@@ -27,13 +27,9 @@ constexpr char kMinMaxTypes[] =
 
 }  // namespace
 
-REGISTER_OP("Add")
-    .Input("x: T")
-    .Input("y: T")
-    .Output("z: T")
-    .Attr(
-        "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, "
-        "complex64, complex128, string}");
+REGISTER_OP("Add").Input("x: T").Input("y: T").Output("z: T").Attr(
+    "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, "
+    "complex64, complex128, string}");
 
 REGISTER_OP("AddV2")
     .Input("x: T")
@@ -62,17 +58,11 @@ REGISTER_OP("RealDiv").Input("x: T").Input("y: T").Output("z: T").Attr(
     kBinaryMoreTypes);
 
 // Not commutative in TensorFlow's OpDefs (a NaN operand decides).
-REGISTER_OP("Maximum")
-    .Input("x: T")
-    .Input("y: T")
-    .Output("z: T")
-    .Attr(kMinMaxTypes);
+REGISTER_OP("Maximum").Input("x: T").Input("y: T").Output("z: T").Attr(
+    kMinMaxTypes);
 
-REGISTER_OP("Minimum")
-    .Input("x: T")
-    .Input("y: T")
-    .Output("z: T")
-    .Attr(kMinMaxTypes);
+REGISTER_OP("Minimum").Input("x: T").Input("y: T").Output("z: T").Attr(
+    kMinMaxTypes);
 
 REGISTER_OP("Pow").Input("x: T").Input("y: T").Output("z: T").Attr(
     "T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, "
@@ -82,17 +72,11 @@ REGISTER_OP("Neg").Input("x: T").Output("y: T").Attr(kUnaryTypes);
 
 REGISTER_OP("Square").Input("x: T").Output("y: T").Attr(kSquareTypes);
 
-REGISTER_OP("Less")
-    .Input("x: T")
-    .Input("y: T")
-    .Output("z: bool")
-    .Attr("T: realnumbertype");
+REGISTER_OP("Less").Input("x: T").Input("y: T").Output("z: bool").Attr(
+    "T: realnumbertype");
 
-REGISTER_OP("Greater")
-    .Input("x: T")
-    .Input("y: T")
-    .Output("z: bool")
-    .Attr("T: realnumbertype");
+REGISTER_OP("Greater").Input("x: T").Input("y: T").Output("z: bool").Attr(
+    "T: realnumbertype");
 
 REGISTER_OP("Equal")
     .Input("x: T")

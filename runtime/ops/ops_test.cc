@@ -20,15 +20,25 @@ using test::Op;
 
 TEST(OpsTest, EveryOpIsRegistered) {
   const std::vector<std::string> names = {
-      "Const", "Placeholder", "PlaceholderWithDefault", "Identity", "NoOp",
-      "Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "Neg", "Square",
-      "Maximum", "Minimum", "Pow", "Less", "Greater", "Equal", "Cast",
-      "MatMul", "BiasAdd", "Relu", "Softmax", "Sum", "Mean", "Prod", "Shape",
-      "Rank", "Size", "Reshape", "Fill", "Range", "Tile", "StridedSlice",
-      "ConcatV2", "Pack", "ExpandDims", "Squeeze", "Switch", "Merge", "AddN",
-      "ZerosLike", "OnesLike", "StopGradient", "_Send", "_Recv", "_HostSend",
-      "_HostRecv", "_Arg", "_Retval", "Enter", "Exit", "NextIteration",
-      "LoopCond", "ControlTrigger"};
+      "Const",     "Placeholder",   "PlaceholderWithDefault",
+      "Identity",  "NoOp",          "Add",
+      "AddV2",     "Sub",           "Mul",
+      "Div",       "RealDiv",       "Neg",
+      "Square",    "Maximum",       "Minimum",
+      "Pow",       "Less",          "Greater",
+      "Equal",     "Cast",          "MatMul",
+      "BiasAdd",   "Relu",          "Softmax",
+      "Sum",       "Mean",          "Prod",
+      "Shape",     "Rank",          "Size",
+      "Reshape",   "Fill",          "Range",
+      "Tile",      "StridedSlice",  "ConcatV2",
+      "Pack",      "ExpandDims",    "Squeeze",
+      "Switch",    "Merge",         "AddN",
+      "ZerosLike", "OnesLike",      "StopGradient",
+      "_Send",     "_Recv",         "_HostSend",
+      "_HostRecv", "_Arg",          "_Retval",
+      "Enter",     "Exit",          "NextIteration",
+      "LoopCond",  "ControlTrigger"};
   for (const auto& n : names) {
     EXPECT_NE(OpRegistry::Global()->LookUpOrNull(n), nullptr) << n;
   }
@@ -77,8 +87,9 @@ TEST(OpsTest, Signatures) {
   EXPECT_EQ(Args(Op("Merge").output_arg()), "output:T,value_index:int32");
   EXPECT_EQ(Args(Op("AddN").output_arg()), "sum:T");
   EXPECT_EQ(Args(Op("ZerosLike").input_arg()), "x:T");
-  EXPECT_EQ(Attrs(Op("Enter")),
-            "T:type,frame_name:string,is_constant:bool,parallel_iterations:int");
+  EXPECT_EQ(
+      Attrs(Op("Enter")),
+      "T:type,frame_name:string,is_constant:bool,parallel_iterations:int");
   EXPECT_EQ(Args(Op("LoopCond").input_arg()), "input:bool");
   EXPECT_EQ(Op("ControlTrigger").input_arg_size(), 0);
   EXPECT_EQ(Op("NoOp").output_arg_size(), 0);
@@ -151,7 +162,8 @@ TEST(OpsTest, Flags) {
        {"_Send", "_Recv", "_HostSend", "_HostRecv", "_Arg", "_Retval"}) {
     EXPECT_TRUE(Op(op).is_stateful()) << op;
   }
-  for (const char* op : {"Const", "Identity", "AddV2", "MatMul", "Switch", "Merge"}) {
+  for (const char* op :
+       {"Const", "Identity", "AddV2", "MatMul", "Switch", "Merge"}) {
     EXPECT_FALSE(Op(op).is_stateful()) << op;
   }
   EXPECT_TRUE(Op("AddV2").is_commutative());

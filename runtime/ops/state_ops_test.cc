@@ -60,8 +60,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"IsVariableInitialized", "ref:Ref(dtype)",
                  "is_initialized:bool", "dtype:type", false, true},
         Expected{"Assign", "ref:Ref(T),value:T", "output_ref:Ref(T)",
-                 "T:type,validate_shape:bool=true,use_locking:bool=true",
-                 false, true},
+                 "T:type,validate_shape:bool=true,use_locking:bool=true", false,
+                 true},
         Expected{"AssignAdd", "ref:Ref(T),value:T", "output_ref:Ref(T)",
                  "T:type,use_locking:bool=false", false, false},
         Expected{"AssignSub", "ref:Ref(T),value:T", "output_ref:Ref(T)",
@@ -85,12 +85,11 @@ INSTANTIATE_TEST_SUITE_P(
                  "ignore_lookup_error:bool=true", true, false},
         Expected{"ApplyGradientDescent", "var:Ref(T),alpha:T,delta:T",
                  "out:Ref(T)", kApplyAttrs, false, false},
-        Expected{"ResourceApplyGradientDescent",
-                 "var:resource,alpha:T,delta:T", "", kApplyAttrs, true,
-                 false},
+        Expected{"ResourceApplyGradientDescent", "var:resource,alpha:T,delta:T",
+                 "", kApplyAttrs, true, false},
         Expected{"ApplyMomentum",
-                 "var:Ref(T),accum:Ref(T),lr:T,grad:T,momentum:T",
-                 "out:Ref(T)", kApplyNesterovAttrs, false, false},
+                 "var:Ref(T),accum:Ref(T),lr:T,grad:T,momentum:T", "out:Ref(T)",
+                 kApplyNesterovAttrs, false, false},
         Expected{"ResourceApplyMomentum",
                  "var:resource,accum:resource,lr:T,grad:T,momentum:T", "",
                  kApplyNesterovAttrs, true, false},
@@ -102,15 +101,15 @@ INSTANTIATE_TEST_SUITE_P(
                  "var:resource,m:resource,v:resource,beta1_power:T,"
                  "beta2_power:T,lr:T,beta1:T,beta2:T,epsilon:T,grad:T",
                  "", kApplyNesterovAttrs, true, false},
-        Expected{"RandomUniform", "shape:T", "output:dtype", kRandomAttrs,
-                 true, false},
+        Expected{"RandomUniform", "shape:T", "output:dtype", kRandomAttrs, true,
+                 false},
         Expected{"RandomStandardNormal", "shape:T", "output:dtype",
                  kRandomAttrs, true, false},
         Expected{"TruncatedNormal", "shape:T", "output:dtype", kRandomAttrs,
                  true, false},
         Expected{"RandomUniformInt", "shape:T,minval:Tout,maxval:Tout",
-                 "output:Tout", "seed:int=0,seed2:int=0,Tout:type,T:type",
-                 true, false}),
+                 "output:Tout", "seed:int=0,seed2:int=0,Tout:type,T:type", true,
+                 false}),
     [](const ::testing::TestParamInfo<Expected>& info) {
       return std::string(info.param.name);
     });
@@ -125,8 +124,7 @@ TEST(OpDefTest, AllowedTypes) {
   EXPECT_EQ(Allowed(Op("Assign"), "T"), "");  // Any type.
   // numbertype: the training and add/sub ops accept numbers only.
   for (const char* name : {"AssignAdd", "AssignSub", "ApplyGradientDescent",
-                           "ApplyMomentum", "ApplyAdam",
-                           "ResourceApplyAdam"}) {
+                           "ApplyMomentum", "ApplyAdam", "ResourceApplyAdam"}) {
     const std::string allowed = Allowed(Op(name), "T");
     EXPECT_NE(allowed.find("float"), std::string::npos) << name;
     EXPECT_NE(allowed.find("complex64"), std::string::npos) << name;

@@ -12,8 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "runtime/framework/planted_bug.h"
 #include "sim/check/distributed_shrink.h"
-#include "sim/workloads/distributed_workload.h"
 #include "sim/trace/replay.h"
+#include "sim/workloads/distributed_workload.h"
 #include "sim/workloads/workload_runner.h"
 
 namespace stepflow {

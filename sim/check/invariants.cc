@@ -62,9 +62,9 @@ bool Close(double actual, double expected, double tolerance) {
 }  // namespace
 
 std::vector<std::string> AllInvariantNames() {
-  return {kInvariantValues,     kInvariantPruning,  kInvariantSendRecv,
-          kInvariantLeaks,      kInvariantStepIds,  kInvariantErrorCodes,
-          kInvariantRefcount,   kInvariantClosed,   kInvariantLiveness};
+  return {kInvariantValues,   kInvariantPruning, kInvariantSendRecv,
+          kInvariantLeaks,    kInvariantStepIds, kInvariantErrorCodes,
+          kInvariantRefcount, kInvariantClosed,  kInvariantLiveness};
 }
 
 InvariantChecker::InvariantChecker(std::vector<InvariantViolation>* out)
@@ -108,8 +108,9 @@ void InvariantChecker::CheckStep(const std::string& where,
     if (!allowed) {
       Report(kInvariantValues,
              absl::StrCat(where, ": unexpected status ", status.ToString(),
-                          " (reference allows OK", expect.must_fail ? "-never" : "",
-                          ", ", CodeSet(expect.error_codes),
+                          " (reference allows OK",
+                          expect.must_fail ? "-never" : "", ", ",
+                          CodeSet(expect.error_codes),
                           expect.timeout_set ? ", DEADLINE_EXCEEDED" : "",
                           expect.closed_during_step ? ", CANCELLED" : "", ")"));
     }
@@ -117,8 +118,9 @@ void InvariantChecker::CheckStep(const std::string& where,
   }
   if (expect.must_fail) {
     Report(kInvariantValues,
-           absl::StrCat(where, ": step succeeded but the reference says it "
-                               "must fail with one of ",
+           absl::StrCat(where,
+                        ": step succeeded but the reference says it "
+                        "must fail with one of ",
                         CodeSet(expect.error_codes)));
     return;
   }
@@ -132,18 +134,19 @@ void InvariantChecker::CheckStep(const std::string& where,
   for (size_t i = 0; i < outputs.size(); ++i) {
     double v = 0;
     if (!ScalarValue(outputs[i], &v)) {
-      Report(kInvariantValues,
-             absl::StrCat(where, ": output ", i, " is not a float/int32 scalar: ",
-                          outputs[i].DebugString()));
+      Report(kInvariantValues, absl::StrCat(where, ": output ", i,
+                                            " is not a float/int32 scalar: ",
+                                            outputs[i].DebugString()));
       continue;
     }
     if (!Close(v, expect.values[i], expect.tolerance)) {
-      Report(kInvariantValues,
-             absl::StrCat(where, ": output ", i, " = ", v, ", reference ",
-                          expect.values[i],
-                          expect.tolerance > 0
-                              ? absl::StrCat(" (tolerance ", expect.tolerance, ")")
-                              : std::string()));
+      Report(
+          kInvariantValues,
+          absl::StrCat(where, ": output ", i, " = ", v, ", reference ",
+                       expect.values[i],
+                       expect.tolerance > 0
+                           ? absl::StrCat(" (tolerance ", expect.tolerance, ")")
+                           : std::string()));
     }
   }
 }
@@ -186,9 +189,8 @@ void InvariantChecker::CheckLeaks(const std::string& where,
   ++checks_[kInvariantLeaks];
   ++checks_[kInvariantSendRecv];
   if (s.pending_recvs != 0) {
-    Report(kInvariantSendRecv,
-           absl::StrCat(where, ": ", s.pending_recvs,
-                        " Recv(s) never completed"));
+    Report(kInvariantSendRecv, absl::StrCat(where, ": ", s.pending_recvs,
+                                            " Recv(s) never completed"));
   }
   std::vector<std::string> leaks;
   if (s.live_rendezvous != 0) {
@@ -216,7 +218,8 @@ void InvariantChecker::CheckLeaks(const std::string& where,
 }
 
 void InvariantChecker::CheckRefcount(const std::string& where,
-                                     int64_t expected_live, int64_t actual_live) {
+                                     int64_t expected_live,
+                                     int64_t actual_live) {
   ++checks_[kInvariantRefcount];
   if (expected_live != actual_live) {
     Report(kInvariantRefcount,
@@ -248,8 +251,8 @@ void InvariantChecker::OnTraceEvent(const TraceEvent& e) {
         Report(kInvariantSendRecv,
                absl::StrCat("session ", e.task, " step ", e.Field("step"),
                             ": key ", e.Field("key"), " was ",
-                            send ? "sent" : "received", " twice (t=",
-                            e.time_nanos, ")"));
+                            send ? "sent" : "received",
+                            " twice (t=", e.time_nanos, ")"));
       }
       return;
     }

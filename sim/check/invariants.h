@@ -1,7 +1,7 @@
-// The multi-client workload's invariant checker. Every check appends violations to
-// a list instead of failing: a simulation always runs to its end and
-// reports everything it found. Each invariant has a stable short name
-// (below) used in reports, tests and replay tooling:
+// The multi-client workload's invariant checker. Every check appends violations
+// to a list instead of failing: a simulation always runs to its end and reports
+// everything it found. Each invariant has a stable short name (below) used in
+// reports, tests and replay tooling:
 //
 //   values       fetched values equal the reference's (a plain interpreter
 //                of the graph, closed-form loop results, SGD in double);
@@ -110,7 +110,8 @@ class InvariantChecker {
 
   // values: `status` and `outputs` against `expect`. float/int32 scalars.
   void CheckStep(const std::string& where, const StepExpectation& expect,
-                 const absl::Status& status, const std::vector<Tensor>& outputs);
+                 const absl::Status& status,
+                 const std::vector<Tensor>& outputs);
 
   // closed: a step started on a closed session returned `status`.
   void CheckClosedSessionStep(const std::string& where,
@@ -119,7 +120,8 @@ class InvariantChecker {
   // pruning: `partitions` (RunMetadata.partition_graphs) against the
   // reference set. Nodes the partitioner adds (_Send, _Recv, "_cloop*",
   // names with a "/_<n>" suffix) are left out; _arg_/_retval_ stay.
-  void CheckPruning(const std::string& where, const std::set<std::string>& expected,
+  void CheckPruning(const std::string& where,
+                    const std::set<std::string>& expected,
                     const std::vector<GraphDef>& partitions);
 
   // leaks (and sendrecv's "every Recv completed") for one idle session.

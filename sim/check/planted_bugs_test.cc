@@ -1,6 +1,6 @@
 // Planted bugs (runtime/framework/planted_bug.h) against the simulator:
-// each is caught within 50 seeds of the multi-client workload by the invariant it
-// breaks, the failing seed is clean without the bug, its trace replays to
+// each is caught within 50 seeds of the multi-client workload by the invariant
+// it breaks, the failing seed is clean without the bug, its trace replays to
 // the same failure, and the shrinker reduces its plan to a handful of ops
 // that still fail the same way.
 #include <set>
@@ -15,12 +15,12 @@
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_test_util.h"
 #include "runtime/common/intra_process_rendezvous.h"
+#include "runtime/framework/planted_bug.h"
 #include "runtime/framework/rendezvous.h"
 #include "runtime/framework/tensor.h"
-#include "runtime/framework/planted_bug.h"
-#include "sim/workloads/multi_client_workload.h"
-#include "sim/trace/replay.h"
 #include "sim/check/shrink.h"
+#include "sim/trace/replay.h"
+#include "sim/workloads/multi_client_workload.h"
 #include "sim/workloads/workload_runner.h"
 
 namespace stepflow {
@@ -35,7 +35,8 @@ std::string TmpPath(const std::string& name) {
 }
 
 // The first failure of one of `invariants`, or "".
-std::string Caught(const SimRunResult& r, const std::set<std::string>& invariants) {
+std::string Caught(const SimRunResult& r,
+                   const std::set<std::string>& invariants) {
   for (const SimInvariantFailure& f : r.failures) {
     if (invariants.count(f.invariant) > 0) return f.invariant;
   }
@@ -64,9 +65,10 @@ TEST_P(PlantedBugTest, CaughtReplayedAndShrunk) {
     invariant = Caught(failing, c.invariants);
   }
   ASSERT_FALSE(invariant.empty())
-      << PlantedBugName(c.bug) << " was not caught in " << kMaxSeeds << " seeds";
-  SCOPED_TRACE(absl::StrCat(PlantedBugName(c.bug), " caught by seed ", spec.seed,
-                            " as ", invariant));
+      << PlantedBugName(c.bug) << " was not caught in " << kMaxSeeds
+      << " seeds";
+  SCOPED_TRACE(absl::StrCat(PlantedBugName(c.bug), " caught by seed ",
+                            spec.seed, " as ", invariant));
   EXPECT_EQ(ActivePlantedBug(), PlantedBug::kNone);
 
   // 2. The same seed without the bug does not fail that invariant.
@@ -148,9 +150,10 @@ TEST(PlantedBugLocalTest, DropRecvIsCaughtByTheLocalWorkload) {
 TEST(PlantedBugHooksTest, DropRecvDropsTheFirstSendOfEachRendezvous) {
   Rendezvous::ParsedKey key;
   ASSERT_TRUE(Rendezvous::ParseKey(
-                  Rendezvous::CreateKey("/job:localhost/replica:0/task:0/device:CPU:0", 1,
-                                        "/job:localhost/replica:0/task:0/device:CPU:1",
-                                        "edge_1_x", FrameAndIter()),
+                  Rendezvous::CreateKey(
+                      "/job:localhost/replica:0/task:0/device:CPU:0", 1,
+                      "/job:localhost/replica:0/task:0/device:CPU:1",
+                      "edge_1_x", FrameAndIter()),
                   &key)
                   .ok());
   for (bool planted : {false, true}) {
@@ -158,9 +161,10 @@ TEST(PlantedBugHooksTest, DropRecvDropsTheFirstSendOfEachRendezvous) {
     auto* rendezvous = new IntraProcessRendezvous();
     int received = 0;
     for (int i = 0; i < 2; ++i) {
-      EXPECT_TRUE(rendezvous->Send(key, Rendezvous::Args(), Tensor::Scalar<float>(i),
-                                   false)
-                      .ok());
+      EXPECT_TRUE(
+          rendezvous
+              ->Send(key, Rendezvous::Args(), Tensor::Scalar<float>(i), false)
+              .ok());
     }
     for (int i = 0; i < 2; ++i) {
       rendezvous->RecvAsync(key, Rendezvous::Args(),
@@ -178,7 +182,8 @@ TEST(PlantedBugHooksTest, DropRecvDropsTheFirstSendOfEachRendezvous) {
 
 TEST(PlantedBugHooksTest, EarlyGraphFreeCountsTheGraphFreedTooEarly) {
   for (bool planted : {false, true}) {
-    ScopedPlantedBug bug(planted ? PlantedBug::kEarlyGraphFree : PlantedBug::kNone);
+    ScopedPlantedBug bug(planted ? PlantedBug::kEarlyGraphFree
+                                 : PlantedBug::kNone);
     const int64_t live = TF_TestOnlyLiveGraphCount();
     TF_Status* status = TF_NewStatus();
     TF_Graph* graph = TF_NewGraph();

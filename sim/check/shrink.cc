@@ -19,7 +19,10 @@ class Oracle {
  public:
   Oracle(const SimRunSpec& spec, const std::string& invariant,
          const ShrinkOptions& options, ShrinkResult* result)
-      : spec_(spec), invariant_(invariant), options_(options), result_(result) {}
+      : spec_(spec),
+        invariant_(invariant),
+        options_(options),
+        result_(result) {}
 
   bool out_of_runs() const { return result_->runs >= options_.max_runs; }
 
@@ -49,7 +52,8 @@ class Oracle {
   void CountSimplification() { ++result_->simplifications; }
 
   // As Fails, for the ops of `base` at `indices`, cached.
-  bool FailsWithOps(const SimWorkloadPlan& base, const std::vector<int>& indices) {
+  bool FailsWithOps(const SimWorkloadPlan& base,
+                    const std::vector<int>& indices) {
     auto it = cache_.find(indices);
     if (it != cache_.end()) return it->second;
     const bool fails = Fails(Select(base, indices));
@@ -167,7 +171,8 @@ void SimplifyOps(SimWorkloadPlan* plan, Oracle* oracle) {
     auto* graphs = c->mutable_graphs();
     const int before = graphs->size();
     for (int g = graphs->size() - 1; g >= 0; --g) {
-      if (used.count((*graphs)[g].name()) == 0) graphs->erase(graphs->begin() + g);
+      if (used.count((*graphs)[g].name()) == 0)
+        graphs->erase(graphs->begin() + g);
     }
     return graphs->size() < before;
   });
@@ -191,9 +196,12 @@ void SimplifyOps(SimWorkloadPlan* plan, Oracle* oracle) {
       }
       DropEach(plan, oracle, k, [](SimOp* op) { return op->mutable_faults(); });
     }
-    if (kind == SimOp::RUN || kind == SimOp::PRUN_SETUP || kind == SimOp::PRUN) {
-      DropEach(plan, oracle, k, [](SimOp* op) { return op->mutable_fetches(); });
-      DropEach(plan, oracle, k, [](SimOp* op) { return op->mutable_targets(); });
+    if (kind == SimOp::RUN || kind == SimOp::PRUN_SETUP ||
+        kind == SimOp::PRUN) {
+      DropEach(plan, oracle, k,
+               [](SimOp* op) { return op->mutable_fetches(); });
+      DropEach(plan, oracle, k,
+               [](SimOp* op) { return op->mutable_targets(); });
       DropEach(plan, oracle, k, [](SimOp* op) { return op->mutable_feeds(); });
     }
   }
@@ -303,8 +311,9 @@ absl::Status ShrinkPlan(const SimRunSpec& spec, const std::string& invariant,
   *result = ShrinkResult();
   result->invariant = invariant;
   if (spec.workload != kMultiClientWorkload) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "only plan-driven workloads shrink; '", spec.workload, "' has no plan"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("only plan-driven workloads shrink; '", spec.workload,
+                     "' has no plan"));
   }
   SimWorkloadPlan plan;
   if (spec.plan.empty() || !plan.ParseFromString(spec.plan)) {
@@ -313,8 +322,9 @@ absl::Status ShrinkPlan(const SimRunSpec& spec, const std::string& invariant,
   result->original_ops = plan.ops_size();
   Oracle oracle(spec, invariant, options, result);
   if (!oracle.Fails(plan)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the plan does not fail invariant '", invariant, "': nothing to shrink"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the plan does not fail invariant '", invariant,
+                     "': nothing to shrink"));
   }
   std::string detail = oracle.last_detail();
   result->signature = oracle.signature();

@@ -46,8 +46,8 @@ struct ShrinkResult {
   std::string signature;       // Its FailureSignature.
   std::string failure_detail;  // That failure's detail in the reduced run.
   int original_ops = 0;
-  int runs = 0;                // Simulations run.
-  int simplifications = 0;     // Phase-2 edits kept.
+  int runs = 0;             // Simulations run.
+  int simplifications = 0;  // Phase-2 edits kept.
   bool hit_run_limit = false;
 };
 

@@ -84,10 +84,10 @@ TEST(WellFormedOpsTest, NothingHappensToDeletedObjects) {
   SimWorkloadPlan plan = SamplePlan();
   // An import and a new session after TF_DeleteGraph, a run after
   // TF_DeleteSession.
-  Add(&plan, SimOp::IMPORT, "g1");                // 12
-  Add(&plan, SimOp::NEW_SESSION, "g1", "s3");     // 13
-  Add(&plan, SimOp::RUN, "g1", "s1");             // 14
-  Add(&plan, SimOp::RUN, "g2", "s2");             // 15
+  Add(&plan, SimOp::IMPORT, "g1");             // 12
+  Add(&plan, SimOp::NEW_SESSION, "g1", "s3");  // 13
+  Add(&plan, SimOp::RUN, "g1", "s1");          // 14
+  Add(&plan, SimOp::RUN, "g2", "s2");          // 15
   EXPECT_EQ(WellFormedOps(plan, All(plan)),
             (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15}));
   // Out-of-range indices are ignored.
@@ -104,15 +104,17 @@ TEST(FailureSignatureTest, IgnoresWhereAndHowMany) {
                               "(train)): 1 live graphs, model says 12"}),
             "refcount: op # : # live graphs, model says #");
   // Same invariant, different shapes.
-  const std::string deadlock = FailureSignature(
-      {"liveness",
-       "SimEventLoop failure: deadlock: nothing is left to run\n  virtual time: 5"});
+  const std::string deadlock =
+      FailureSignature({"liveness",
+                        "SimEventLoop failure: deadlock: nothing is left to "
+                        "run\n  virtual time: 5"});
   EXPECT_EQ(deadlock, "liveness: SimEventLoop failure: deadlock");
   EXPECT_NE(deadlock,
             FailureSignature({"liveness",
                               "op #2 could not run: INVALID_ARGUMENT: endpoint "
                               "'n' names no node of graph g0"}));
-  EXPECT_NE(FailureSignature({"values", "x"}), FailureSignature({"leaks", "x"}));
+  EXPECT_NE(FailureSignature({"values", "x"}),
+            FailureSignature({"leaks", "x"}));
 }
 
 TEST(ShrinkPlanTest, RefusesWhatItCannotShrink) {

@@ -220,9 +220,9 @@ bool SimEventLoop::CancelTimer(TimerId id) {
 }
 
 void SimEventLoop::WaitFor(Notification* n) {
-  const std::string waiter =
-      wait_labels_.empty() ? std::string("a Notification")
-                           : wait_labels_.back();
+  const std::string waiter = wait_labels_.empty()
+                                 ? std::string("a Notification")
+                                 : wait_labels_.back();
   RunUntilNotified(n, waiter);
 }
 
@@ -264,8 +264,7 @@ void SimEventLoop::AllowTeardown(uint64_t extra_events, int64_t extra_nanos) {
 // How many times one wait goes on after its failure handler queued work.
 constexpr int kMaxDeadlockRecoveries = 4;
 
-bool SimEventLoop::RunUntilNotified(Notification* n,
-                                    absl::string_view waiter) {
+bool SimEventLoop::RunUntilNotified(Notification* n, absl::string_view waiter) {
   const std::string what = absl::StrCat("WaitFor(", waiter, ")");
   CheckThread();
   if (!options_.allow_nested_waits && !MayRun(what.c_str())) return false;
@@ -344,8 +343,8 @@ void SimEventLoop::RunNext() {
   }
   if (options_.recent_history > 0) {
     if (recent_.size() == options_.recent_history) recent_.pop_front();
-    recent_.push_back(RecentEvent{e.seq, e.time, e.is_timer, e.label,
-                                  e.type_name});
+    recent_.push_back(
+        RecentEvent{e.seq, e.time, e.is_timer, e.label, e.type_name});
   }
 
   ++events_run_;
@@ -375,9 +374,9 @@ void SimEventLoop::Trace(SimEventKind kind, absl::string_view task,
 std::string SimEventLoop::Describe(uint64_t seq, int64_t time, bool is_timer,
                                    const std::string& label,
                                    const char* type_name) {
-  return absl::StrCat("t=", time, " seq=", seq, is_timer ? " timer " : " closure ",
-                      label.empty() ? "" : absl::StrCat("'", label, "' "),
-                      Demangle(type_name));
+  return absl::StrCat(
+      "t=", time, " seq=", seq, is_timer ? " timer " : " closure ",
+      label.empty() ? "" : absl::StrCat("'", label, "' "), Demangle(type_name));
 }
 
 std::vector<std::string> SimEventLoop::DescribePending() const {
@@ -412,7 +411,8 @@ void SimEventLoop::Fail(SimFailure::Kind kind, const std::string& waiter) {
   std::string detail;
   switch (kind) {
     case SimFailure::Kind::kDeadlock:
-      detail = "nothing is left to run and the awaited notification never fired";
+      detail =
+          "nothing is left to run and the awaited notification never fired";
       break;
     case SimFailure::Kind::kEventBudget:
       detail = absl::StrCat("more than ", options_.max_events,
@@ -431,26 +431,30 @@ void SimEventLoop::Fail(SimFailure::Kind kind, const std::string& waiter) {
   f.message = absl::StrCat(
       "SimEventLoop failure: ", SimFailureKindName(kind), ": ", detail,
       "\n  virtual time: ", now_, " ns\n  events run: ", events_run_,
-      "\n  waiter: ", waiter, "\n  pending (", num_pending_, "):",
-      f.pending.empty() ? " none" : "");
-  for (const std::string& p : f.pending) absl::StrAppend(&f.message, "\n    ", p);
+      "\n  waiter: ", waiter, "\n  pending (", num_pending_,
+      "):", f.pending.empty() ? " none" : "");
+  for (const std::string& p : f.pending)
+    absl::StrAppend(&f.message, "\n    ", p);
   if (f.pending.size() < num_pending_) {
     absl::StrAppend(&f.message, "\n    ... and ",
                     num_pending_ - f.pending.size(), " more");
   }
   absl::StrAppend(&f.message, "\n  last events run (oldest first):",
                   f.recent.empty() ? " none" : "");
-  for (const std::string& r : f.recent) absl::StrAppend(&f.message, "\n    ", r);
+  for (const std::string& r : f.recent)
+    absl::StrAppend(&f.message, "\n    ", r);
 
   Trace(SIM_FAILURE, options_.task,
-        {{"kind", SimFailureKindName(kind)}, {"waiter", waiter},
+        {{"kind", SimFailureKindName(kind)},
+         {"waiter", waiter},
          {"pending", absl::StrCat(num_pending_)}});
   if (recorder_ != nullptr) recorder_->Flush();
   handler_(f);
 }
 
 void SimEventLoop::set_failure_handler(FailureHandler handler) {
-  handler_ = handler ? std::move(handler) : FailureHandler(DefaultFailureHandler);
+  handler_ =
+      handler ? std::move(handler) : FailureHandler(DefaultFailureHandler);
 }
 
 SimEventLoop::ScopedWaitLabel::ScopedWaitLabel(SimEventLoop* loop,

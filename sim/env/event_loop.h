@@ -72,10 +72,10 @@ namespace stepflow {
 
 struct SimFailure {
   enum class Kind {
-    kDeadlock,        // WaitFor: nothing left to run, still not notified.
-    kEventBudget,     // Options::max_events events have run.
-    kTimeBudget,      // The next event is past Options::max_virtual_nanos.
-    kReentrantCall,   // A run/wait method was called from inside an event.
+    kDeadlock,       // WaitFor: nothing left to run, still not notified.
+    kEventBudget,    // Options::max_events events have run.
+    kTimeBudget,     // The next event is past Options::max_virtual_nanos.
+    kReentrantCall,  // A run/wait method was called from inside an event.
   };
   Kind kind = Kind::kDeadlock;
   int64_t now_nanos = 0;
@@ -204,7 +204,7 @@ class SimEventLoop : public Clock, public Scheduler {
     uint64_t seq = 0;
     int64_t time = 0;
     bool is_timer = false;
-    std::string label;               // Explicit label; may be empty.
+    std::string label;                // Explicit label; may be empty.
     const char* type_name = nullptr;  // fn.target_type().name().
     Closure fn;
   };

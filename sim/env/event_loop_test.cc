@@ -47,7 +47,8 @@ TEST(SimEventLoopTest, StartsAtZeroWithOneThread) {
 TEST(SimEventLoopTest, FifoRunsSameTimeClosuresInRequestOrder) {
   SimEventLoop loop(nullptr, Fifo());
   std::vector<int> order;
-  for (int i = 0; i < 5; ++i) loop.Schedule([&order, i] { order.push_back(i); });
+  for (int i = 0; i < 5; ++i)
+    loop.Schedule([&order, i] { order.push_back(i); });
   EXPECT_EQ(loop.NumPending(), 5u);
   EXPECT_EQ(order.size(), 0u);  // Nothing runs until the loop is driven.
   EXPECT_EQ(loop.RunUntilIdle(), 5u);
@@ -77,7 +78,8 @@ TEST(SimEventLoopTest, ClosuresScheduledByEventsRunAtTheirTime) {
   std::vector<std::string> log;
   loop.ScheduleAfter(100, [&] {
     log.push_back("timer@" + std::to_string(loop.NowNanos()));
-    loop.Schedule([&] { log.push_back("child@" + std::to_string(loop.NowNanos())); });
+    loop.Schedule(
+        [&] { log.push_back("child@" + std::to_string(loop.NowNanos())); });
     loop.ScheduleAfter(5, [&] {
       log.push_back("grandchild@" + std::to_string(loop.NowNanos()));
     });
@@ -108,7 +110,8 @@ TEST(SimEventLoopTest, JitterIsBoundedAndSeeded) {
     o.schedule_jitter_nanos = 5;
     SimEventLoop loop(random.Stream("scheduler"), o);
     std::vector<int64_t> times;
-    for (int i = 0; i < 50; ++i) loop.Schedule([&] { times.push_back(loop.NowNanos()); });
+    for (int i = 0; i < 50; ++i)
+      loop.Schedule([&] { times.push_back(loop.NowNanos()); });
     loop.RunUntilIdle();
     return times;
   };
@@ -128,12 +131,13 @@ TEST(SimEventLoopTest, CancelTimer) {
   SimEventLoop loop(nullptr, Fifo());
   auto payload = std::make_shared<int>(0);
   bool ran = false;
-  Scheduler::TimerId id = loop.ScheduleAfter(50, [&ran, payload] { ran = true; });
+  Scheduler::TimerId id =
+      loop.ScheduleAfter(50, [&ran, payload] { ran = true; });
   EXPECT_NE(id, 0u);
   EXPECT_EQ(payload.use_count(), 2);
   EXPECT_EQ(loop.NumPendingTimers(), 1u);
   EXPECT_TRUE(loop.CancelTimer(id));
-  EXPECT_EQ(payload.use_count(), 1);  // The closure was destroyed.
+  EXPECT_EQ(payload.use_count(), 1);   // The closure was destroyed.
   EXPECT_FALSE(loop.CancelTimer(id));  // Already cancelled.
   EXPECT_FALSE(loop.CancelTimer(0));
   EXPECT_FALSE(loop.CancelTimer(12345));
@@ -145,7 +149,8 @@ TEST(SimEventLoopTest, CancelTimer) {
   // is running.
   Scheduler::TimerId self = 0;
   bool cancelled_self = true;
-  self = loop.ScheduleAfter(5, [&] { cancelled_self = loop.CancelTimer(self); });
+  self =
+      loop.ScheduleAfter(5, [&] { cancelled_self = loop.CancelTimer(self); });
   Scheduler::TimerId fired = loop.ScheduleAfter(1, [] {});
   loop.RunUntilIdle();
   EXPECT_FALSE(cancelled_self);
@@ -195,7 +200,8 @@ std::vector<int> TieOrder(uint64_t seed, bool randomize) {
   o.randomize_ties = randomize;
   SimEventLoop loop(random.Stream("scheduler"), o);
   std::vector<int> order;
-  for (int i = 0; i < 8; ++i) loop.Schedule([&order, i] { order.push_back(i); });
+  for (int i = 0; i < 8; ++i)
+    loop.Schedule([&order, i] { order.push_back(i); });
   loop.RunUntilIdle();
   return order;
 }
@@ -214,7 +220,8 @@ TEST(SimEventLoopTest, SameTimeChoiceDependsOnTheSeed) {
   EXPECT_GE(orders.size(), 15u);
   // Without randomized ties every seed gives FIFO order.
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    EXPECT_EQ(TieOrder(seed, false), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(TieOrder(seed, false),
+              (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
   }
 }
 
@@ -224,7 +231,8 @@ TEST(SimEventLoopTest, TimeOrderBeatsRandomChoice) {
     SimEventLoop loop(random.Stream("scheduler"));
     std::vector<int64_t> times;
     for (int i = 0; i < 10; ++i) {
-      loop.ScheduleAfter(10 * (i % 3), [&] { times.push_back(loop.NowNanos()); });
+      loop.ScheduleAfter(10 * (i % 3),
+                         [&] { times.push_back(loop.NowNanos()); });
     }
     loop.RunUntilIdle();
     EXPECT_TRUE(std::is_sorted(times.begin(), times.end())) << "seed " << seed;
@@ -269,7 +277,8 @@ TEST(SimEventLoopTest, DeadlockIsReportedWithContextInsteadOfHanging) {
   EXPECT_NE(f.message.find("deadlock"), std::string::npos);
   EXPECT_NE(f.message.find("virtual time: 25 ns"), std::string::npos);
   EXPECT_NE(f.message.find("heartbeat"), std::string::npos);
-  EXPECT_NE(log.failures[1].waiter.find("step 7 of the test"), std::string::npos);
+  EXPECT_NE(log.failures[1].waiter.find("step 7 of the test"),
+            std::string::npos);
   EXPECT_EQ(loop.failures_reported(), 2u);
 }
 
@@ -366,7 +375,8 @@ TEST(SimEventLoopTest, WaitingFromInsideAnEventIsReported) {
   ASSERT_EQ(log.failures.size(), 3u);
   for (const SimFailure& f : log.failures) {
     EXPECT_EQ(f.kind, SimFailure::Kind::kReentrantCall);
-    EXPECT_NE(f.waiter.find("inside event seq=1"), std::string::npos) << f.waiter;
+    EXPECT_NE(f.waiter.find("inside event seq=1"), std::string::npos)
+        << f.waiter;
   }
   EXPECT_TRUE(n.HasBeenNotified());  // The outer loop went on normally.
 }
@@ -406,9 +416,9 @@ TEST(SimEventLoopTest, NestedWaitsRunOtherEventsAndRestoreTheOuterEvent) {
   loop.RunUntilIdle();
   EXPECT_TRUE(log.failures.empty());
   // a's step finished first, but a returns only after b (stack order).
-  EXPECT_EQ(order, (std::vector<std::string>{"a waits", "b waits", "a notified",
-                                             "b notified", "b returns",
-                                             "a returns"}));
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"a waits", "b waits", "a notified",
+                                      "b notified", "b returns", "a returns"}));
   EXPECT_EQ(loop.event_depth(), 0);
   EXPECT_EQ(loop.current_sequence(), 0u);
   EXPECT_EQ(loop.NowNanos(), 20);
@@ -475,7 +485,8 @@ TEST(SimEventLoopTest, DescribePendingNamesLabelsAndClosureTypes) {
   loop.Schedule([] {});
   const std::vector<std::string> pending = loop.DescribePending();
   ASSERT_EQ(pending.size(), 2u);
-  EXPECT_NE(pending[0].find("t=0 seq=2 closure"), std::string::npos) << pending[0];
+  EXPECT_NE(pending[0].find("t=0 seq=2 closure"), std::string::npos)
+      << pending[0];
   // The closure's type, demangled. (How the namespace prefix is spelled
   // depends on which demangler the toolchain links: the sanitizer runtimes
   // bring their own.)

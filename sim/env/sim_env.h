@@ -25,9 +25,8 @@
 namespace stepflow {
 
 struct SimEnv {
-  explicit SimEnv(uint64_t seed,
-                  const SimEventLoop::Options& loop_options =
-                      SimEventLoop::Options())
+  explicit SimEnv(uint64_t seed, const SimEventLoop::Options& loop_options =
+                                     SimEventLoop::Options())
       : random(seed), loop(random.Stream("scheduler"), loop_options) {
     env.clock = &loop;
     env.scheduler = &loop;

@@ -12,11 +12,11 @@
 namespace stepflow {
 namespace {
 
-constexpr int64_t kLaunchNanos = 4000;          // Kernel launch.
-constexpr int64_t kDeviceBytesPerNano = 1000;   // ~1 TB/s.
-constexpr int64_t kCopyNanos = 8000;            // Transfer set-up.
-constexpr int64_t kCopyBytesPerNano = 25;       // ~25 GB/s.
-constexpr int64_t kFlopsPerNano = 20000;        // ~20 TFLOP/s.
+constexpr int64_t kLaunchNanos = 4000;         // Kernel launch.
+constexpr int64_t kDeviceBytesPerNano = 1000;  // ~1 TB/s.
+constexpr int64_t kCopyNanos = 8000;           // Transfer set-up.
+constexpr int64_t kCopyBytesPerNano = 25;      // ~25 GB/s.
+constexpr int64_t kFlopsPerNano = 20000;       // ~20 TFLOP/s.
 
 // Runs the op's CPU kernel, then finishes after the simulated GPU latency.
 class SimGpuKernel : public AsyncOpKernel {
@@ -24,8 +24,8 @@ class SimGpuKernel : public AsyncOpKernel {
   explicit SimGpuKernel(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
     const KernelDef* def = nullptr;
     KernelFactory factory;
-    absl::Status s = KernelRegistry::Global()->FindKernel(DEVICE_CPU, ctx->def(),
-                                                          &def, &factory);
+    absl::Status s = KernelRegistry::Global()->FindKernel(
+        DEVICE_CPU, ctx->def(), &def, &factory);
     if (!s.ok()) {
       ctx->SetStatus(s);
       return;

@@ -42,8 +42,8 @@ struct RunResult {
   std::vector<Tensor> values;  // Losses of every step, then the variables.
   uint64_t trace_hash = 0;
   std::map<std::string, std::set<std::string>> ops_by_device;
-  int gpu_recvs = 0;   // _Recv kernels on GPU:0 (values arriving from CPU).
-  int gpu_sends = 0;   // _Send kernels on GPU:0 (values leaving for CPU).
+  int gpu_recvs = 0;  // _Recv kernels on GPU:0 (values arriving from CPU).
+  int gpu_sends = 0;  // _Send kernels on GPU:0 (values leaving for CPU).
   int64_t end_nanos = 0;
 };
 

@@ -90,7 +90,8 @@ TEST(SimRandomTest, StreamIsStableAndContinues) {
   const uint64_t first = s->New64();
   // Asking again continues the sequence rather than restarting it.
   const uint64_t second = r.Stream("workload")->New64();
-  EXPECT_EQ(Draw(fresh.Stream("workload"), 2), (std::vector<uint64_t>{first, second}));
+  EXPECT_EQ(Draw(fresh.Stream("workload"), 2),
+            (std::vector<uint64_t>{first, second}));
   r.Stream("a");
   EXPECT_EQ(r.StreamNames(), (std::vector<std::string>{"a", "workload"}));
 }
@@ -104,8 +105,9 @@ TEST(SimRandomTest, StreamSeedIsPinned) {
   EXPECT_EQ(SimRandom::StreamSeed(1, "runtime"), 0xb79a44e52e13c7cdULL);
   EXPECT_EQ(SimRandom::StreamSeed(42, "scheduler"), 0x1c3024615ab98994ULL);
   SimRandom r(1);
-  EXPECT_EQ(Draw(r.Stream("runtime"), 2),
-            (std::vector<uint64_t>{0x6ca8b2d6fdbd609cULL, 0x5ac5cb2acd6dcf7bULL}));
+  EXPECT_EQ(
+      Draw(r.Stream("runtime"), 2),
+      (std::vector<uint64_t>{0x6ca8b2d6fdbd609cULL, 0x5ac5cb2acd6dcf7bULL}));
 }
 
 TEST(SimRandomTest, UniformStaysInRangeAndCoversIt) {

@@ -14,7 +14,8 @@ void Fnv64::UpdateBytes(const void* data, size_t n) {
 
 void Fnv64::UpdateU64(uint64_t v) {
   unsigned char bytes[8];
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>(v >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    bytes[i] = static_cast<unsigned char>(v >> (8 * i));
   UpdateBytes(bytes, sizeof(bytes));
 }
 

@@ -32,7 +32,8 @@ TraceHeader FromProto(const SimTraceHeader& p) {
   h.workload = p.workload();
   h.workload_name = p.workload_name();
   h.plan = p.plan();
-  for (const SimTraceField& f : p.params()) h.params.emplace_back(f.key(), f.value());
+  for (const SimTraceField& f : p.params())
+    h.params.emplace_back(f.key(), f.value());
   return h;
 }
 
@@ -140,7 +141,8 @@ std::string DescribeReplay(const ReplayReport& r) {
       r.spec.planted_bug == PlantedBug::kNone
           ? ""
           : absl::StrCat(" planted_bug=", PlantedBugName(r.spec.planted_bug)),
-      r.spec.plan.empty() ? "" : absl::StrCat(" plan=", r.spec.plan.size(), "B"),
+      r.spec.plan.empty() ? ""
+                          : absl::StrCat(" plan=", r.spec.plan.size(), "B"),
       "\n");
   if (r.compared && r.divergence_index >= 0) {
     absl::StrAppend(&out, "DIVERGED at event ", r.divergence_index,
@@ -155,9 +157,9 @@ std::string DescribeReplay(const ReplayReport& r) {
         r.recorded_has_footer ? "" : " (recorded run has no footer: prefix)",
         "\n");
   }
-  absl::StrAppend(&out, absl::StrFormat("hash=%016x events=%d\n",
-                                        r.result.trace_hash,
-                                        r.result.trace_events));
+  absl::StrAppend(&out,
+                  absl::StrFormat("hash=%016x events=%d\n", r.result.trace_hash,
+                                  r.result.trace_events));
   if (r.result.failures.empty()) {
     absl::StrAppend(&out, "no invariant failures\n");
   }

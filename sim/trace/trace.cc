@@ -29,7 +29,8 @@ void TraceEvent::HashInto(Fnv64* h) const {
 std::string TraceEvent::DebugString() const {
   std::string s = absl::StrCat("t=", time_nanos, " seq=", sequence, " ",
                                SimEventKind_Name(kind), " task=", task);
-  for (const auto& [key, value] : fields) absl::StrAppend(&s, " ", key, "=", value);
+  for (const auto& [key, value] : fields)
+    absl::StrAppend(&s, " ", key, "=", value);
   absl::StrAppend(&s, absl::StrFormat(" digest=%016x", payload_digest));
   return s;
 }
@@ -157,8 +158,8 @@ absl::Status TraceRecorder::Close() {
   SimTraceRecord record;
   record.mutable_footer()->set_event_count(event_count_);
   record.mutable_footer()->set_hash(hash_.value());
-  if (!write_failed_ &&
-      !google::protobuf::util::SerializeDelimitedToOstream(record, out_.get())) {
+  if (!write_failed_ && !google::protobuf::util::SerializeDelimitedToOstream(
+                            record, out_.get())) {
     write_failed_ = true;
   }
   out_->close();
@@ -201,15 +202,15 @@ absl::Status TraceReader::Open(const std::string& path,
   if (!r->impl_->in.is_open()) {
     return absl::NotFoundError(absl::StrCat("Cannot open trace file ", path));
   }
-  r->impl_->stream = std::make_unique<google::protobuf::io::IstreamInputStream>(
-      &r->impl_->in);
+  r->impl_->stream =
+      std::make_unique<google::protobuf::io::IstreamInputStream>(&r->impl_->in);
   SimTraceRecord record;
   bool error = false;
   if (!r->impl_->ReadRecord(&record, &error) || !record.has_header() ||
       record.header().format() != kSimTraceFormat) {
-    return absl::DataLossError(absl::StrCat(
-        path, " is not a stepflow simulation trace (expected a '",
-        kSimTraceFormat, "' header)"));
+    return absl::DataLossError(
+        absl::StrCat(path, " is not a stepflow simulation trace (expected a '",
+                     kSimTraceFormat, "' header)"));
   }
   const SimTraceHeader& h = record.header();
   r->header_.seed = h.seed();

@@ -151,8 +151,7 @@ class TraceReader {
   // Reads a whole file. Fails with the reader's status; a missing footer
   // is not an error (see has_footer()).
   static absl::Status ReadAll(const std::string& path, TraceHeader* header,
-                              std::vector<TraceEvent>* events,
-                              uint64_t* hash);
+                              std::vector<TraceEvent>* events, uint64_t* hash);
 
  private:
   TraceReader() = default;

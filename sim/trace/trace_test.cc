@@ -210,7 +210,8 @@ TEST(TraceTest, DamagedFilesAreDataLoss) {
   }
   std::string bytes = ReadBytes(tampered);
   std::string digest_le(8, '\0');
-  for (int i = 0; i < 8; ++i) digest_le[i] = static_cast<char>((42ULL >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    digest_le[i] = static_cast<char>((42ULL >> (8 * i)) & 0xff);
   const size_t at = bytes.find(digest_le);
   ASSERT_NE(at, std::string::npos);
   bytes[at] ^= 1;
@@ -224,10 +225,10 @@ TEST(TraceTest, DamagedFilesAreDataLoss) {
   WriteBytes(other, "hello, world");
   EXPECT_EQ(TraceReader::ReadAll(other, nullptr, &events, nullptr).code(),
             absl::StatusCode::kDataLoss);
-  EXPECT_EQ(TraceReader::ReadAll(TmpPath("missing.trace"), nullptr, &events,
-                                 nullptr)
-                .code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(
+      TraceReader::ReadAll(TmpPath("missing.trace"), nullptr, &events, nullptr)
+          .code(),
+      absl::StatusCode::kNotFound);
 }
 
 TEST(TraceTest, FirstDivergence) {

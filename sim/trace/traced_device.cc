@@ -66,11 +66,11 @@ void TracedCpuDevice::ComputeAsync(AsyncOpKernel* op_kernel,
                                    OpKernelContext* context,
                                    AsyncOpKernel::DoneCallback done) {
   RecordStart(op_kernel, context);
-  op_kernel->ComputeAsync(
-      context, [this, op_kernel, context, done = std::move(done)] {
-        RecordDone(op_kernel, context);
-        done();
-      });
+  op_kernel->ComputeAsync(context,
+                          [this, op_kernel, context, done = std::move(done)] {
+                            RecordDone(op_kernel, context);
+                            done();
+                          });
 }
 
 void AddTracedCpuDevices(const SessionOptions& options, SimEventLoop* loop,

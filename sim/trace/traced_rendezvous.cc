@@ -38,7 +38,8 @@ TracedRendezvous::~TracedRendezvous() {
 absl::Status TracedRendezvous::Send(const ParsedKey& key, const Args& args,
                                     const Tensor& val, bool is_dead) {
   absl::Status s = inner_->Send(key, args, val, is_dead);
-  if (s.ok() && key.src_device == key.dst_device) ++client_values_[key.full_key];
+  if (s.ok() && key.src_device == key.dst_device)
+    ++client_values_[key.full_key];
   loop_->Trace(SIM_RENDEZVOUS_SEND, task_,
                {{"step", absl::StrCat(step_id_)},
                 {"key", key.full_key},
@@ -60,10 +61,9 @@ void TracedRendezvous::RecvAsync(const ParsedKey& key, const Args& args,
   inner_->RecvAsync(
       key, args,
       [loop, stats, client_values, task = task_, step = step_id_,
-       full_key = key.full_key,
-       done = std::move(done)](const absl::Status& s, const Args& send_args,
-                               const Args& recv_args, const Tensor& val,
-                               bool is_dead) {
+       full_key = key.full_key, done = std::move(done)](
+          const absl::Status& s, const Args& send_args, const Args& recv_args,
+          const Tensor& val, bool is_dead) {
         --stats->pending_recvs;
         if (s.ok() && client_values != nullptr) --(*client_values)[full_key];
         loop->Trace(SIM_RENDEZVOUS_RECV, task,

@@ -41,9 +41,9 @@ class IntraProcessRendezvous;
 
 struct RendezvousStats {
   int64_t created = 0;
-  int64_t live = 0;             // Created and not yet destroyed.
-  int64_t pending_recvs = 0;    // RecvAsync called, callback not yet run.
-  int64_t leaked_entries = 0;   // Summed over destroyed rendezvous.
+  int64_t live = 0;            // Created and not yet destroyed.
+  int64_t pending_recvs = 0;   // RecvAsync called, callback not yet run.
+  int64_t leaked_entries = 0;  // Summed over destroyed rendezvous.
   int64_t unused_client_values = 0;
 };
 

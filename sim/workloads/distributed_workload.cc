@@ -12,10 +12,10 @@
 #include "runtime/distributed/call_util.h"
 #include "runtime/env/notification.h"
 #include "runtime/framework/tensor_util.h"
-#include "sim/workloads/multi_client_graphs.h"
-#include "sim/workloads/sim_cluster.h"
 #include "sim/env/sim_env.h"
 #include "sim/trace/tensor_digest.h"
+#include "sim/workloads/multi_client_graphs.h"
+#include "sim/workloads/sim_cluster.h"
 #include "testing/reference_eval.h"
 
 namespace stepflow {
@@ -401,8 +401,8 @@ bool DistributedRun::CheckStatus(const Client& c, int step,
                            ": the master did not answer within ",
                            bound / kMilli, " ms (", s.ToString(), ")"));
   } else if (!Allowed(s)) {
-    Violation("error_codes", absl::StrCat("client ", c.id, " step ", step,
-                                          ": ", s.ToString()));
+    Violation("error_codes", absl::StrCat("client ", c.id, " step ", step, ": ",
+                                          s.ToString()));
   }
   return false;
 }
@@ -447,9 +447,9 @@ void DistributedRun::PartialCall(std::shared_ptr<Client> c, int step,
   const size_t half = (plan->fetches.size() + 1) / 2;
   auto part = std::make_shared<StepPlan>();
   part->feeds = plan->feeds;
-  part->fetches.assign(plan->fetches.begin() + (call == 0 ? 0 : half),
-                       call == 0 ? plan->fetches.begin() + half
-                                 : plan->fetches.end());
+  part->fetches.assign(
+      plan->fetches.begin() + (call == 0 ? 0 : half),
+      call == 0 ? plan->fetches.begin() + half : plan->fetches.end());
   RunStepRequest req;
   req.set_session_handle(c->handle);
   req.set_partial_run_handle(handle);

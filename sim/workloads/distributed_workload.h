@@ -4,15 +4,15 @@
 // checked.
 //
 // From the seed ("workload" stream) a run draws the cluster (workers, CPUs,
-// clock skews), a random float DAG (sim/workloads/multi_client_graphs.h) spread over every
-// device of every worker, 1..3 clients and a fault schedule. Each client
-// creates a master session (retrying Unavailable/Aborted/DeadlineExceeded),
-// runs `steps_per_client` RunSteps — random fetches of the DAG, quarter-
-// integer feeds, a random step timeout; partial_run_percent of them as
-// partial runs: setup, the feeds with half the fetches, the rest — with
-// calls overlapping across clients, then closes its session (retrying the same way). Clients
-// speak the master's RPCs directly, asynchronously, so steps overlap
-// without nested waits.
+// clock skews), a random float DAG (sim/workloads/multi_client_graphs.h) spread
+// over every device of every worker, 1..3 clients and a fault schedule. Each
+// client creates a master session (retrying
+// Unavailable/Aborted/DeadlineExceeded), runs `steps_per_client` RunSteps —
+// random fetches of the DAG, quarter- integer feeds, a random step timeout;
+// partial_run_percent of them as partial runs: setup, the feeds with half the
+// fetches, the rest — with calls overlapping across clients, then closes its
+// session (retrying the same way). Clients speak the master's RPCs directly,
+// asynchronously, so steps overlap without nested waits.
 //
 // Chaos phase [0, chaos): broken connections and duplicated requests at
 // the configured rates, heavy-tailed latency throughout, and `faults`

@@ -13,11 +13,11 @@
 #include "proto/graph.pb.h"
 #include "runtime/common/session.h"
 #include "runtime/framework/tensor.h"
-#include "sim/trace/digest.h"
 #include "sim/env/sim_env.h"
-#include "sim/workloads/sim_ops.h"
+#include "sim/trace/digest.h"
 #include "sim/trace/tensor_digest.h"
 #include "sim/trace/traced_device.h"
+#include "sim/workloads/sim_ops.h"
 
 namespace stepflow {
 namespace {
@@ -288,12 +288,12 @@ absl::Status EndLocalSession(uint64_t seed, std::unique_ptr<Session> session,
 }  // namespace
 
 std::string DescribeLocalWorkload(const LocalWorkloadOptions& o) {
-  return absl::StrCat(
-      "local DirectSession workload: cpus=", kNumCpus, " steps=", o.steps,
-      " trace_kernels=", o.trace_kernels, " slow_delay_ns=", o.slow_delay_nanos,
-      " randomize_ties=", o.loop.randomize_ties,
-      " latency_ns=", o.loop.schedule_latency_nanos,
-      " jitter_ns=", o.loop.schedule_jitter_nanos);
+  return absl::StrCat("local DirectSession workload: cpus=", kNumCpus,
+                      " steps=", o.steps, " trace_kernels=", o.trace_kernels,
+                      " slow_delay_ns=", o.slow_delay_nanos,
+                      " randomize_ties=", o.loop.randomize_ties,
+                      " latency_ns=", o.loop.schedule_latency_nanos,
+                      " jitter_ns=", o.loop.schedule_jitter_nanos);
 }
 
 TraceFields LocalWorkloadParams(const LocalWorkloadOptions& o) {
@@ -340,7 +340,8 @@ absl::Status LocalWorkloadOptionsFromParams(const TraceFields& params,
   return absl::OkStatus();
 }
 
-absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options,
+absl::Status RunLocalWorkload(uint64_t seed,
+                              const LocalWorkloadOptions& options,
                               LocalWorkloadResult* result) {
   *result = LocalWorkloadResult();
   result->seed = seed;

@@ -86,8 +86,8 @@ struct LocalWorkloadResult {
   // each one breaks ("values", "error_codes", "liveness"), index for index.
   std::vector<std::string> failures;
   std::vector<std::string> failure_invariants;
-  uint64_t events_run = 0;      // Event-loop events.
-  int64_t virtual_nanos = 0;    // Simulated time at the end.
+  uint64_t events_run = 0;    // Event-loop events.
+  int64_t virtual_nanos = 0;  // Simulated time at the end.
   uint64_t trace_hash = 0;
   uint64_t trace_events = 0;
   // FNV over the (device, node) of every SIM_KERNEL_START in order: the
@@ -111,7 +111,8 @@ absl::Status LocalWorkloadOptionsFromParams(const TraceFields& params,
 // Runs the workload for `seed`. Errors are set-up failures (graph or
 // session creation, trace file); step-level mismatches are reported in
 // result->failures.
-absl::Status RunLocalWorkload(uint64_t seed, const LocalWorkloadOptions& options,
+absl::Status RunLocalWorkload(uint64_t seed,
+                              const LocalWorkloadOptions& options,
                               LocalWorkloadResult* result);
 
 }  // namespace stepflow

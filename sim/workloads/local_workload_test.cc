@@ -35,7 +35,8 @@ LocalWorkloadResult MustRun(uint64_t seed, const LocalWorkloadOptions& o) {
   return r;
 }
 
-void ExpectAllCorrect(const LocalWorkloadResult& r, const LocalWorkloadOptions& o) {
+void ExpectAllCorrect(const LocalWorkloadResult& r,
+                      const LocalWorkloadOptions& o) {
   EXPECT_TRUE(r.failures.empty()) << absl::StrJoin(r.failures, "\n");
   EXPECT_EQ(r.steps_run, o.steps);
   // Every fourth step (kind 3) times out; the others compute.
@@ -45,7 +46,8 @@ void ExpectAllCorrect(const LocalWorkloadResult& r, const LocalWorkloadOptions& 
   EXPECT_GT(r.trace_events, r.events_run);
   // Kind 2 steps take the full delay; kind 3 steps are cut at delay / 2.
   const int64_t delay = o.slow_delay_nanos;
-  EXPECT_EQ(r.virtual_nanos, (o.steps / 4) * delay + (o.steps / 4) * (delay / 2));
+  EXPECT_EQ(r.virtual_nanos,
+            (o.steps / 4) * delay + (o.steps / 4) * (delay / 2));
 }
 
 TEST(LocalWorkloadTest, EverySeedComputesCorrectResults) {
@@ -66,8 +68,8 @@ TEST(LocalWorkloadTest, SameSeedTwiceGivesTheSameTrace) {
     EXPECT_EQ(a.kernel_order_hash, b.kernel_order_hash);
     EXPECT_EQ(a.events_run, b.events_run);
     const int64_t at = FirstDivergence(a.events, b.events);
-    EXPECT_EQ(at, -1) << "seed " << seed << " diverged at event " << at << ":\n  "
-                      << a.events[at].DebugString() << "\n  "
+    EXPECT_EQ(at, -1) << "seed " << seed << " diverged at event " << at
+                      << ":\n  " << a.events[at].DebugString() << "\n  "
                       << b.events[at].DebugString();
   }
 }
@@ -125,7 +127,8 @@ TEST(LocalWorkloadTest, TraceRecordsKernelsTransfersAndSteps) {
   }
   for (const char* op : {"_Send", "_Recv", "AddV2", "Mul", "Identity", "Const",
                          "SimDelay", "_Arg", "_Retval"}) {
-    EXPECT_EQ(ops.count(op), 1u) << op << " missing; saw " << absl::StrJoin(ops, ",");
+    EXPECT_EQ(ops.count(op), 1u)
+        << op << " missing; saw " << absl::StrJoin(ops, ",");
   }
   EXPECT_EQ(devices, (std::set<std::string>{"CPU:0", "CPU:1", "CPU:2"}));
   EXPECT_EQ(step_done, 4);
@@ -188,7 +191,8 @@ TEST(LocalWorkloadTest, RejectsAnUnusableDelay) {
   LocalWorkloadOptions o;
   o.slow_delay_nanos = 3000000;
   LocalWorkloadResult r;
-  EXPECT_EQ(RunLocalWorkload(1, o, &r).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(RunLocalWorkload(1, o, &r).code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(LocalWorkloadDeathTest, ASimulatorFailureNamesTheSeedAndTheReplayCommand) {
@@ -207,7 +211,10 @@ TEST(LocalWorkloadDeathTest, ASimulatorFailureNamesTheSeedAndTheReplayCommand) {
 
 // --- A session that can never finish -------------------------------------
 
-REGISTER_OP("SimTestBlockForever").Input("x: float").Output("y: float").SetIsStateful();
+REGISTER_OP("SimTestBlockForever")
+    .Input("x: float")
+    .Output("y: float")
+    .SetIsStateful();
 
 class BlockForeverOp : public AsyncOpKernel {
  public:

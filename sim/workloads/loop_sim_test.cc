@@ -18,9 +18,9 @@
 #include "proto/graph.pb.h"
 #include "runtime/common/session.h"
 #include "runtime/framework/tensor.h"
-#include "sim/trace/digest.h"
 #include "sim/env/event_loop.h"
 #include "sim/env/sim_env.h"
+#include "sim/trace/digest.h"
 #include "sim/trace/trace.h"
 #include "sim/trace/traced_device.h"
 #include "testing/while_loop_graphs.h"
@@ -86,11 +86,12 @@ class LoopSimulation {
       for (int p = 0; p < 3; ++p) {
         const std::string name = kPlacements[p];
         SCOPED_TRACE(name);
-        LoopPlacement place =
-            p == 0   ? AllOnDevice("/cpu:0")
-            : p == 1 ? SplitBodyFromControl("/cpu:0", "/cpu:1")
-                     : RandomLoopPlacement(
-                           [placement]() { return placement->New64(); });
+        LoopPlacement place = p == 0 ? AllOnDevice("/cpu:0")
+                              : p == 1
+                                  ? SplitBodyFromControl("/cpu:0", "/cpu:1")
+                                  : RandomLoopPlacement([placement]() {
+                                      return placement->New64();
+                                    });
         RunLoops(&sim, name, place, workload);
       }
       sim.loop.RunUntilIdle();
@@ -149,7 +150,8 @@ class LoopSimulation {
     // Tensor accumulation: fixed-shape sum and a growing vector.
     for (int n : {6, static_cast<int>(workload->Uniform(9))}) {
       const Tensor x = DrawX(workload);
-      const std::string what = absl::StrCat("accumulate n=", n, " seed ", seed_);
+      const std::string what =
+          absl::StrCat("accumulate n=", n, " seed ", seed_);
       if (RunStep(acc.get(), {{"n", Tensor::Scalar<int32_t>(n)}, {"x", x}},
                   {"while/Exit", "while/Exit_1", "while/Exit_2"}, &out)) {
         EXPECT_EQ(out[0].scalar<int32_t>(), n) << what;
@@ -165,8 +167,8 @@ class LoopSimulation {
     const int dm = static_cast<int>(workload->Uniform(5));
     for (const auto& nm : std::vector<std::pair<int, int>>{{3, 4}, {dn, dm}}) {
       const Tensor x = DrawX(workload);
-      const std::string what = absl::StrCat("nested ", nm.first, "x", nm.second,
-                                            " seed ", seed_);
+      const std::string what =
+          absl::StrCat("nested ", nm.first, "x", nm.second, " seed ", seed_);
       if (RunStep(nested.get(),
                   {{"n", Tensor::Scalar<int32_t>(nm.first)},
                    {"m", Tensor::Scalar<int32_t>(nm.second)},
@@ -200,8 +202,7 @@ TEST(LoopSimTest, EverySeedComputesTheLoopsOnEveryPlacement) {
     }
     // The local placement ran on CPU:0 only; the fixed split on both.
     EXPECT_EQ(r.devices.at("local"), std::set<std::string>{"CPU:0"});
-    EXPECT_EQ(r.devices.at("split"),
-              (std::set<std::string>{"CPU:0", "CPU:1"}));
+    EXPECT_EQ(r.devices.at("split"), (std::set<std::string>{"CPU:0", "CPU:1"}));
     random_splits += r.devices.at("random").size() == 2;
   }
   EXPECT_GE(random_splits, kSeeds / 2);
@@ -231,11 +232,12 @@ TEST(LoopSimTest, FixedInputsStillInterleaveDifferently) {
     opts.env = &sim.env;
     (*opts.config.mutable_device_count())["CPU"] = 2;
     std::unique_ptr<Session> session;
-    ASSERT_TRUE(NewTracedDirectSession(opts, &sim.loop, "split", &session).ok());
-    ASSERT_TRUE(session
-                    ->Create(NestedLoopGraph(
-                        SplitBodyFromControl("/cpu:0", "/cpu:1")))
-                    .ok());
+    ASSERT_TRUE(
+        NewTracedDirectSession(opts, &sim.loop, "split", &session).ok());
+    ASSERT_TRUE(
+        session
+            ->Create(NestedLoopGraph(SplitBodyFromControl("/cpu:0", "/cpu:1")))
+            .ok());
     Tensor x(DT_FLOAT, TensorShape({2, 3}));
     for (int i = 0; i < 6; ++i) x.flat<float>()(i) = static_cast<float>(i);
     std::vector<Tensor> out;

@@ -50,7 +50,8 @@ class NodeBuilder {
     (*n_->mutable_attr())[attr].mutable_list()->add_s(v);
     return *this;
   }
-  NodeBuilder& Shape(const std::string& attr, const std::vector<int64_t>& dims) {
+  NodeBuilder& Shape(const std::string& attr,
+                     const std::vector<int64_t>& dims) {
     TensorShapeProto* s = (*n_->mutable_attr())[attr].mutable_shape();
     for (int64_t d : dims) s->add_dim()->set_size(d);
     return *this;
@@ -139,7 +140,8 @@ class LoopWriter {
     if (!control.empty()) b.Input("^" + control);
     b.IntValue(v);
   }
-  void Add(const std::string& name, const std::string& a, const std::string& b) {
+  void Add(const std::string& name, const std::string& a,
+           const std::string& b) {
     Node(name, "Add").Input(a).Input(b).Type("T", DT_INT32);
   }
   void Less(const std::string& name, const std::string& a,
@@ -271,14 +273,37 @@ GraphDef BuildTrainingGraph(const SimGraph& spec, Random* random) {
         .Type("T", DT_FLOAT)
         .Device(home);
   }
-  NodeBuilder(&g, "init", "NoOp").Input("^w_assign").Input("^b_assign").Device(home);
-  NodeBuilder(&g, "wx", "Mul").Input("w").Input("x").Type("T", DT_FLOAT).Device(any());
-  NodeBuilder(&g, "pred", "AddV2").Input("wx").Input("b").Type("T", DT_FLOAT).Device(any());
-  NodeBuilder(&g, "err", "Sub").Input("pred").Input("y").Type("T", DT_FLOAT).Device(any());
+  NodeBuilder(&g, "init", "NoOp")
+      .Input("^w_assign")
+      .Input("^b_assign")
+      .Device(home);
+  NodeBuilder(&g, "wx", "Mul")
+      .Input("w")
+      .Input("x")
+      .Type("T", DT_FLOAT)
+      .Device(any());
+  NodeBuilder(&g, "pred", "AddV2")
+      .Input("wx")
+      .Input("b")
+      .Type("T", DT_FLOAT)
+      .Device(any());
+  NodeBuilder(&g, "err", "Sub")
+      .Input("pred")
+      .Input("y")
+      .Type("T", DT_FLOAT)
+      .Device(any());
   NodeBuilder(&g, "axis", "Const").IntVectorValue({0}).Device(any());
   NodeBuilder(&g, "two", "Const").FloatValue({2.0f}, true).Device(any());
-  NodeBuilder(&g, "err2", "Mul").Input("err").Input("two").Type("T", DT_FLOAT).Device(any());
-  NodeBuilder(&g, "err2x", "Mul").Input("err2").Input("x").Type("T", DT_FLOAT).Device(any());
+  NodeBuilder(&g, "err2", "Mul")
+      .Input("err")
+      .Input("two")
+      .Type("T", DT_FLOAT)
+      .Device(any());
+  NodeBuilder(&g, "err2x", "Mul")
+      .Input("err2")
+      .Input("x")
+      .Type("T", DT_FLOAT)
+      .Device(any());
   NodeBuilder(&g, "grad_w", "Mean")
       .Input("err2x")
       .Input("axis")
@@ -306,7 +331,10 @@ GraphDef BuildTrainingGraph(const SimGraph& spec, Random* random) {
       .Input("grad_b")
       .Type("T", DT_FLOAT)
       .Device(home);
-  NodeBuilder(&g, "train", "NoOp").Input("^update_w").Input("^update_b").Device(home);
+  NodeBuilder(&g, "train", "NoOp")
+      .Input("^update_w")
+      .Input("^update_b")
+      .Device(home);
   g.mutable_versions()->set_producer(kGraphProducer);
   return g;
 }
@@ -324,8 +352,8 @@ GraphDef BuildDagExtension(const GraphDef& existing, int num_devices,
   };
   for (int i = 0; i < num_nodes; ++i) {
     const std::string name = absl::StrCat(prefix, i);
-    const std::string device =
-        Cpu(static_cast<int>(random->Uniform(static_cast<uint64_t>(num_devices))));
+    const std::string device = Cpu(
+        static_cast<int>(random->Uniform(static_cast<uint64_t>(num_devices))));
     int choice = static_cast<int>(random->Uniform(10));
     if (sources.empty()) choice = 0;
     if (choice == 0) {
@@ -337,7 +365,10 @@ GraphDef BuildDagExtension(const GraphDef& existing, int num_devices,
           .Type("dtype", DT_FLOAT)
           .Device(device);
     } else if (choice == 2) {
-      NodeBuilder(&g, name, "Identity").Input(pick()).Type("T", DT_FLOAT).Device(device);
+      NodeBuilder(&g, name, "Identity")
+          .Input(pick())
+          .Type("T", DT_FLOAT)
+          .Device(device);
     } else if (choice <= 8) {
       static const char* const kOps[] = {"Add", "AddV2", "Mul"};
       NodeBuilder(&g, name, kOps[random->Uniform(3)])
@@ -355,7 +386,8 @@ GraphDef BuildDagExtension(const GraphDef& existing, int num_devices,
 }
 
 absl::Status ApplyFaults(
-    const google::protobuf::RepeatedPtrField<SimFault>& faults, GraphDef* graph) {
+    const google::protobuf::RepeatedPtrField<SimFault>& faults,
+    GraphDef* graph) {
   for (const SimFault& f : faults) {
     NodeDef* target = nullptr;
     for (NodeDef& n : *graph->mutable_node()) {

@@ -1,8 +1,8 @@
 // Graph builders and references for the multi-client workload
-// (sim/workloads/multi_client_workload.h): while loops written the way tf.while_loop emits
-// them, a linear-regression training graph, extension imports for random
-// DAGs, fault injection, and the closed-form / double-precision references
-// the invariant checker compares against.
+// (sim/workloads/multi_client_workload.h): while loops written the way
+// tf.while_loop emits them, a linear-regression training graph, extension
+// imports for random DAGs, fault injection, and the closed-form /
+// double-precision references the invariant checker compares against.
 //
 // Every builder is deterministic given its Random; devices are named
 // /job:localhost/replica:0/task:0/device:CPU:<i>.
@@ -48,7 +48,8 @@ GraphDef BuildDagExtension(const GraphDef& existing, int num_devices,
 // SimDelay/SimFail node named N (same device, float) wraps it.
 // InvalidArgument for an unknown node or fault kind.
 absl::Status ApplyFaults(
-    const google::protobuf::RepeatedPtrField<SimFault>& faults, GraphDef* graph);
+    const google::protobuf::RepeatedPtrField<SimFault>& faults,
+    GraphDef* graph);
 
 // Closed-form loop results for the loop graphs' fetches ("while/Exit",
 // "while/Exit_1", with or without ":0"), given the fed trip count `n`

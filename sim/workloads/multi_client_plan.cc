@@ -1,4 +1,5 @@
-// GenerateMultiClientPlan and DescribePlan (sim/workloads/multi_client_workload.h).
+// GenerateMultiClientPlan and DescribePlan
+// (sim/workloads/multi_client_workload.h).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -64,13 +65,17 @@ class PlanGenerator {
   // Uniform in [lo, hi].
   int Range(int lo, int hi) {
     if (hi <= lo) return lo;
-    return lo + static_cast<int>(r_->Uniform(static_cast<uint64_t>(hi - lo + 1)));
+    return lo +
+           static_cast<int>(r_->Uniform(static_cast<uint64_t>(hi - lo + 1)));
   }
   int64_t Range64(int64_t lo, int64_t hi) {
     if (hi <= lo) return lo;
-    return lo + static_cast<int64_t>(r_->Uniform(static_cast<uint64_t>(hi - lo + 1)));
+    return lo + static_cast<int64_t>(
+                    r_->Uniform(static_cast<uint64_t>(hi - lo + 1)));
   }
-  bool Chance(int percent) { return static_cast<int>(r_->Uniform(100)) < percent; }
+  bool Chance(int percent) {
+    return static_cast<int>(r_->Uniform(100)) < percent;
+  }
   template <typename T>
   const T& Pick(const std::vector<T>& v) {
     return v[r_->Uniform(v.size())];
@@ -100,7 +105,8 @@ class PlanGenerator {
     std::vector<std::string> out;
     for (const auto& [name, s] : sessions_) {
       if (s.deleted || (open_only && s.closed)) continue;
-      if (dag_only && graphs_.at(s.graph).spec.kind() != SimGraph::DAG) continue;
+      if (dag_only && graphs_.at(s.graph).spec.kind() != SimGraph::DAG)
+        continue;
       out.push_back(name);
     }
     return out;
@@ -185,7 +191,8 @@ void PlanGenerator::AddImport(int client, const std::string& graph,
     SimFault* f = op->add_faults();
     f->set_kind(SimFault::SLOW_KERNEL);
     f->set_node(Pick(candidates));
-    f->set_delay_nanos(Range64(options_.min_slow_nanos, options_.max_slow_nanos));
+    f->set_delay_nanos(
+        Range64(options_.min_slow_nanos, options_.max_slow_nanos));
     faulted.insert(f->node());
   }
   if (g.spec.kind() == SimGraph::DAG && !candidates.empty() &&
@@ -208,16 +215,15 @@ void PlanGenerator::AddImport(int client, const std::string& graph,
   for (const NodeDef& n : applied.node()) *g.nodes.add_node() = n;
 }
 
-
 void PlanGenerator::AddGraph(int client) {
   const std::string name = absl::StrCat("g", next_graph_++);
   GraphModel& g = graphs_[name];
   SimGraph& spec = g.spec;
   spec.set_name(name);
   static const SimGraph::Kind kKinds[] = {
-      SimGraph::DAG,      SimGraph::DAG,         SimGraph::DAG,
-      SimGraph::DAG,      SimGraph::COUNTER_LOOP, SimGraph::SUM_LOOP,
-      SimGraph::NESTED_LOOP, SimGraph::TRAINING, SimGraph::TRAINING};
+      SimGraph::DAG,         SimGraph::DAG,          SimGraph::DAG,
+      SimGraph::DAG,         SimGraph::COUNTER_LOOP, SimGraph::SUM_LOOP,
+      SimGraph::NESTED_LOOP, SimGraph::TRAINING,     SimGraph::TRAINING};
   spec.set_kind(kKinds[r_->Uniform(9)]);
   GraphDef nodes;
   switch (spec.kind()) {
@@ -269,17 +275,19 @@ void PlanGenerator::AddGraph(int client) {
 
 void PlanGenerator::AddSession(int client, const std::string& graph) {
   const std::string name = absl::StrCat("s", next_session_++);
-  SimOp* op = NewOp(client, SimOp::NEW_SESSION, graph, options_.max_think_nanos / 4);
+  SimOp* op =
+      NewOp(client, SimOp::NEW_SESSION, graph, options_.max_think_nanos / 4);
   op->set_session(name);
   sessions_[name].graph = graph;
   ++graphs_.at(graph).live_sessions;
 }
 
-void PlanGenerator::AddDagRequest(const GraphModel& g, bool feed_all_placeholders,
-                                  SimOp* op) {
+void PlanGenerator::AddDagRequest(const GraphModel& g,
+                                  bool feed_all_placeholders, SimOp* op) {
   rc::Random random(r_->New64());
   ExecutionRequest req =
-      graph_testing::GenExecutionRequest(g.nodes)(random, rc::kNominalSize).value();
+      graph_testing::GenExecutionRequest(g.nodes)(random, rc::kNominalSize)
+          .value();
   std::set<std::string> fed_nodes, fetched_nodes;
   for (const std::string& f : req.feeds) fed_nodes.insert(NodeOf(f));
   for (const std::string& f : req.fetches) fetched_nodes.insert(NodeOf(f));
@@ -328,7 +336,8 @@ void PlanGenerator::AddRun(int client, const std::string& session) {
       } else {
         const int which = Range(0, 2);
         if (which != 1) op->add_fetches("while/Exit_1");
-        if (which != 0) op->add_fetches(Chance(50) ? "while/Exit" : "while/Exit:0");
+        if (which != 0)
+          op->add_fetches(Chance(50) ? "while/Exit" : "while/Exit:0");
       }
       op->set_output_partition_graphs(Chance(50));
       break;
@@ -354,7 +363,8 @@ void PlanGenerator::AddRun(int client, const std::string& session) {
 void PlanGenerator::AddPRunSetup(int client, const std::string& session) {
   const SessionModel& s = sessions_.at(session);
   const GraphModel& g = graphs_.at(s.graph);
-  SimOp* op = NewOp(client, SimOp::PRUN_SETUP, s.graph, options_.max_think_nanos);
+  SimOp* op =
+      NewOp(client, SimOp::PRUN_SETUP, s.graph, options_.max_think_nanos);
   op->set_session(session);
   op->set_on_closed_session(s.closed);
   PRunModel run;
@@ -543,7 +553,8 @@ absl::Status PlanGenerator::Generate() {
       o.max_ops_per_client < o.min_ops_per_client || o.max_dag_nodes < 2 ||
       o.min_slow_nanos < 0 || o.max_slow_nanos < o.min_slow_nanos ||
       o.max_think_nanos < 0) {
-    return absl::InvalidArgumentError("inconsistent MultiClientWorkloadOptions");
+    return absl::InvalidArgumentError(
+        "inconsistent MultiClientWorkloadOptions");
   }
   num_clients_ = Range(o.min_clients, o.max_clients);
   plan_->set_num_clients(num_clients_);
@@ -579,8 +590,8 @@ absl::Status PlanGenerator::Generate() {
   for (const auto& [kind, name] : teardown) {
     const int client = Range(1, num_clients_);
     if (kind == SimOp::DELETE_SESSION) {
-      SimOp* op = NewOp(client, kind, sessions_.at(name).graph,
-                        o.max_think_nanos / 4);
+      SimOp* op =
+          NewOp(client, kind, sessions_.at(name).graph, o.max_think_nanos / 4);
       op->set_session(name);
       sessions_.at(name).deleted = true;
     } else {
@@ -598,8 +609,9 @@ std::string FeedText(const SimFeed& f) {
 
 }  // namespace
 
-absl::Status GenerateMultiClientPlan(uint64_t seed, const MultiClientWorkloadOptions& options,
-                               SimWorkloadPlan* plan) {
+absl::Status GenerateMultiClientPlan(uint64_t seed,
+                                     const MultiClientWorkloadOptions& options,
+                                     SimWorkloadPlan* plan) {
   PlanGenerator gen(seed, options, plan);
   return gen.Generate();
 }
@@ -614,16 +626,17 @@ std::string DescribeOp(const SimOp& op) {
       absl::StrAppend(&out, "TF_NewGraph ", op.graph());
       break;
     case SimOp::IMPORT: {
-      absl::StrAppend(&out, "TF_GraphImportGraphDef ", op.graph(), " nodes=",
-                      op.graph_def().node_size());
+      absl::StrAppend(&out, "TF_GraphImportGraphDef ", op.graph(),
+                      " nodes=", op.graph_def().node_size());
       for (const SimFault& f : op.faults()) {
         if (f.kind() == SimFault::SLOW_KERNEL) {
-          absl::StrAppend(&out, " slow{", f.node(), "=", f.delay_nanos(), "ns}");
+          absl::StrAppend(&out, " slow{", f.node(), "=", f.delay_nanos(),
+                          "ns}");
         } else {
-          absl::StrAppend(&out, " fail{", f.node(), "=",
-                          absl::StatusCodeToString(
-                              static_cast<absl::StatusCode>(f.code())),
-                          "}");
+          absl::StrAppend(
+              &out, " fail{", f.node(), "=",
+              absl::StatusCodeToString(static_cast<absl::StatusCode>(f.code())),
+              "}");
         }
       }
       break;
@@ -634,19 +647,24 @@ std::string DescribeOp(const SimOp& op) {
     case SimOp::RUN:
     case SimOp::PRUN_SETUP:
     case SimOp::PRUN: {
-      const char* name = op.kind() == SimOp::RUN          ? "TF_SessionRun"
-                         : op.kind() == SimOp::PRUN_SETUP ? "TF_SessionPRunSetup"
-                                                          : "TF_SessionPRun";
+      const char* name = op.kind() == SimOp::RUN ? "TF_SessionRun"
+                         : op.kind() == SimOp::PRUN_SETUP
+                             ? "TF_SessionPRunSetup"
+                             : "TF_SessionPRun";
       absl::StrAppend(&out, name, " ", op.session());
       if (!op.prun().empty()) absl::StrAppend(&out, " ", op.prun());
       std::vector<std::string> feeds;
       for (const SimFeed& f : op.feeds()) {
-        feeds.push_back(op.kind() == SimOp::PRUN_SETUP ? f.name() : FeedText(f));
+        feeds.push_back(op.kind() == SimOp::PRUN_SETUP ? f.name()
+                                                       : FeedText(f));
       }
       if (!feeds.empty()) absl::StrAppend(&out, list("feeds", feeds));
-      if (op.fetches_size() > 0) absl::StrAppend(&out, list("fetch", op.fetches()));
-      if (op.targets_size() > 0) absl::StrAppend(&out, list("targets", op.targets()));
-      if (op.timeout_ms() > 0) absl::StrAppend(&out, " timeout=", op.timeout_ms(), "ms");
+      if (op.fetches_size() > 0)
+        absl::StrAppend(&out, list("fetch", op.fetches()));
+      if (op.targets_size() > 0)
+        absl::StrAppend(&out, list("targets", op.targets()));
+      if (op.timeout_ms() > 0)
+        absl::StrAppend(&out, " timeout=", op.timeout_ms(), "ms");
       if (op.output_partition_graphs()) absl::StrAppend(&out, " partitions");
       if (!op.purpose().empty()) absl::StrAppend(&out, " (", op.purpose(), ")");
       if (op.on_closed_session()) absl::StrAppend(&out, " [closed]");
@@ -665,7 +683,8 @@ std::string DescribeOp(const SimOp& op) {
       absl::StrAppend(&out, "unknown op");
       break;
   }
-  if (op.think_nanos() > 0) absl::StrAppend(&out, " after ", op.think_nanos(), "ns");
+  if (op.think_nanos() > 0)
+    absl::StrAppend(&out, " after ", op.think_nanos(), "ns");
   return out;
 }
 
@@ -673,8 +692,9 @@ std::string DescribePlan(const SimWorkloadPlan& plan) {
   std::string out = absl::StrCat("seed ", plan.seed(), ", ", plan.num_clients(),
                                  " clients\n");
   for (const SimGraph& g : plan.graphs()) {
-    absl::StrAppend(&out, "graph ", g.name(), ": ", SimGraph::Kind_Name(g.kind()),
-                    " on ", g.num_devices(), " CPUs");
+    absl::StrAppend(&out, "graph ", g.name(), ": ",
+                    SimGraph::Kind_Name(g.kind()), " on ", g.num_devices(),
+                    " CPUs");
     if (g.kind() == SimGraph::NESTED_LOOP) {
       absl::StrAppend(&out, " trips ", g.outer_trips(), "x", g.inner_trips());
     }

@@ -42,9 +42,10 @@
 // step_ids, error_codes, refcount, closed, liveness. Violations are
 // collected in the result, never abort.
 //
-// Thread-safety: both functions are self-contained; RunMultiClientPlan drives its
-// own SimEnv on the calling thread. TF_TestOnlyLiveGraphCount is process
-// wide, so two RunMultiClientPlan calls must not run concurrently in one process.
+// Thread-safety: both functions are self-contained; RunMultiClientPlan drives
+// its own SimEnv on the calling thread. TF_TestOnlyLiveGraphCount is process
+// wide, so two RunMultiClientPlan calls must not run concurrently in one
+// process.
 #ifndef STEPFLOW_SIM_MIXED_WORKLOAD_H_
 #define STEPFLOW_SIM_MIXED_WORKLOAD_H_
 
@@ -55,8 +56,8 @@
 
 #include "absl/status/status.h"
 #include "proto/sim_workload.pb.h"
-#include "sim/env/event_loop.h"
 #include "sim/check/invariants.h"
+#include "sim/env/event_loop.h"
 #include "sim/trace/trace.h"
 
 namespace stepflow {
@@ -107,8 +108,8 @@ struct MultiClientRunOptions {
 
 struct MultiClientWorkloadResult {
   uint64_t seed = 0;
-  int ops_run = 0;       // Plan ops executed (not skipped after a failure).
-  int steps_run = 0;     // TF_SessionRun + TF_SessionPRun calls.
+  int ops_run = 0;    // Plan ops executed (not skipped after a failure).
+  int steps_run = 0;  // TF_SessionRun + TF_SessionPRun calls.
   int steps_ok = 0;
   // Status code name ("OK", "CANCELLED", ...) -> steps that returned it.
   std::map<std::string, int> steps_by_code;
@@ -128,16 +129,17 @@ struct MultiClientWorkloadResult {
 };
 
 // Draws the plan for `seed`. InvalidArgument for inconsistent options.
-absl::Status GenerateMultiClientPlan(uint64_t seed, const MultiClientWorkloadOptions& options,
-                               SimWorkloadPlan* plan);
+absl::Status GenerateMultiClientPlan(uint64_t seed,
+                                     const MultiClientWorkloadOptions& options,
+                                     SimWorkloadPlan* plan);
 
 // Runs `plan` (under SimEnv(plan.seed())). Errors are set-up failures only
 // (a malformed plan: unknown graph/session names, an op on an object the
 // plan deleted; the trace file); everything the runtime does wrong is a
 // violation in result->violations.
 absl::Status RunMultiClientPlan(const SimWorkloadPlan& plan,
-                          const MultiClientRunOptions& options,
-                          MultiClientWorkloadResult* result);
+                                const MultiClientRunOptions& options,
+                                MultiClientWorkloadResult* result);
 
 // One op per line, e.g.
 //   "client 1: TF_SessionRun s2 feeds{n3:0=1.5} fetch{n7:0} timeout=5ms".

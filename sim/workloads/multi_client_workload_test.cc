@@ -21,11 +21,11 @@
 #include "proto/sim_workload.pb.h"
 #include "runtime/framework/tensor.h"
 #include "sim/check/invariants.h"
-#include "sim/workloads/multi_client_graphs.h"
-#include "sim/env/sim_random.h"
 #include "sim/env/sim_env.h"
+#include "sim/env/sim_random.h"
 #include "sim/trace/trace.h"
 #include "sim/trace/traced_rendezvous.h"
+#include "sim/workloads/multi_client_graphs.h"
 
 namespace stepflow {
 namespace {
@@ -44,16 +44,19 @@ std::string Violations(const MultiClientWorkloadResult& r) {
   return out;
 }
 
-bool HasViolation(const MultiClientWorkloadResult& r, const std::string& invariant) {
+bool HasViolation(const MultiClientWorkloadResult& r,
+                  const std::string& invariant) {
   for (const InvariantViolation& v : r.violations) {
     if (v.invariant == invariant) return true;
   }
   return false;
 }
 
-MultiClientWorkloadResult RunSeed(uint64_t seed, SimWorkloadPlan* plan_out = nullptr) {
+MultiClientWorkloadResult RunSeed(uint64_t seed,
+                                  SimWorkloadPlan* plan_out = nullptr) {
   SimWorkloadPlan plan;
-  absl::Status s = GenerateMultiClientPlan(seed, MultiClientWorkloadOptions(), &plan);
+  absl::Status s =
+      GenerateMultiClientPlan(seed, MultiClientWorkloadOptions(), &plan);
   EXPECT_TRUE(s.ok()) << s;
   MultiClientWorkloadResult result;
   s = RunMultiClientPlan(plan, MultiClientRunOptions(), &result);
@@ -95,15 +98,17 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
   }
   EXPECT_EQ(failed_seeds, 0);
   std::string summary;
-  for (const auto& [code, n] : codes) absl::StrAppend(&summary, code, "=", n, " ");
-  for (const auto& [name, n] : checks) absl::StrAppend(&summary, name, ":", n, " ");
-  std::printf("%llu seeds, %lld steps (%s), %lld overlapping, %lld seeds nested, "
-              "%lld faults, combined trace hash %016llx\n",
-              static_cast<unsigned long long>(count),
-              static_cast<long long>(steps), summary.c_str(),
-              static_cast<long long>(overlapping), static_cast<long long>(nested),
-              static_cast<long long>(faults),
-              static_cast<unsigned long long>(combined));
+  for (const auto& [code, n] : codes)
+    absl::StrAppend(&summary, code, "=", n, " ");
+  for (const auto& [name, n] : checks)
+    absl::StrAppend(&summary, name, ":", n, " ");
+  std::printf(
+      "%llu seeds, %lld steps (%s), %lld overlapping, %lld seeds nested, "
+      "%lld faults, combined trace hash %016llx\n",
+      static_cast<unsigned long long>(count), static_cast<long long>(steps),
+      summary.c_str(), static_cast<long long>(overlapping),
+      static_cast<long long>(nested), static_cast<long long>(faults),
+      static_cast<unsigned long long>(combined));
   // Every invariant was actually checked (liveness only fails).
   for (const std::string& name : AllInvariantNames()) {
     if (name != kInvariantLiveness) EXPECT_GT(checks[name], 0) << name;
@@ -112,18 +117,20 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
   // The workload really is mixed.
   for (int kind : {SimGraph::DAG, SimGraph::COUNTER_LOOP, SimGraph::SUM_LOOP,
                    SimGraph::NESTED_LOOP, SimGraph::TRAINING}) {
-    EXPECT_GT(graph_kinds[kind], 0) << SimGraph::Kind_Name(
-        static_cast<SimGraph::Kind>(kind));
+    EXPECT_GT(graph_kinds[kind], 0)
+        << SimGraph::Kind_Name(static_cast<SimGraph::Kind>(kind));
   }
   for (int kind = SimOp::NEW_GRAPH; kind <= SimOp::DELETE_GRAPH; ++kind) {
-    EXPECT_GT(op_kinds[kind], 0) << SimOp::Kind_Name(static_cast<SimOp::Kind>(kind));
+    EXPECT_GT(op_kinds[kind], 0)
+        << SimOp::Kind_Name(static_cast<SimOp::Kind>(kind));
   }
   EXPECT_GT(codes["OK"], steps / 3);
   EXPECT_GT(codes["CANCELLED"], 0);
   EXPECT_GT(codes["DEADLINE_EXCEEDED"], 0);
   EXPECT_GT(codes["INVALID_ARGUMENT"], 0);
   EXPECT_GT(codes["FAILED_PRECONDITION"], 0);
-  EXPECT_GT(codes["ABORTED"] + codes["UNAVAILABLE"] + codes["RESOURCE_EXHAUSTED"], 0);
+  EXPECT_GT(
+      codes["ABORTED"] + codes["UNAVAILABLE"] + codes["RESOURCE_EXHAUSTED"], 0);
   // Steps of different clients overlapped (nested waits).
   EXPECT_GT(overlapping, static_cast<int64_t>(count));
   EXPECT_GT(nested, static_cast<int64_t>(count) / 2);
@@ -145,13 +152,15 @@ TEST(MultiClientWorkloadTest, SameSeedSameTrace) {
 
 TEST(MultiClientWorkloadTest, DifferentSeedsDifferentInterleavings) {
   std::set<uint64_t> hashes;
-  for (uint64_t seed = 1; seed <= 6; ++seed) hashes.insert(RunSeed(seed).trace_hash);
+  for (uint64_t seed = 1; seed <= 6; ++seed)
+    hashes.insert(RunSeed(seed).trace_hash);
   EXPECT_EQ(hashes.size(), 6u);
 
   // The same plan under other simulator seeds: only the scheduler's and the
   // runtime's draws change, and the interleaving with them.
   SimWorkloadPlan plan;
-  ASSERT_TRUE(GenerateMultiClientPlan(5, MultiClientWorkloadOptions(), &plan).ok());
+  ASSERT_TRUE(
+      GenerateMultiClientPlan(5, MultiClientWorkloadOptions(), &plan).ok());
   std::set<uint64_t> plan_hashes;
   for (uint64_t sim_seed : {5u, 6u, 7u, 8u}) {
     plan.set_seed(sim_seed);
@@ -183,7 +192,8 @@ TEST(MultiClientWorkloadTest, ReplaysAStoredPlan) {
 
 TEST(MultiClientWorkloadTest, DescribePlanListsEveryOp) {
   SimWorkloadPlan plan;
-  ASSERT_TRUE(GenerateMultiClientPlan(2, MultiClientWorkloadOptions(), &plan).ok());
+  ASSERT_TRUE(
+      GenerateMultiClientPlan(2, MultiClientWorkloadOptions(), &plan).ok());
   const std::string text = DescribePlan(plan);
   int lines = 0;
   for (char c : text) lines += c == '\n';
@@ -199,7 +209,8 @@ TEST(MultiClientWorkloadTest, DescribePlanListsEveryOp) {
   f->set_float_value(1.5f);
   op.add_fetches("n7");
   op.set_timeout_ms(5);
-  EXPECT_EQ(DescribeOp(op), "client 1: TF_SessionRun s2 feeds{n3=1.5} fetch{n7} timeout=5ms");
+  EXPECT_EQ(DescribeOp(op),
+            "client 1: TF_SessionRun s2 feeds{n3=1.5} fetch{n7} timeout=5ms");
 }
 
 // A runtime bug the workload found (seeds 1363, 1865, 1950, 2378, 3225,
@@ -208,7 +219,8 @@ TEST(MultiClientWorkloadTest, DescribePlanListsEveryOp) {
 // on another device than the rest of the loop deadlocked on its first Run —
 // the Recv inside the frame waited in every iteration for a value sent
 // once, because the sending side had no control loop to iterate in.
-TEST(MultiClientWorkloadRegressionTest, ConstantEnterOnAnotherDeviceThanItsLoop) {
+TEST(MultiClientWorkloadRegressionTest,
+     ConstantEnterOnAnotherDeviceThanItsLoop) {
   SimWorkloadPlan plan;
   plan.set_seed(1);
   plan.set_num_clients(1);
@@ -254,7 +266,9 @@ TEST(MultiClientWorkloadCanFailTest, WrongReferenceBreaksValues) {
   int caught = 0;
   for (uint64_t seed = 1; seed <= 60 && caught < 2; ++seed) {
     SimWorkloadPlan plan;
-    ASSERT_TRUE(GenerateMultiClientPlan(seed, MultiClientWorkloadOptions(), &plan).ok());
+    ASSERT_TRUE(
+        GenerateMultiClientPlan(seed, MultiClientWorkloadOptions(), &plan)
+            .ok());
     bool changed = false;
     for (SimGraph& g : *plan.mutable_graphs()) {
       if (g.kind() == SimGraph::TRAINING) {
@@ -275,7 +289,8 @@ TEST(MultiClientWorkloadCanFailTest, WrongReferenceBreaksValues) {
 
 TEST(MultiClientWorkloadCanFailTest, LivenessFromTheLoopsFailureHandler) {
   SimWorkloadPlan plan;
-  ASSERT_TRUE(GenerateMultiClientPlan(4, MultiClientWorkloadOptions(), &plan).ok());
+  ASSERT_TRUE(
+      GenerateMultiClientPlan(4, MultiClientWorkloadOptions(), &plan).ok());
   MultiClientRunOptions options;
   options.loop.max_events = 40;  // Far too few.
   MultiClientWorkloadResult r;
@@ -286,17 +301,20 @@ TEST(MultiClientWorkloadCanFailTest, LivenessFromTheLoopsFailureHandler) {
 
 TEST(MultiClientWorkloadCanFailTest, MalformedPlanIsAnError) {
   SimWorkloadPlan plan;
-  ASSERT_TRUE(GenerateMultiClientPlan(4, MultiClientWorkloadOptions(), &plan).ok());
+  ASSERT_TRUE(
+      GenerateMultiClientPlan(4, MultiClientWorkloadOptions(), &plan).ok());
   SimWorkloadPlan unknown_graph = plan;
   unknown_graph.mutable_ops(0)->set_graph("nope");
   MultiClientWorkloadResult r;
-  EXPECT_EQ(RunMultiClientPlan(unknown_graph, MultiClientRunOptions(), &r).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      RunMultiClientPlan(unknown_graph, MultiClientRunOptions(), &r).code(),
+      absl::StatusCode::kInvalidArgument);
   // Dropping the op that creates a graph leaves ops on a graph that does
   // not exist: an error, not a violation, and nothing crashes.
   SimWorkloadPlan no_graph = plan;
   no_graph.mutable_ops()->DeleteSubrange(0, 1);
-  const absl::Status s = RunMultiClientPlan(no_graph, MultiClientRunOptions(), &r);
+  const absl::Status s =
+      RunMultiClientPlan(no_graph, MultiClientRunOptions(), &r);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_TRUE(r.violations.empty()) << Violations(r);
 }
@@ -319,8 +337,9 @@ TEST_F(CheckerTest, ValuesCorruptedOutput) {
   checker_.CheckStep("ok", e, absl::OkStatus(),
                      {Tensor::Scalar<float>(1.5f), Tensor::Scalar<int32_t>(4)});
   EXPECT_TRUE(violations_.empty());
-  checker_.CheckStep("corrupt", e, absl::OkStatus(),
-                     {Tensor::Scalar<float>(1.75f), Tensor::Scalar<int32_t>(4)});
+  checker_.CheckStep(
+      "corrupt", e, absl::OkStatus(),
+      {Tensor::Scalar<float>(1.75f), Tensor::Scalar<int32_t>(4)});
   EXPECT_EQ(Only(), kInvariantValues);
 }
 
@@ -329,7 +348,8 @@ TEST_F(CheckerTest, ValuesToleranceAndStatuses) {
   e.check_values = true;
   e.values = {0.3};
   e.tolerance = 1e-4;
-  checker_.CheckStep("close", e, absl::OkStatus(), {Tensor::Scalar<float>(0.30001f)});
+  checker_.CheckStep("close", e, absl::OkStatus(),
+                     {Tensor::Scalar<float>(0.30001f)});
   EXPECT_TRUE(violations_.empty());
   // A failure the reference did not predict.
   checker_.CheckStep("unexpected", e, absl::AbortedError("x"), {});
@@ -344,7 +364,8 @@ TEST_F(CheckerTest, ValuesToleranceAndStatuses) {
   checker_.CheckStep("deadline", timed, absl::DeadlineExceededError("t"), {});
   checker_.CheckStep("cancelled", timed, absl::CancelledError("c"), {});
   ASSERT_EQ(violations_.size(), 3u);
-  for (const InvariantViolation& v : violations_) EXPECT_EQ(v.invariant, kInvariantValues);
+  for (const InvariantViolation& v : violations_)
+    EXPECT_EQ(v.invariant, kInvariantValues);
 }
 
 TEST_F(CheckerTest, PruningExtraOrMissingNodes) {
@@ -373,8 +394,10 @@ TEST_F(CheckerTest, SendRecvTwiceUnderOneKey) {
     return e;
   };
   checker_.OnTraceEvent(event(SIM_RENDEZVOUS_SEND, "7", "k;0:0"));
-  checker_.OnTraceEvent(event(SIM_RENDEZVOUS_SEND, "7", "k;0:1"));  // Next iter.
-  checker_.OnTraceEvent(event(SIM_RENDEZVOUS_SEND, "8", "k;0:0"));  // Next step.
+  checker_.OnTraceEvent(
+      event(SIM_RENDEZVOUS_SEND, "7", "k;0:1"));  // Next iter.
+  checker_.OnTraceEvent(
+      event(SIM_RENDEZVOUS_SEND, "8", "k;0:0"));  // Next step.
   checker_.OnTraceEvent(event(SIM_RENDEZVOUS_RECV, "7", "k;0:0"));
   EXPECT_TRUE(violations_.empty());
   checker_.OnTraceEvent(event(SIM_RENDEZVOUS_RECV, "7", "k;0:0"));
@@ -443,24 +466,27 @@ TEST_F(CheckerTest, TracedRendezvousLeakAndDuplicateSend) {
   TraceRecorder recorder(ropts);
   sim.loop.set_recorder(&recorder);
   auto stats = std::make_shared<RendezvousStats>();
-  RendezvousFactory factory = NewTracedRendezvousFactory(&sim.loop, "s0", stats);
+  RendezvousFactory factory =
+      NewTracedRendezvousFactory(&sim.loop, "s0", stats);
   Rendezvous* r = factory(77);
   EXPECT_EQ(stats->live, 1);
   Rendezvous::ParsedKey key;
-  ASSERT_TRUE(Rendezvous::ParseKey(
-                  Rendezvous::CreateKey("/job:a/replica:0/task:0/device:CPU:0", 1,
-                                        "/job:a/replica:0/task:0/device:CPU:1",
-                                        "edge_1_x", FrameAndIter()),
-                  &key)
-                  .ok());
-  ASSERT_TRUE(r->Send(key, Rendezvous::Args(), Tensor::Scalar<float>(1), false).ok());
-  ASSERT_TRUE(r->Send(key, Rendezvous::Args(), Tensor::Scalar<float>(2), false).ok());
+  ASSERT_TRUE(
+      Rendezvous::ParseKey(
+          Rendezvous::CreateKey("/job:a/replica:0/task:0/device:CPU:0", 1,
+                                "/job:a/replica:0/task:0/device:CPU:1",
+                                "edge_1_x", FrameAndIter()),
+          &key)
+          .ok());
+  ASSERT_TRUE(
+      r->Send(key, Rendezvous::Args(), Tensor::Scalar<float>(1), false).ok());
+  ASSERT_TRUE(
+      r->Send(key, Rendezvous::Args(), Tensor::Scalar<float>(2), false).ok());
   int got = 0;
   r->RecvAsync(key, Rendezvous::Args(),
                [&got](const absl::Status& s, const Rendezvous::Args&,
-                      const Rendezvous::Args&, const Tensor&, bool) {
-                 got += s.ok() ? 1 : 0;
-               });
+                      const Rendezvous::Args&, const Tensor&,
+                      bool) { got += s.ok() ? 1 : 0; });
   EXPECT_EQ(got, 1);
   EXPECT_EQ(stats->pending_recvs, 0);
   r->Unref();  // One value never received.

@@ -89,9 +89,11 @@ class SimFailOp : public OpKernel {
     int64_t code = 0;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("code", &code));
     OP_REQUIRES(ctx, code > 0 && code <= 16,
-                absl::InvalidArgumentError(absl::StrCat(
-                    FormatNodeName(name()), ": SimFail code must be a non-OK "
-                    "status code (1..16), got ", code)));
+                absl::InvalidArgumentError(
+                    absl::StrCat(FormatNodeName(name()),
+                                 ": SimFail code must be a non-OK "
+                                 "status code (1..16), got ",
+                                 code)));
     code_ = static_cast<absl::StatusCode>(code);
   }
 

@@ -54,9 +54,10 @@ void RecordFailures(const std::vector<SimInvariantFailure>& failures,
 // InvalidArgument if a plan-free workload was given a plan.
 absl::Status RejectPlan(const SimRunSpec& spec) {
   if (spec.plan.empty()) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "the ", spec.workload, " workload takes no plan (it is fully described "
-      "by its seed and options)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("the ", spec.workload,
+                   " workload takes no plan (it is fully described "
+                   "by its seed and options)"));
 }
 
 // Every workload's tail: the run's counts and the recorder's hash (and
@@ -83,7 +84,8 @@ absl::Status RunLocal(const SimRunSpec& spec, const SimRunConfig& config,
   TraceRecorder recorder(RecorderOptions(config));
   SimRunSpec resolved = spec;  // Every option, defaults included.
   resolved.options = LocalWorkloadParams(options);
-  s = OpenTrace(config, resolved, "", DescribeLocalWorkload(options), &recorder);
+  s = OpenTrace(config, resolved, "", DescribeLocalWorkload(options),
+                &recorder);
   if (!s.ok()) return s;
   options.recorder = &recorder;
   LocalWorkloadResult r;
@@ -100,13 +102,14 @@ absl::Status RunLocal(const SimRunSpec& spec, const SimRunConfig& config,
 }
 
 absl::Status MultiClientOptionsFromParams(const TraceFields& params,
-                                    MultiClientWorkloadOptions* generator,
-                                    MultiClientRunOptions* run) {
+                                          MultiClientWorkloadOptions* generator,
+                                          MultiClientRunOptions* run) {
   for (const auto& [key, value] : params) {
     int64_t v = 0;
     if (!absl::SimpleAtoi(value, &v)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "multi-client workload option ", key, ": '", value, "' is not an integer"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("multi-client workload option ", key, ": '", value,
+                       "' is not an integer"));
     }
     const bool nanos = absl::EndsWith(key, "_ns");
     if (!nanos && (v < -(int64_t{1} << 30) || v > (int64_t{1} << 30))) {
@@ -155,11 +158,13 @@ absl::Status MultiClientOptionsFromParams(const TraceFields& params,
 }
 
 absl::Status MultiClientPlan(const SimRunSpec& spec,
-                       const MultiClientWorkloadOptions& generator,
-                       SimWorkloadPlan* plan) {
-  if (spec.plan.empty()) return GenerateMultiClientPlan(spec.seed, generator, plan);
+                             const MultiClientWorkloadOptions& generator,
+                             SimWorkloadPlan* plan) {
+  if (spec.plan.empty())
+    return GenerateMultiClientPlan(spec.seed, generator, plan);
   if (!plan->ParseFromString(spec.plan)) {
-    return absl::InvalidArgumentError("the multi-client workload plan does not parse");
+    return absl::InvalidArgumentError(
+        "the multi-client workload plan does not parse");
   }
   if (plan->seed() != spec.seed) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -169,7 +174,7 @@ absl::Status MultiClientPlan(const SimRunSpec& spec,
 }
 
 absl::Status RunMultiClient(const SimRunSpec& spec, const SimRunConfig& config,
-                      SimRunResult* result) {
+                            SimRunResult* result) {
   MultiClientWorkloadOptions generator;
   MultiClientRunOptions run;
   absl::Status s = MultiClientOptionsFromParams(spec.options, &generator, &run);
@@ -188,8 +193,8 @@ absl::Status RunMultiClient(const SimRunSpec& spec, const SimRunConfig& config,
   if (!s.ok()) return s;
   TraceRecorder recorder(RecorderOptions(config));
   s = OpenTrace(config, spec, result->plan,
-                absl::StrCat("multi-client workload: ", plan.ops_size(), " ops, ",
-                             plan.graphs_size(), " graphs, ",
+                absl::StrCat("multi-client workload: ", plan.ops_size(),
+                             " ops, ", plan.graphs_size(), " graphs, ",
                              plan.num_clients(), " clients"),
                 &recorder);
   if (!s.ok()) return s;

@@ -2,21 +2,21 @@
 // replay binaries, the shrinker, the fuzzer and the benchmark.
 //
 // A SimRunSpec names everything a run depends on: the workload ("local":
-// sim/local_workload.h; "mixed": sim/workloads/multi_client_workload.h; "distributed":
-// sim/distributed_workload.h), the seed, the
-// workload's options as key/value pairs, for the multi-client workload optionally
-// a serialized SimWorkloadPlan (empty: generated from the seed), and a
-// planted bug (runtime/framework/planted_bug.h; test-only, default none).
-// The spec round-trips through a trace header (SpecTraceHeader /
-// SpecFromTraceHeader): the header carries the workload name, seed,
-// options, planted bug and the plan that actually ran, so replaying a
-// trace re-runs exactly the same simulation — for a generated plan too.
+// sim/local_workload.h; "mixed": sim/workloads/multi_client_workload.h;
+// "distributed": sim/distributed_workload.h), the seed, the workload's options
+// as key/value pairs, for the multi-client workload optionally a serialized
+// SimWorkloadPlan (empty: generated from the seed), and a planted bug
+// (runtime/framework/planted_bug.h; test-only, default none). The spec
+// round-trips through a trace header (SpecTraceHeader / SpecFromTraceHeader):
+// the header carries the workload name, seed, options, planted bug and the plan
+// that actually ran, so replaying a trace re-runs exactly the same simulation —
+// for a generated plan too.
 //
 // Options ("key=value"): local — steps, trace_kernels, slow_delay_ns, fifo,
-// latency_ns, jitter_ns, liveness_bound_ms (sim/workloads/local_workload.h); multi_client —
-// the MultiClientWorkloadOptions fields min_graphs, max_graphs, min_clients,
-// max_clients, min_ops_per_client, max_ops_per_client, max_dag_nodes,
-// slow_kernel_percent, failing_kernel_percent, timeout_percent,
+// latency_ns, jitter_ns, liveness_bound_ms (sim/workloads/local_workload.h);
+// multi_client — the MultiClientWorkloadOptions fields min_graphs, max_graphs,
+// min_clients, max_clients, min_ops_per_client, max_ops_per_client,
+// max_dag_nodes, slow_kernel_percent, failing_kernel_percent, timeout_percent,
 // min_slow_ns, max_slow_ns, max_think_ns, and the loop's fifo, latency_ns,
 // jitter_ns (sim/workloads/multi_client_workload.h); distributed — the
 // DistributedWorkloadOptions fields (DistributedWorkloadParams).
@@ -63,8 +63,8 @@ struct SimRunSpec {
   // Workload options ("steps" -> "24", ...); unnamed options keep their
   // defaults.
   TraceFields options;
-  // Multi-client workload: a serialized SimWorkloadPlan to run instead of the one
-  // generated from `seed` (the SimEnv still uses `seed`).
+  // Multi-client workload: a serialized SimWorkloadPlan to run instead of the
+  // one generated from `seed` (the SimEnv still uses `seed`).
   std::string plan;
   PlantedBug planted_bug = PlantedBug::kNone;
 };

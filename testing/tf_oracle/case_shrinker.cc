@@ -29,8 +29,8 @@ std::string NodeOf(const std::string& input) {
 // outside its frame and may be cut).
 bool NeverCut(const std::string& op) {
   static const auto* ops = new std::set<std::string>{
-      "Placeholder", "Const", "VariableV2", "Assign", "AssignAdd", "NoOp",
-      "Switch", "Enter", "NextIteration", "LoopCond"};
+      "Placeholder", "Const",  "VariableV2", "Assign",        "AssignAdd",
+      "NoOp",        "Switch", "Enter",      "NextIteration", "LoopCond"};
   return ops->count(op) > 0;
 }
 
@@ -123,7 +123,8 @@ void PruneDifferentialGraph(DifferentialGraph* g) {
       if (!keep.insert(name).second) continue;
       auto it = by_name.find(name);
       if (it == by_name.end()) continue;
-      for (const std::string& in : it->second->input()) stack.push_back(NodeOf(in));
+      for (const std::string& in : it->second->input())
+        stack.push_back(NodeOf(in));
     }
   };
   std::vector<std::string> roots;
@@ -165,7 +166,8 @@ void PruneDifferentialGraph(DifferentialGraph* g) {
   if (!has_variable) g->steps = 1;
 }
 
-absl::Status ShrinkDisagreement(const ShrinkHooks& hooks, DifferentialGraph* g) {
+absl::Status ShrinkDisagreement(const ShrinkHooks& hooks,
+                                DifferentialGraph* g) {
   // 1. One step, if that is enough to disagree (then nodes downstream of
   // variables can be cut too).
   if (g->steps > 1) {
@@ -185,7 +187,8 @@ absl::Status ShrinkDisagreement(const ShrinkHooks& hooks, DifferentialGraph* g) 
       DifferentialGraph one = *g;
       one.fetches = {f};
       PruneDifferentialGraph(&one);
-      if (best.has_value() && one.graph.node_size() >= best->graph.node_size()) {
+      if (best.has_value() &&
+          one.graph.node_size() >= best->graph.node_size()) {
         continue;
       }
       const absl::Status s = hooks.judge(one);
@@ -211,13 +214,15 @@ absl::Status ShrinkDisagreement(const ShrinkHooks& hooks, DifferentialGraph* g) 
       for (const NodeDef& n : g->graph.node()) {
         if (n.name() == name) node = &n;
       }
-      if (node == nullptr || NeverCut(node->op()) || tried.count(name) > 0) continue;
+      if (node == nullptr || NeverCut(node->op()) || tried.count(name) > 0)
+        continue;
       const NodeFacts& f = facts.at(name);
       if (f.frame_depth != 0 || (f.after_variable && g->steps > 1)) continue;
       if (!OnlyOutputZeroUsed(g->graph, name, g->fetches)) continue;
       tried.insert(name);
       std::vector<Tensor> values;
-      if (!hooks.evaluate(*g, {name + ":0"}, &values).ok() || values.size() != 1) {
+      if (!hooks.evaluate(*g, {name + ":0"}, &values).ok() ||
+          values.size() != 1) {
         continue;  // Dead, failing or not a plain value: leave it.
       }
       DifferentialGraph cut = Cut(*g, name, values[0]);

@@ -28,7 +28,8 @@ std::string Index(const TensorShape& shape, int64_t flat) {
 }
 
 bool Close(double want, double got, const Tolerance& tol) {
-  if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
+  if (std::isnan(want) || std::isnan(got))
+    return std::isnan(want) && std::isnan(got);
   if (std::isinf(want) || std::isinf(got)) return want == got;
   return std::fabs(got - want) <= tol.rtol * std::fabs(want) + tol.atol;
 }
@@ -46,10 +47,10 @@ absl::Status CompareReal(const Tensor& want, const Tensor& got,
   for (int64_t i = 0; i < want.NumElements(); ++i) {
     const double wv = AsDouble(w[i]), gv = AsDouble(g[i]);
     if (!Close(wv, gv, tol)) {
-      return Differ(absl::StrCat(
-          what, ": element ", Index(want.shape(), i), ": stepflow ", gv,
-          ", TensorFlow ", wv, " (|diff| ", std::fabs(gv - wv), " > rtol ",
-          tol.rtol, " * |want| + atol ", tol.atol, ")"));
+      return Differ(absl::StrCat(what, ": element ", Index(want.shape(), i),
+                                 ": stepflow ", gv, ", TensorFlow ", wv,
+                                 " (|diff| ", std::fabs(gv - wv), " > rtol ",
+                                 tol.rtol, " * |want| + atol ", tol.atol, ")"));
     }
   }
   return absl::OkStatus();
@@ -126,9 +127,8 @@ absl::Status CompareTensors(const Tensor& want, const Tensor& got,
   for (int64_t i = 0; i < want.NumElements(); ++i) {
     if (std::memcmp(w + i * size, g + i * size, size) != 0) {
       return Differ(absl::StrCat(what, ": element ", Index(want.shape(), i),
-                                 " differs: stepflow ",
-                                 got.SummarizeValue(8), ", TensorFlow ",
-                                 want.SummarizeValue(8)));
+                                 " differs: stepflow ", got.SummarizeValue(8),
+                                 ", TensorFlow ", want.SummarizeValue(8)));
     }
   }
   return absl::OkStatus();
@@ -137,7 +137,8 @@ absl::Status CompareTensors(const Tensor& want, const Tensor& got,
 absl::Status CompareOutcomes(const CaseOutcome& tensorflow,
                              const CaseOutcome& stepflow, const GraphDef& graph,
                              const std::vector<std::string>& fetches) {
-  const size_t common = std::min(tensorflow.steps.size(), stepflow.steps.size());
+  const size_t common =
+      std::min(tensorflow.steps.size(), stepflow.steps.size());
   for (size_t step = 0; step < common; ++step) {
     const auto& want = tensorflow.steps[step];
     const auto& got = stepflow.steps[step];

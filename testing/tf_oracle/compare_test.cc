@@ -11,7 +11,9 @@ namespace stepflow {
 namespace oracle {
 namespace {
 
-Tensor Floats(std::initializer_list<float> v) { return Tensor::Vector<float>(v); }
+Tensor Floats(std::initializer_list<float> v) {
+  return Tensor::Vector<float>(v);
+}
 
 GraphDef GraphWithOp(const std::string& op) {
   GraphDef g;
@@ -23,10 +25,12 @@ GraphDef GraphWithOp(const std::string& op) {
 
 TEST(CompareTest, FloatsWithinTheDefaultToleranceMatch) {
   const GraphDef g;
-  EXPECT_TRUE(CompareTensors(Floats({1.f, 100.f}), Floats({1.000009f, 100.0009f}),
-                             g, "v").ok());
+  EXPECT_TRUE(CompareTensors(Floats({1.f, 100.f}),
+                             Floats({1.000009f, 100.0009f}), g, "v")
+                  .ok());
   // Just beyond rtol 1e-5 (+ atol 1e-6).
-  absl::Status s = CompareTensors(Floats({1.f, 100.f}), Floats({1.f, 100.002f}), g, "v");
+  absl::Status s =
+      CompareTensors(Floats({1.f, 100.f}), Floats({1.f, 100.002f}), g, "v");
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(s.message().find("element [1]"), std::string::npos) << s;
   // The absolute floor: values near zero.
@@ -38,13 +42,20 @@ TEST(CompareTest, NanInfDtypeShapeAndExactTypes) {
   const GraphDef g;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  EXPECT_TRUE(CompareTensors(Floats({nan, inf}), Floats({nan, inf}), g, "v").ok());
+  EXPECT_TRUE(
+      CompareTensors(Floats({nan, inf}), Floats({nan, inf}), g, "v").ok());
   EXPECT_FALSE(CompareTensors(Floats({nan}), Floats({1.f}), g, "v").ok());
   EXPECT_FALSE(CompareTensors(Floats({inf}), Floats({-inf}), g, "v").ok());
-  EXPECT_FALSE(CompareTensors(Floats({1.f}), Tensor::Vector<double>({1.0}), g, "v").ok());
+  EXPECT_FALSE(
+      CompareTensors(Floats({1.f}), Tensor::Vector<double>({1.0}), g, "v")
+          .ok());
   EXPECT_FALSE(CompareTensors(Floats({1.f, 2.f}), Floats({1.f}), g, "v").ok());
-  EXPECT_TRUE(CompareTensors(Tensor::Vector<int32_t>({7}), Tensor::Vector<int32_t>({7}), g, "v").ok());
-  EXPECT_FALSE(CompareTensors(Tensor::Vector<int32_t>({7}), Tensor::Vector<int32_t>({8}), g, "v").ok());
+  EXPECT_TRUE(CompareTensors(Tensor::Vector<int32_t>({7}),
+                             Tensor::Vector<int32_t>({7}), g, "v")
+                  .ok());
+  EXPECT_FALSE(CompareTensors(Tensor::Vector<int32_t>({7}),
+                              Tensor::Vector<int32_t>({8}), g, "v")
+                   .ok());
   Tensor a = Tensor::Scalar<std::string>("ab");
   Tensor b = Tensor::Scalar<std::string>("ac");
   EXPECT_FALSE(CompareTensors(a, b, g, "v").ok());
@@ -52,12 +63,15 @@ TEST(CompareTest, NanInfDtypeShapeAndExactTypes) {
 }
 
 TEST(CompareTest, InexactOpsWidenTheTolerance) {
-  EXPECT_FALSE(CompareTensors(Floats({1.f}), Floats({1.00005f}), GraphDef(), "v").ok());
+  EXPECT_FALSE(
+      CompareTensors(Floats({1.f}), Floats({1.00005f}), GraphDef(), "v").ok());
   std::vector<std::string> reasons;
   const Tolerance t = ToleranceFor(GraphWithOp("Lgamma"), DT_FLOAT, &reasons);
   EXPECT_GT(t.rtol, DefaultTolerance(DT_FLOAT).rtol);
   ASSERT_EQ(reasons.size(), 1u);
-  EXPECT_TRUE(CompareTensors(Floats({1.f}), Floats({1.00005f}), GraphWithOp("Lgamma"), "v").ok());
+  EXPECT_TRUE(CompareTensors(Floats({1.f}), Floats({1.00005f}),
+                             GraphWithOp("Lgamma"), "v")
+                  .ok());
   // Integers stay exact whatever the graph holds.
   EXPECT_EQ(ToleranceFor(GraphWithOp("Lgamma"), DT_INT32).rtol, 0);
 }
@@ -69,8 +83,9 @@ TEST(CompareTest, OutcomesCompareCodesAndSteps) {
   sf.steps = tf.steps;
   EXPECT_TRUE(CompareOutcomes(tf, sf, g, {"x"}).ok());
   sf.steps[1][0] = Floats({3.f});
-  EXPECT_NE(CompareOutcomes(tf, sf, g, {"x"}).message().find("step 1 fetch 'x'"),
-            std::string::npos);
+  EXPECT_NE(
+      CompareOutcomes(tf, sf, g, {"x"}).message().find("step 1 fetch 'x'"),
+      std::string::npos);
   // Same code, different messages and phases: a match.
   tf.steps.resize(1);
   sf.steps.resize(1);

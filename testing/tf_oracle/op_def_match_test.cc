@@ -46,7 +46,8 @@ std::string ArgString(const OpDef::ArgDef& a) {
                       a.is_ref() ? ")" : "");
 }
 
-std::string Args(const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args) {
+std::string Args(
+    const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args) {
   std::vector<std::string> out;
   for (const auto& a : args) out.push_back(ArgString(a));
   return absl::StrJoin(out, ", ");
@@ -92,11 +93,13 @@ std::vector<std::string> Differences(const OpDef& tf, const OpDef& ours) {
                                Text(got.default_value()), "} should be {",
                                Text(want.default_value()), "}"));
     }
-    if (got.has_minimum() != want.has_minimum() || got.minimum() != want.minimum()) {
-      d.push_back(absl::StrCat("attr ", want.name(), ": minimum ",
-                               got.has_minimum() ? absl::StrCat(got.minimum()) : "none",
-                               " should be ",
-                               want.has_minimum() ? absl::StrCat(want.minimum()) : "none"));
+    if (got.has_minimum() != want.has_minimum() ||
+        got.minimum() != want.minimum()) {
+      d.push_back(absl::StrCat(
+          "attr ", want.name(), ": minimum ",
+          got.has_minimum() ? absl::StrCat(got.minimum()) : "none",
+          " should be ",
+          want.has_minimum() ? absl::StrCat(want.minimum()) : "none"));
     }
     const auto& gl = got.allowed_values().list();
     const auto& wl = want.allowed_values().list();
@@ -107,10 +110,12 @@ std::vector<std::string> Differences(const OpDef& tf, const OpDef& ours) {
     if (gt != wt || gs != ws) {
       std::vector<std::string> missing, extra;
       for (int t : wt) {
-        if (!gt.count(t)) missing.push_back(DataTypeString(static_cast<DataType>(t)));
+        if (!gt.count(t))
+          missing.push_back(DataTypeString(static_cast<DataType>(t)));
       }
       for (int t : gt) {
-        if (!wt.count(t)) extra.push_back(DataTypeString(static_cast<DataType>(t)));
+        if (!wt.count(t))
+          extra.push_back(DataTypeString(static_cast<DataType>(t)));
       }
       for (const auto& s : ws) {
         if (!gs.count(s)) missing.push_back("\"" + s + "\"");
@@ -127,7 +132,8 @@ std::vector<std::string> Differences(const OpDef& tf, const OpDef& ours) {
     d.push_back(absl::StrCat("extra attr ", name, " (TensorFlow has none)"));
   }
   auto flag = [&](const char* what, bool got, bool want) {
-    if (got != want) d.push_back(absl::StrCat(what, " is ", got, ", should be ", want));
+    if (got != want)
+      d.push_back(absl::StrCat(what, " is ", got, ", should be ", want));
   };
   flag("is_stateful", ours.is_stateful(), tf.is_stateful());
   flag("is_commutative", ours.is_commutative(), tf.is_commutative());
@@ -154,8 +160,9 @@ TEST(OpDefMatchTest, EveryRegisteredOpHasTensorFlowsOpDef) {
     auto it = tf.find(name);
     if (it == tf.end()) {
       report.push_back(absl::StrCat(
-          name, ": not in the golden; regenerate it with dump_tf_op_defs.py "
-                "(or the op is not TensorFlow's)"));
+          name,
+          ": not in the golden; regenerate it with dump_tf_op_defs.py "
+          "(or the op is not TensorFlow's)"));
       continue;
     }
     ++compared;
@@ -164,8 +171,9 @@ TEST(OpDefMatchTest, EveryRegisteredOpHasTensorFlowsOpDef) {
       report.push_back(absl::StrCat(name, ": ", diff));
     }
   }
-  EXPECT_TRUE(report.empty()) << report.size() << " differences from TensorFlow's "
-                              << "OpDefs:\n  " << absl::StrJoin(report, "\n  ");
+  EXPECT_TRUE(report.empty())
+      << report.size() << " differences from TensorFlow's "
+      << "OpDefs:\n  " << absl::StrJoin(report, "\n  ");
   std::cout << "compared " << compared << " OpDefs with TensorFlow's\n";
 }
 
@@ -192,7 +200,8 @@ TEST(OpDefMatchTest, DifferencesAreReported) {
   ours.set_is_stateful(false);
   EXPECT_EQ(Differences(tf, ours).size(), 1u);
   ours = tf;
-  ours.mutable_attr(0)->mutable_allowed_values()->mutable_list()->add_type(DT_DOUBLE);
+  ours.mutable_attr(0)->mutable_allowed_values()->mutable_list()->add_type(
+      DT_DOUBLE);
   EXPECT_EQ(Differences(tf, ours).size(), 1u);
   ours = tf;
   ours.mutable_input_arg(0)->set_is_ref(true);

@@ -19,7 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status ParseJson(const std::string& path, google::protobuf::Message* msg) {
+absl::Status ParseJson(const std::string& path,
+                       google::protobuf::Message* msg) {
   std::string text;
   absl::Status s = ReadFileToString(path, &text);
   if (!s.ok()) return s;
@@ -27,9 +28,8 @@ absl::Status ParseJson(const std::string& path, google::protobuf::Message* msg) 
   opts.ignore_unknown_fields = false;
   auto st = google::protobuf::util::JsonStringToMessage(text, msg, opts);
   if (!st.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": not a valid ", msg->GetTypeName(), ": ",
-                     st.ToString()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": not a valid ", msg->GetTypeName(), ": ", st.ToString()));
   }
   return absl::OkStatus();
 }
@@ -110,9 +110,9 @@ absl::Status LoadCase(const std::string& dir, LoadedCase* out) {
   return absl::OkStatus();
 }
 
-absl::Status WriteCase(const std::string& dir, OracleCase spec,
-                       const GraphDef& graph,
-                       const std::vector<std::pair<std::string, Tensor>>& feeds) {
+absl::Status WriteCase(
+    const std::string& dir, OracleCase spec, const GraphDef& graph,
+    const std::vector<std::pair<std::string, Tensor>>& feeds) {
   std::error_code ec;
   fs::create_directories(dir + "/feeds", ec);
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir));
@@ -193,7 +193,8 @@ absl::Status WriteOutcome(const CaseOutcome& outcome,
   return WriteFile(dir + "/result.json", json);
 }
 
-absl::Status FindCaseDirs(const std::string& root, std::vector<std::string>* out) {
+absl::Status FindCaseDirs(const std::string& root,
+                          std::vector<std::string>* out) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
     return absl::NotFoundError(absl::StrCat("no case directory ", root));
@@ -204,13 +205,17 @@ absl::Status FindCaseDirs(const std::string& root, std::vector<std::string>* out
       root, fs::directory_options::follow_directory_symlink, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_directory()) continue;
-    if (it->path().filename() == "expected" || it->path().filename() == "feeds") {
+    if (it->path().filename() == "expected" ||
+        it->path().filename() == "feeds") {
       it.disable_recursion_pending();
       continue;
     }
-    if (fs::exists(it->path() / "case.json")) found.push_back(it->path().string());
+    if (fs::exists(it->path() / "case.json"))
+      found.push_back(it->path().string());
   }
-  if (ec) return absl::UnavailableError(absl::StrCat("cannot list ", root, ": ", ec.message()));
+  if (ec)
+    return absl::UnavailableError(
+        absl::StrCat("cannot list ", root, ": ", ec.message()));
   std::sort(found.begin(), found.end());
   out->insert(out->end(), found.begin(), found.end());
   return absl::OkStatus();

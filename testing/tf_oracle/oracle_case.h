@@ -45,9 +45,9 @@ absl::Status LoadCase(const std::string& dir, LoadedCase* out);
 
 // Writes a case directory: case.json from `spec` (its graph and feeds
 // fields are set here), graph.pb and one TensorProto per feed.
-absl::Status WriteCase(const std::string& dir, OracleCase spec,
-                       const GraphDef& graph,
-                       const std::vector<std::pair<std::string, Tensor>>& feeds);
+absl::Status WriteCase(
+    const std::string& dir, OracleCase spec, const GraphDef& graph,
+    const std::vector<std::pair<std::string, Tensor>>& feeds);
 
 // Reads `dir`/result.json and its tensors.
 absl::Status LoadOutcome(const std::string& dir, CaseOutcome* out);
@@ -71,7 +71,8 @@ absl::StatusCode CodeFromName(const std::string& name);
 
 // Every directory under `root` (itself included) that holds a case.json,
 // sorted; an "expected" directory is never descended into.
-absl::Status FindCaseDirs(const std::string& root, std::vector<std::string>* out);
+absl::Status FindCaseDirs(const std::string& root,
+                          std::vector<std::string>* out);
 
 }  // namespace oracle
 }  // namespace stepflow

@@ -65,7 +65,8 @@ absl::Status ReadCannotRunYet(const std::string& path,
 
 int Main() {
   std::map<std::string, std::string> listed;
-  absl::Status s = ReadCannotRunYet(absl::GetFlag(FLAGS_cannot_run_yet), &listed);
+  absl::Status s =
+      ReadCannotRunYet(absl::GetFlag(FLAGS_cannot_run_yet), &listed);
   if (!s.ok()) {
     absl::FPrintF(stderr, "oracle_check: %s\n", s.ToString());
     return 2;
@@ -78,7 +79,8 @@ int Main() {
       return 2;
     }
   }
-  std::unique_ptr<RealEnv> env = RealEnv::Create(absl::GetFlag(FLAGS_inter_op_threads));
+  std::unique_ptr<RealEnv> env =
+      RealEnv::Create(absl::GetFlag(FLAGS_inter_op_threads));
   const std::string label = absl::GetFlag(FLAGS_label);
   const std::string filter = absl::GetFlag(FLAGS_filter);
   const std::string write_results = absl::GetFlag(FLAGS_write_results);
@@ -120,9 +122,8 @@ int Main() {
     } else if (diff.ok()) {
       ++matched;
       ++failed;
-      absl::PrintF(
-          "LISTED-BUT-MATCHES %s: it runs now; remove it from %s\n", name,
-          absl::GetFlag(FLAGS_cannot_run_yet));
+      absl::PrintF("LISTED-BUT-MATCHES %s: it runs now; remove it from %s\n",
+                   name, absl::GetFlag(FLAGS_cannot_run_yet));
     } else if (is_listed && got.status.ok()) {
       // The list is for what stepflow refuses to run, not for wrong answers.
       ++failed;

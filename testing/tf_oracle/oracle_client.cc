@@ -88,7 +88,8 @@ absl::Status OracleClient::Start(const std::string& python,
     return absl::UnavailableError(
         absl::StrCat("cannot start ", python, ": ", std::strerror(rc)));
   }
-  out->reset(new OracleClient(pid, fdopen(in_pipe[1], "w"), fdopen(out_pipe[0], "r")));
+  out->reset(
+      new OracleClient(pid, fdopen(in_pipe[1], "w"), fdopen(out_pipe[0], "r")));
   return absl::OkStatus();
 }
 
@@ -102,10 +103,11 @@ OracleClient::~OracleClient() {
 absl::Status OracleClient::Run(const std::string& case_dir,
                                const std::string& result_dir) {
   if (to_child_ == nullptr) return absl::UnavailableError("oracle is gone");
-  const std::string request = absl::StrCat("{\"case\": ", JsonString(case_dir),
-                                           ", \"result\": ",
-                                           JsonString(result_dir), "}\n");
-  if (std::fputs(request.c_str(), to_child_) < 0 || std::fflush(to_child_) != 0) {
+  const std::string request =
+      absl::StrCat("{\"case\": ", JsonString(case_dir),
+                   ", \"result\": ", JsonString(result_dir), "}\n");
+  if (std::fputs(request.c_str(), to_child_) < 0 ||
+      std::fflush(to_child_) != 0) {
     return absl::UnavailableError("the TensorFlow oracle process died");
   }
   std::string reply;

@@ -37,7 +37,8 @@ std::string OracleScriptPath();
 class OracleClient {
  public:
   // Starts the child. `script` is tf_oracle.py's path.
-  static absl::Status Start(const std::string& python, const std::string& script,
+  static absl::Status Start(const std::string& python,
+                            const std::string& script,
                             std::unique_ptr<OracleClient>* out);
   ~OracleClient();
   OracleClient(const OracleClient&) = delete;

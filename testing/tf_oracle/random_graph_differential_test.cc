@@ -86,7 +86,8 @@ class Differential {
     absl::Status s = RunInTensorFlow(g, &dir, &c, &want);
     if (!s.ok()) return s;
     const CaseOutcome got = RunCaseInStepflow(c, env_->env());
-    s = CompareOutcomes(want, got, c.graph, {g.fetches.begin(), g.fetches.end()});
+    s = CompareOutcomes(want, got, c.graph,
+                        {g.fetches.begin(), g.fetches.end()});
     std::error_code ec;
     if (!s.ok()) {
       last_failure_ = dir;
@@ -125,9 +126,9 @@ class Differential {
     DifferentialGraph g = *last_graph_;
     ShrinkHooks hooks;
     hooks.judge = [this](const DifferentialGraph& x) { return Check(x); };
-    hooks.evaluate = [this](const DifferentialGraph& x,
-                            const std::vector<std::string>& e,
-                            std::vector<Tensor>* v) { return Evaluate(x, e, v); };
+    hooks.evaluate =
+        [this](const DifferentialGraph& x, const std::vector<std::string>& e,
+               std::vector<Tensor>* v) { return Evaluate(x, e, v); };
     absl::Status s = ShrinkDisagreement(hooks, &g);
     if (!s.ok()) return s;
     // Record the final graph's own case (and message) once more.
@@ -154,7 +155,9 @@ class Differential {
         metadata, params);
   }
 
-  const std::optional<std::string>& last_failure() const { return last_failure_; }
+  const std::optional<std::string>& last_failure() const {
+    return last_failure_;
+  }
   const std::string& last_message() const { return last_message_; }
 
  private:
@@ -184,12 +187,12 @@ namespace stepflow {
 namespace oracle {
 namespace {
 
-#define SKIP_WITHOUT_TENSORFLOW(status)                          \
-  do {                                                           \
-    if (!(status).ok()) {                                        \
-      if (RequireTensorFlow()) FAIL() << (status);               \
-      GTEST_SKIP() << (status).message();                        \
-    }                                                            \
+#define SKIP_WITHOUT_TENSORFLOW(status)            \
+  do {                                             \
+    if (!(status).ok()) {                          \
+      if (RequireTensorFlow()) FAIL() << (status); \
+      GTEST_SKIP() << (status).message();          \
+    }                                              \
   } while (0)
 
 TEST(RandomGraphDifferentialTest, StepflowMatchesTensorFlow) {
@@ -204,8 +207,8 @@ TEST(RandomGraphDifferentialTest, StepflowMatchesTensorFlow) {
   if (result.is<rc::detail::SuccessResult>()) {
     std::cout << "SUMMARY random-graphs: "
               << result.get<rc::detail::SuccessResult>().numSuccess
-              << " graphs compared with TensorFlow, all matched (seed "
-              << seed << ")\n";
+              << " graphs compared with TensorFlow, all matched (seed " << seed
+              << ")\n";
     return;
   }
   std::string where = "(no case kept)";
@@ -216,18 +219,20 @@ TEST(RandomGraphDifferentialTest, StepflowMatchesTensorFlow) {
       std::error_code ec;
       const std::string dest = std::string(out) + "/regression_graph";
       std::filesystem::remove_all(dest, ec);
-      std::filesystem::copy(shrunk, dest, std::filesystem::copy_options::recursive, ec);
+      std::filesystem::copy(shrunk, dest,
+                            std::filesystem::copy_options::recursive, ec);
       if (!ec) where = dest;
     }
   }
   LoadedCase c;
   std::string graph_text;
   if (LoadCase(shrunk, &c).ok()) graph_text = c.graph.DebugString();
-  FAIL() << "stepflow and TensorFlow disagree on a random graph (seed "
-         << seed << "): " << d.last_message()
+  FAIL() << "stepflow and TensorFlow disagree on a random graph (seed " << seed
+         << "): " << d.last_message()
          << "\nThe shrunk graph, written as the oracle case " << where
          << " (commit it under testing/tf_goldens/ as a regression):\n"
-         << graph_text << "\n" << message.str();
+         << graph_text << "\n"
+         << message.str();
 }
 
 // Shows the differential can fail: with Sub's operands swapped in the CPU

@@ -66,7 +66,8 @@ Tolerance ToleranceFor(const GraphDef& graph, DataType dtype,
     if (e.rtol > t.rtol || e.atol > t.atol) {
       t.rtol = std::max(t.rtol, e.rtol);
       t.atol = std::max(t.atol, e.atol);
-      if (reasons != nullptr) reasons->push_back(absl::StrCat(e.op, ": ", e.reason));
+      if (reasons != nullptr)
+        reasons->push_back(absl::StrCat(e.op, ": ", e.reason));
     }
   }
   return t;

@@ -14,8 +14,12 @@ if [ -z "$formatter" ]; then
   exit 1
 fi
 [ -f .clang-format ] || { echo "format_check: no .clang-format in $root" >&2; exit 1; }
-files=$(find runtime sim testing benchmarks fuzz examples tools \
-          \( -name '*.cc' -o -name '*.h' -o -name '*.cu' \) 2>/dev/null | sort)
+dirs=()
+for d in runtime sim testing benchmarks fuzz examples tools; do
+  [ -d "$d" ] && dirs+=("$d")
+done
+files=$(find "${dirs[@]}" \( -name '*.cc' -o -name '*.h' -o -name '*.cu' \) |
+          sort)
 bad=()
 for f in $files; do
   if ! "$formatter" --style=file --dry-run --Werror "$f" >/dev/null 2>&1; then

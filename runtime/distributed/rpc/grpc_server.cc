@@ -67,9 +67,9 @@ absl::Status GrpcServer::Create(const Options& options,
   }
   if (options.task_index < 0 ||
       options.task_index >= static_cast<int>(options.worker_addresses.size())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "task index ", options.task_index, " is not in [0, ",
-        options.worker_addresses.size(), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("task index ", options.task_index, " is not in [0, ",
+                     options.worker_addresses.size(), ")"));
   }
   GrpcTransport::Options transport_options;
   std::vector<std::string> tasks;
@@ -83,8 +83,8 @@ absl::Status GrpcServer::Create(const Options& options,
   }
   std::string host;
   int port = 0;
-  absl::Status s = SplitHostPort(options.worker_addresses[options.task_index],
-                                 &host, &port);
+  absl::Status s =
+      SplitHostPort(options.worker_addresses[options.task_index], &host, &port);
   if (!s.ok()) return s;
   transport_options.listen_address = absl::StrCat(options.bind_host, ":", port);
 

@@ -35,8 +35,8 @@ class GrpcServer {
     std::vector<std::string> worker_addresses;  // "host:port" per task.
     int task_index = 0;
     std::string bind_host = "127.0.0.1";
-    int cpus = 1;               // CPU devices of this task.
-    int inter_op_threads = 0;   // 0: one per core.
+    int cpus = 1;              // CPU devices of this task.
+    int inter_op_threads = 0;  // 0: one per core.
     // The master closes sessions idle this long (0: never), e.g. those of
     // a client that went away without closing them.
     int64_t session_gc_seconds = 0;

@@ -108,7 +108,8 @@ TEST_F(GrpcSessionTest, RunsAGraphSplitOverTwoTasks) {
 }
 
 TEST_F(GrpcSessionTest, TrainsTensorFlowLinearRegressionAcrossTasks) {
-  std::optional<std::string> path = TfTestdataFile("linear_regression_train.pb");
+  std::optional<std::string> path =
+      TfTestdataFile("linear_regression_train.pb");
   if (!path.has_value()) {
     GTEST_SKIP() << "TensorFlow testdata 'linear_regression_train.pb' not "
                     "found (put shared/testdata/tf beside the checkout)";

@@ -81,8 +81,8 @@ class GrpcTransport::Impl {
     server_ = builder.BuildAndStart();
     if (server_ == nullptr || bound_port_ == 0) {
       server_.reset();
-      return absl::UnavailableError(absl::StrCat(
-          "cannot listen on '", options_.listen_address, "'"));
+      return absl::UnavailableError(
+          absl::StrCat("cannot listen on '", options_.listen_address, "'"));
     }
     return absl::OkStatus();
   }
@@ -128,8 +128,9 @@ class GrpcTransport::Impl {
     auto call = std::make_shared<ClientCall>();
     call->context.AddMetadata(kTaskMetadata, target_task);
     if (options.timeout_nanos > 0) {
-      call->context.set_deadline(std::chrono::system_clock::now() +
-                                 std::chrono::nanoseconds(options.timeout_nanos));
+      call->context.set_deadline(
+          std::chrono::system_clock::now() +
+          std::chrono::nanoseconds(options.timeout_nanos));
     }
     call->request = SerializeToByteBuffer(request);
 
@@ -137,8 +138,7 @@ class GrpcTransport::Impl {
     CancellationToken token = 0;
     if (cm != nullptr) {
       token = cm->get_cancellation_token();
-      if (!cm->RegisterCallback(token,
-                                [call] { call->context.TryCancel(); })) {
+      if (!cm->RegisterCallback(token, [call] { call->context.TryCancel(); })) {
         fail(absl::CancelledError(
             absl::StrCat(method_name, " to ", task_name, " was cancelled")));
         return;
@@ -149,33 +149,31 @@ class GrpcTransport::Impl {
     Scheduler* scheduler = scheduler_;
     StartedCall(call.get());
     ClientCall* raw = call.get();
-    Peer(address)
-        .stub->UnaryCall(
-            &raw->context, absl::StrCat(kPackagePrefix, method_name),
-            grpc::StubOptions(), &raw->request, &raw->response,
-            [this, call = std::move(call), response, cm, token, where,
-             scheduler,
-             done = std::move(done)](grpc::Status grpc_status) mutable {
-              absl::Status status = FromGrpc(grpc_status);
-              if (status.ok() && !ParseFromByteBuffer(&call->response, response)) {
-                status = absl::DataLossError(
-                    absl::StrCat(where, ": malformed response"));
-              } else if (absl::IsUnavailable(status) ||
-                         absl::IsDeadlineExceeded(status)) {
-                status = absl::Status(
-                    status.code(), absl::StrCat(where, ": ", status.message()));
-              }
-              // The call (and with it the context's channel reference)
-              // moves to the scheduler: gRPC's callback threads must never
-              // drop the last reference to a channel.
-              scheduler->Schedule([this, call = std::move(call), cm, token,
-                                   status, done = std::move(done)]() mutable {
-                if (cm != nullptr) cm->DeregisterCallback(token);
-                done(status);
-                FinishedCall(call.get());
-                call.reset();
-              });
-            });
+    Peer(address).stub->UnaryCall(
+        &raw->context, absl::StrCat(kPackagePrefix, method_name),
+        grpc::StubOptions(), &raw->request, &raw->response,
+        [this, call = std::move(call), response, cm, token, where, scheduler,
+         done = std::move(done)](grpc::Status grpc_status) mutable {
+          absl::Status status = FromGrpc(grpc_status);
+          if (status.ok() && !ParseFromByteBuffer(&call->response, response)) {
+            status = absl::DataLossError(
+                absl::StrCat(where, ": malformed response"));
+          } else if (absl::IsUnavailable(status) ||
+                     absl::IsDeadlineExceeded(status)) {
+            status = absl::Status(status.code(),
+                                  absl::StrCat(where, ": ", status.message()));
+          }
+          // The call (and with it the context's channel reference)
+          // moves to the scheduler: gRPC's callback threads must never
+          // drop the last reference to a channel.
+          scheduler->Schedule([this, call = std::move(call), cm, token, status,
+                               done = std::move(done)]() mutable {
+            if (cm != nullptr) cm->DeregisterCallback(token);
+            done(status);
+            FinishedCall(call.get());
+            call.reset();
+          });
+        });
   }
 
   // Outstanding client calls, so that destruction can cancel and await
@@ -220,9 +218,9 @@ class GrpcTransport::Impl {
     absl::ReaderMutexLock l(&handlers_mu_);
     auto it = handlers_.find(task);
     if (it == handlers_.end()) {
-      done(absl::UnavailableError(absl::StrCat(
-          "task ", task.empty() ? "(default)" : task,
-          " is not served at this address")));
+      done(absl::UnavailableError(
+          absl::StrCat("task ", task.empty() ? "(default)" : task,
+                       " is not served at this address")));
       return;
     }
     it->second->Handle(method, request, response, std::move(done));
@@ -253,8 +251,9 @@ class GrpcTransport::Impl {
       }
       std::string method = context_->method();
       if (!absl::StartsWith(method, kPackagePrefix)) {
-        FailBeforeDispatch(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                                        absl::StrCat("unknown method ", method)));
+        FailBeforeDispatch(
+            grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                         absl::StrCat("unknown method ", method)));
         return;
       }
       method = method.substr(sizeof(kPackagePrefix) - 1);
@@ -272,7 +271,8 @@ class GrpcTransport::Impl {
       std::string task;
       const auto& metadata = context_->client_metadata();
       auto it = metadata.find(kTaskMetadata);
-      if (it != metadata.end()) task.assign(it->second.data(), it->second.size());
+      if (it != metadata.end())
+        task.assign(it->second.data(), it->second.size());
       impl_->Dispatch(task, method, *request_, response_.get(),
                       [this](const absl::Status& status) {
                         FinishOnce(ToGrpc(status), /*with_response=*/true);
@@ -395,8 +395,7 @@ class GrpcTransport::Impl {
   int bound_port_ = 0;
 
   absl::Mutex stubs_mu_;
-  std::map<std::string, PeerChannel> stubs_
-      ABSL_GUARDED_BY(stubs_mu_);
+  std::map<std::string, PeerChannel> stubs_ ABSL_GUARDED_BY(stubs_mu_);
 
   absl::Mutex addresses_mu_;
   std::map<std::string, std::string> addresses_ ABSL_GUARDED_BY(addresses_mu_);

@@ -30,17 +30,18 @@ class TestHandler : public RpcHandler {
   explicit TestHandler(Scheduler* scheduler) : scheduler_(scheduler) {}
   void Handle(absl::string_view method,
               const google::protobuf::Message& request,
-              google::protobuf::Message* response,
-              DoneCallback done) override {
+              google::protobuf::Message* response, DoneCallback done) override {
     if (method == "WorkerService/GetStatus") {
       auto* r = static_cast<GetStatusResponse*>(response);
-      r->add_device_attributes()->set_name(absl::StrCat(kTask, "/device:CPU:0"));
+      r->add_device_attributes()->set_name(
+          absl::StrCat(kTask, "/device:CPU:0"));
       done(absl::OkStatus());
     } else if (method == "WorkerService/RecvTensor") {
       const auto& req = static_cast<const RecvTensorRequest&>(request);
       auto* r = static_cast<RecvTensorResponse*>(response);
       std::string bytes(4 << 20, '\0');
-      for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7);
+      for (size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = static_cast<char>(i * 7);
       r->mutable_tensor()->set_tensor_content(bytes);
       r->set_send_start_micros(req.step_id());
       done(absl::OkStatus());
@@ -151,9 +152,8 @@ TEST_F(GrpcTransportTest, HandlerErrorsKeepTheirCode) {
 TEST_F(GrpcTransportTest, UnknownAndStoppedTasksAreUnavailable) {
   GetStatusRequest req;
   GetStatusResponse resp;
-  absl::Status s =
-      CallAndWait("/job:worker/replica:0/task:9", "WorkerService/GetStatus",
-                  req, &resp);
+  absl::Status s = CallAndWait("/job:worker/replica:0/task:9",
+                               "WorkerService/GetStatus", req, &resp);
   EXPECT_TRUE(absl::IsUnavailable(s)) << s;
   server_->StopServing(kTask);
   s = CallAndWait(kTask, "WorkerService/GetStatus", req, &resp);
@@ -173,7 +173,8 @@ TEST_F(GrpcTransportTest, DeadlineBecomesDeadlineExceeded) {
   RunGraphResponse resp;
   CallOptions options;
   options.timeout_nanos = 50000000;  // 50 ms; the handler takes 300 ms.
-  absl::Status s = CallAndWait(kTask, "WorkerService/RunGraph", req, &resp, options);
+  absl::Status s =
+      CallAndWait(kTask, "WorkerService/RunGraph", req, &resp, options);
   EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), kTask)) << s;
 }
@@ -224,7 +225,8 @@ TEST_F(GrpcTransportTest, UnreachableAddressIsUnavailable) {
 // reconnect backoff (1 s and growing by default) with a failed channel.
 TEST_F(GrpcTransportTest, RestartedServerIsReachedByTheNextCall) {
   ASSERT_TRUE(CallAndWait(kTask, "WorkerService/GetStatus", GetStatusRequest(),
-                          &status_resp_).ok());
+                          &status_resp_)
+                  .ok());
   const std::string address = absl::StrCat("127.0.0.1:", server_->bound_port());
   server_.reset();
   // Down: each call fails Unavailable naming the task and address.

@@ -3,7 +3,8 @@
 //
 //   bazel run //runtime/distributed/rpc:grpc_server -- \
 //       --cluster=worker=127.0.0.1:2222,127.0.0.1:2223 --task=0
-//   bazel run //runtime/bin:run_graph -- --session_target=grpc://127.0.0.1:2222 ...
+//   bazel run //runtime/bin:run_graph -- --session_target=grpc://127.0.0.1:2222
+//   ...
 //
 // Binds 127.0.0.1 unless --bind says otherwise. Exit 1 on bad flags or if
 // the port cannot be bound.

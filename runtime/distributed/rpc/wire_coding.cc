@@ -20,7 +20,8 @@ constexpr uint32_t kTensorProtoContentTag = (4 << 3) | 2;
 
 }  // namespace
 
-grpc::ByteBuffer SerializeToByteBuffer(const google::protobuf::Message& message) {
+grpc::ByteBuffer SerializeToByteBuffer(
+    const google::protobuf::Message& message) {
   const size_t size = message.ByteSizeLong();
   grpc_slice raw = grpc_slice_malloc_large(size);
   message.SerializeWithCachedSizesToArray(GRPC_SLICE_START_PTR(raw));

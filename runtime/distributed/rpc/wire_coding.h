@@ -31,7 +31,8 @@ namespace stepflow {
 
 inline constexpr size_t kZeroCopyMinBytes = 64 * 1024;
 
-grpc::ByteBuffer SerializeToByteBuffer(const google::protobuf::Message& message);
+grpc::ByteBuffer SerializeToByteBuffer(
+    const google::protobuf::Message& message);
 
 grpc::ByteBuffer EncodeResponse(
     std::unique_ptr<google::protobuf::Message> response);

@@ -78,7 +78,8 @@ TEST(WireCodingTest, DeadTensorWithoutContentRoundTrips) {
 }
 
 TEST(WireCodingTest, GarbageDoesNotParse) {
-  grpc::Slice junk(std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11));
+  grpc::Slice junk(
+      std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11));
   grpc::ByteBuffer buffer(&junk, 1);
   RecvTensorResponse got;
   EXPECT_FALSE(ParseFromByteBuffer(&buffer, &got));

@@ -18,8 +18,8 @@
 #include "absl/status/status.h"
 #include "proto/config.pb.h"
 #include "runtime/distributed/distributed_session.h"
-#include "runtime/distributed/testing/loopback_transport.h"
 #include "runtime/distributed/master.h"
+#include "runtime/distributed/testing/loopback_transport.h"
 #include "runtime/distributed/worker.h"
 #include "runtime/env/real/real_env.h"
 

@@ -108,33 +108,31 @@ void LoopbackTransport::Call(absl::string_view task, absl::string_view method,
     call->registered =
         options.cancellation->RegisterCallback(call->token, [weak] {
           if (auto c = weak.lock()) {
-            c->Complete(absl::CancelledError(absl::StrCat(
-                            "RPC ", c->method, " to ", c->task,
-                            " was cancelled")),
-                        false);
+            c->Complete(
+                absl::CancelledError(absl::StrCat("RPC ", c->method, " to ",
+                                                  c->task, " was cancelled")),
+                false);
           }
         });
     if (!call->registered) {
-      call->Complete(absl::CancelledError(absl::StrCat(
-                         "RPC ", method, " to ", task, " was cancelled")),
+      call->Complete(absl::CancelledError(absl::StrCat("RPC ", method, " to ",
+                                                       task, " was cancelled")),
                      false);
       return;
     }
   }
   if (options.timeout_nanos > 0) {
     const int64_t timeout = options.timeout_nanos;
-    Scheduler::TimerId id =
-        scheduler_->ScheduleAfter(timeout, [call, timeout] {
-          {
-            absl::MutexLock l(&call->mu);
-            call->timer = 0;  // Running: nothing to cancel any more.
-          }
-          call->Complete(
-              absl::DeadlineExceededError(absl::StrCat(
-                  "RPC ", call->method, " to ", call->task,
-                  " exceeded its deadline of ", timeout, " ns")),
-              false);
-        });
+    Scheduler::TimerId id = scheduler_->ScheduleAfter(timeout, [call, timeout] {
+      {
+        absl::MutexLock l(&call->mu);
+        call->timer = 0;  // Running: nothing to cancel any more.
+      }
+      call->Complete(absl::DeadlineExceededError(absl::StrCat(
+                         "RPC ", call->method, " to ", call->task,
+                         " exceeded its deadline of ", timeout, " ns")),
+                     false);
+    });
     absl::MutexLock l(&call->mu);
     if (!call->completed) call->timer = id;
   }
@@ -146,10 +144,10 @@ void LoopbackTransport::Call(absl::string_view task, absl::string_view method,
     }
     RpcHandler* handler = FindHandler(call->task);
     if (handler == nullptr) {
-      call->Complete(absl::UnavailableError(absl::StrCat(
-                         "Task ", call->task, " is not serving (",
-                         call->method, ")")),
-                     false);
+      call->Complete(
+          absl::UnavailableError(absl::StrCat(
+              "Task ", call->task, " is not serving (", call->method, ")")),
+          false);
       return;
     }
     handler->Handle(call->method, *call->request, call->response.get(),

@@ -21,12 +21,12 @@ class FakeHandler : public RpcHandler {
  public:
   void Handle(absl::string_view method,
               const google::protobuf::Message& request,
-              google::protobuf::Message* response,
-              DoneCallback done) override {
+              google::protobuf::Message* response, DoneCallback done) override {
     last_request = &request;
     if (method == "WorkerService/GetStatus") {
       auto* r = static_cast<GetStatusResponse*>(response);
-      r->add_device_attributes()->set_name("/job:w/replica:0/task:0/device:CPU:0");
+      r->add_device_attributes()->set_name(
+          "/job:w/replica:0/task:0/device:CPU:0");
       done(absl::OkStatus());
       return;
     }
@@ -66,11 +66,10 @@ class LoopbackTransportTest : public ::testing::Test {
                            const CallOptions& opts = CallOptions()) {
     Notification n;
     absl::Status status;
-    transport_->Call(task, method, req, resp, opts,
-                     [&](const absl::Status& s) {
-                       status = s;
-                       n.Notify();
-                     });
+    transport_->Call(task, method, req, resp, opts, [&](const absl::Status& s) {
+      status = s;
+      n.Notify();
+    });
     env_->scheduler()->WaitFor(&n);
     return status;
   }

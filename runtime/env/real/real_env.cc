@@ -13,8 +13,8 @@ std::unique_ptr<RealEnv> RealEnv::Create(int inter_op_threads) {
   std::unique_ptr<RealEnv> real(new RealEnv());
   real->clock_ = std::make_unique<SystemClock>();
   real->random_ = std::make_unique<SystemRandom>();
-  real->scheduler_ = std::make_unique<ThreadPoolScheduler>(
-      inter_op_threads, real->clock_.get());
+  real->scheduler_ = std::make_unique<ThreadPoolScheduler>(inter_op_threads,
+                                                           real->clock_.get());
   real->env_.clock = real->clock_.get();
   real->env_.random = real->random_.get();
   real->env_.scheduler = real->scheduler_.get();

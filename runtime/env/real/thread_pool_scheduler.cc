@@ -85,7 +85,8 @@ void ThreadPoolScheduler::WorkerLoop() {
 
 Scheduler::TimerId ThreadPoolScheduler::ScheduleAfter(int64_t delay_nanos,
                                                       Closure fn) {
-  const int64_t deadline = clock_->NowNanos() + std::max<int64_t>(0, delay_nanos);
+  const int64_t deadline =
+      clock_->NowNanos() + std::max<int64_t>(0, delay_nanos);
   absl::MutexLock l(&timer_mu_);
   const TimerId id = next_timer_id_++;
   if (timer_stop_) return id;  // Shutting down: the timer never fires.

@@ -180,11 +180,11 @@ TEST(ThreadPoolSchedulerTest, CancelTimer) {
   EXPECT_NE(id1, 0u);
   EXPECT_NE(id1, id2);
   EXPECT_TRUE(sched.CancelTimer(id1));
-  EXPECT_FALSE(sched.CancelTimer(id1));      // Already cancelled.
-  EXPECT_FALSE(sched.CancelTimer(123456));   // Unknown.
+  EXPECT_FALSE(sched.CancelTimer(id1));     // Already cancelled.
+  EXPECT_FALSE(sched.CancelTimer(123456));  // Unknown.
   clock.Advance(100);
   sched.WaitFor(&kept);
-  EXPECT_FALSE(sched.CancelTimer(id2));      // Already ran.
+  EXPECT_FALSE(sched.CancelTimer(id2));  // Already ran.
   // Flush the queue: the cancelled closure must not have run.
   Notification flush;
   sched.Schedule([&] { flush.Notify(); });
