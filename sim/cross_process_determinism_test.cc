@@ -21,6 +21,7 @@
 #include "runtime/framework/planted_bug.h"
 #include "sim/workloads/local_workload.h"
 #include "sim/workloads/workload_runner.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
@@ -35,9 +36,7 @@ constexpr int kSeeds = 6;
 std::map<uint64_t, uint64_t> RunChild(const std::string& extra_flags,
                                       const std::string& dir_name,
                                       int expected_rc = 0) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string dir =
-      absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", dir_name);
+  const std::string dir = test::TestTmpPath(dir_name);
   const std::string cmd = absl::StrCat(
       "mkdir -p '", dir, "' && cd '", dir, "' && env STEPFLOW_SIM_NOISE=",
       std::string(1000 + dir_name.size() * 37, 'x'),
@@ -126,9 +125,7 @@ TEST(CrossProcessDeterminismTest, MultiClientWorkloadAndPlantedBug) {
     const std::string flags = absl::StrCat(
         "--workload=multi_client --shrink=false --progress=false "
         "--planted_bug=",
-        bug, " --trace_dir=",
-        std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR")
-                                              : "/tmp");
+        bug, " --trace_dir=", test::TestTmpDir());
     EXPECT_EQ(RunChild(flags, absl::StrCat("child_multi_client_", bug),
                        any_failed ? 1 : 0),
               here);

@@ -22,16 +22,14 @@
 #include "sim/trace/trace.h"
 #include "sim/workloads/local_workload.h"
 #include "sim/workloads/workload_runner.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
 
-std::string g_replay_binary;
+using test::TestTmpPath;
 
-std::string TmpPath(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", name);
-}
+std::string g_replay_binary;
 
 SimRunSpec LocalSpec(uint64_t seed) {
   SimRunSpec spec;
@@ -64,7 +62,7 @@ int RunReplayBinary(const std::string& path, std::string* out) {
 }
 
 TEST(ReplayTest, RecordedTraceReplaysIdentically) {
-  const std::string path = TmpPath("local_7.trace");
+  const std::string path = TestTmpPath("local_7.trace");
   const SimRunSpec spec = LocalSpec(7);
   const SimRunResult recorded = Record(spec, path);
   EXPECT_TRUE(recorded.failures.empty());
@@ -93,7 +91,7 @@ TEST(ReplayTest, RecordedTraceReplaysIdentically) {
 }
 
 TEST(ReplayTest, TamperedTraceDivergesAtTheTamperedEvent) {
-  const std::string path = TmpPath("local_8.trace");
+  const std::string path = TestTmpPath("local_8.trace");
   Record(LocalSpec(8), path);
   TraceHeader header;
   std::vector<TraceEvent> events;
@@ -103,7 +101,7 @@ TEST(ReplayTest, TamperedTraceDivergesAtTheTamperedEvent) {
   // Change one record in the middle and write a well-formed file again.
   constexpr size_t kTampered = 57;
   events[kTampered].time_nanos += 1;
-  const std::string tampered = TmpPath("local_8_tampered.trace");
+  const std::string tampered = TestTmpPath("local_8_tampered.trace");
   {
     TraceRecorder r;
     ASSERT_TRUE(r.OpenFile(tampered, header).ok());
@@ -128,8 +126,8 @@ TEST(ReplayTest, TamperedTraceDivergesAtTheTamperedEvent) {
 
   // A run that died (no footer, fewer events) replays as a prefix: copy the
   // file while its recorder is still open, after a Flush.
-  const std::string partial = TmpPath("local_8_partial.trace");
-  const std::string died = TmpPath("local_8_died.trace");
+  const std::string partial = TestTmpPath("local_8_partial.trace");
+  const std::string died = TestTmpPath("local_8_died.trace");
   {
     TraceRecorder r;
     ASSERT_TRUE(r.OpenFile(partial, header).ok());
@@ -145,7 +143,7 @@ TEST(ReplayTest, TamperedTraceDivergesAtTheTamperedEvent) {
   EXPECT_EQ(report.divergence_index, -1) << DescribeReplay(report);
 
   // A trace with one extra event diverges at its end.
-  const std::string longer = TmpPath("local_8_longer.trace");
+  const std::string longer = TestTmpPath("local_8_longer.trace");
   {
     TraceRecorder r;
     ASSERT_TRUE(r.OpenFile(longer, header).ok());
@@ -164,7 +162,7 @@ TEST(ReplayTest, TamperedTraceDivergesAtTheTamperedEvent) {
 TEST(ReplayTest, FailingTraceReplaysToTheSameFailure) {
   SimRunSpec spec = LocalSpec(3);
   spec.planted_bug = PlantedBug::kDropRecv;
-  const std::string path = TmpPath("local_3_drop_recv.trace");
+  const std::string path = TestTmpPath("local_3_drop_recv.trace");
   const SimRunResult recorded = Record(spec, path);
   ASSERT_FALSE(recorded.failures.empty());
   EXPECT_EQ(FailedInvariants(recorded.failures),
@@ -196,7 +194,7 @@ TEST(ReplayTest, FailingTraceReplaysToTheSameFailure) {
 TEST(ReplayTest, SpecFilesRoundTrip) {
   SimRunSpec spec = LocalSpec(11);
   spec.planted_bug = PlantedBug::kEarlyGraphFree;
-  const std::string path = TmpPath("spec_11.plan");
+  const std::string path = TestTmpPath("spec_11.plan");
   ASSERT_TRUE(WriteSpecFile(path, spec, "").ok());
   SimRunSpec back;
   bool is_trace = true;
@@ -214,14 +212,14 @@ TEST(ReplayTest, SpecFilesRoundTrip) {
   EXPECT_EQ(report.result.steps_run, 8);
 
   // Not a trace and not a plan.
-  const std::string junk = TmpPath("junk.bin");
+  const std::string junk = TestTmpPath("junk.bin");
   {
     std::ofstream out(junk, std::ios::binary);
     out << "definitely not a trace";
   }
   EXPECT_TRUE(absl::IsDataLoss(ReadSpecFile(junk, &back, &is_trace)));
   EXPECT_TRUE(
-      absl::IsNotFound(ReadSpecFile(TmpPath("absent"), &back, &is_trace)));
+      absl::IsNotFound(ReadSpecFile(TestTmpPath("absent"), &back, &is_trace)));
   // Bad specs are errors, not failures.
   SimRunSpec bad = LocalSpec(1);
   bad.options = {{"no_such_option", "1"}};

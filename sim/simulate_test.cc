@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "sim/trace/replay.h"
 #include "sim/workloads/workload_runner.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
@@ -32,10 +33,7 @@ int RunSimulate(const std::string& flags, std::string* out) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-std::string Dir() {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/simulate_test");
-}
+std::string Dir() { return test::TestTmpPath("simulate_test"); }
 
 TEST(SimulateTest, CleanSeedsExitZeroWithASummary) {
   std::string out;

@@ -11,9 +11,12 @@
 #include "runtime/framework/npy.h"
 #include "runtime/framework/tensor_util.h"
 #include "runtime/graph/graph_def_io.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
+
+using test::TestTmpDir;
 
 GraphDef TestGraph() {
   GraphDef g;
@@ -68,14 +71,9 @@ GraphDef TestGraph() {
 
 using ::testing::HasSubstr;
 
-std::string TempDir() {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return dir != nullptr ? dir : "/tmp";
-}
-
-// Writes `bytes` to TempDir()/name; returns the full path.
+// Writes `bytes` to TestTmpDir()/name; returns the full path.
 std::string WriteTemp(const std::string& name, const std::string& bytes) {
-  const std::string path = TempDir() + "/" + name;
+  const std::string path = TestTmpDir() + "/" + name;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return path;
@@ -197,7 +195,7 @@ TEST(FeedParserTest, TensorProtoFileFeedsAndRelativePaths) {
   WriteTemp("x.pb", proto.SerializeAsString());
   std::pair<std::string, Tensor> feed;
   // Relative to base_dir, as run_graph resolves it under `bazel run`.
-  absl::Status s = ParseFeed("x=@x.pb", TestGraph(), &feed, TempDir());
+  absl::Status s = ParseFeed("x=@x.pb", TestGraph(), &feed, TestTmpDir());
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_TRUE(TensorsEqual(feed.second, Tensor::Vector<int32_t>({4, 5, 6})));
   // "@@" is a literal '@'.
@@ -218,15 +216,15 @@ TEST(FeedParserTest, FileFeedErrorsNameTheFeedAndTheFile) {
   EXPECT_THAT(s.message(), HasSubstr("double"));
   EXPECT_THAT(s.message(), HasSubstr("float"));
 
-  const std::string missing = TempDir() + "/no_such_feed.npy";
+  const std::string missing = TestTmpDir() + "/no_such_feed.npy";
   s = ParseFeed("m=@" + missing, g, &feed);
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
   EXPECT_THAT(s.message(), HasSubstr("feed 'm'"));
   EXPECT_THAT(s.message(), HasSubstr(missing));
 
-  s = ParseFeed("m=@" + TempDir(), g, &feed);
+  s = ParseFeed("m=@" + TestTmpDir(), g, &feed);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
-  EXPECT_THAT(s.message(), HasSubstr(TempDir()));
+  EXPECT_THAT(s.message(), HasSubstr(TestTmpDir()));
 
   const std::string junk = WriteTemp("junk.pb", "\xff\xff\xff not a proto");
   s = ParseFeed("m=@" + junk, g, &feed);

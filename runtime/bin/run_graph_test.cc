@@ -16,10 +16,13 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/npy.h"
 #include "runtime/framework/tensor.h"
+#include "testing/test_tmpdir.h"
 #include "testing/tf_testdata.h"
 
 namespace stepflow {
 namespace {
+
+using test::TestTmpPath;
 
 struct Result {
   int exit_code = -1;
@@ -158,7 +161,7 @@ TEST(RunGraphTest, BadInputsExitNonZeroWithAMessage) {
 }
 
 TEST(RunGraphTest, GarbageGraphFileIsAnError) {
-  const std::string path = absl::StrCat(getenv("TEST_TMPDIR"), "/garbage.pb");
+  const std::string path = TestTmpPath("garbage.pb");
   FILE* f = fopen(path.c_str(), "wb");
   ASSERT_NE(f, nullptr);
   const unsigned char bytes[] = {0x0a, 0xff, 0xff, 0xff, 0x0f, 0x12, 0x01};
@@ -169,12 +172,8 @@ TEST(RunGraphTest, GarbageGraphFileIsAnError) {
   EXPECT_NE(r.output.find("loading the graph"), std::string::npos) << r.output;
 }
 
-std::string TempPath(const std::string& name) {
-  return absl::StrCat(getenv("TEST_TMPDIR"), "/", name);
-}
-
 std::string WriteTemp(const std::string& name, const std::string& bytes) {
-  const std::string path = TempPath(name);
+  const std::string path = TestTmpPath(name);
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return path;
@@ -335,7 +334,7 @@ TEST(RunGraphTest, NpyFeedsAndOutputDir) {
   Tensor f(DT_FLOAT, TensorShape({2, 2}));
   for (int i = 0; i < 4; ++i) f.flat<float>()(i) = 1.5f * i;
   const std::string f_file = WriteTemp("f.npy", NpyOf(f));
-  const std::string out_dir = TempPath("fetched");
+  const std::string out_dir = TestTmpPath("fetched");
   Result r = RunGraph(absl::StrCat(
       "--graph=", graph, " --fetch=scope/s,not_b:0,f2,empty --output_dir=",
       out_dir, " s=@", s_file, " b=@", b_file, " f=@", f_file));
@@ -374,15 +373,15 @@ TEST(RunGraphTest, FileFeedErrorsNameTheFile) {
             std::string::npos)
       << r.output;
   r = RunGraph(absl::StrCat("--graph=", graph, " --fetch=f2 f=@",
-                            TempPath("missing.npy")));
+                            TestTmpPath("missing.npy")));
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find(TempPath("missing.npy")), std::string::npos)
+  EXPECT_NE(r.output.find(TestTmpPath("missing.npy")), std::string::npos)
       << r.output;
 }
 
 // A SavedModel directory is named as such, with how to freeze it.
 TEST(RunGraphTest, SavedModelDirectoryIsExplained) {
-  const std::string dir = TempPath("saved_model_dir");
+  const std::string dir = TestTmpPath("saved_model_dir");
   ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
   WriteTemp("saved_model_dir/saved_model.pb", std::string("\x08\x01", 2));
   Result r = RunGraph(absl::StrCat("--graph=", dir, " --fetch=y"));

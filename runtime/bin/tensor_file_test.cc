@@ -10,14 +10,12 @@
 #include "proto/tensor.pb.h"
 #include "runtime/framework/npy.h"
 #include "runtime/framework/tensor_util.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
 
-std::string TempDir() {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return dir != nullptr ? dir : "/tmp";
-}
+using test::TestTmpDir;
 
 std::string ReadAll(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -40,8 +38,8 @@ TEST(TensorFileTest, FetchFileStemsAreOneToOne) {
 TEST(TensorFileTest, WritesNpyAndTensorProtoForWhatNpyCannotHold) {
   std::string path;
   const Tensor floats = Tensor::Vector<float>({1.5f, -2});
-  ASSERT_TRUE(WriteFetchFile(TempDir(), "scope/y:1", floats, &path).ok());
-  EXPECT_EQ(path, TempDir() + "/scope+y_1.npy");
+  ASSERT_TRUE(WriteFetchFile(TestTmpDir(), "scope/y:1", floats, &path).ok());
+  EXPECT_EQ(path, TestTmpDir() + "/scope+y_1.npy");
   Tensor back;
   ASSERT_TRUE(DecodeNpy(ReadAll(path), &back).ok());
   EXPECT_TRUE(TensorsEqual(back, floats));
@@ -52,8 +50,8 @@ TEST(TensorFileTest, WritesNpyAndTensorProtoForWhatNpyCannotHold) {
   Tensor bf(DT_BFLOAT16, TensorShape({2}));
   bf.flat<bfloat16>()(0) = bfloat16(1.0f);
   bf.flat<bfloat16>()(1) = bfloat16(-3.0f);
-  ASSERT_TRUE(WriteFetchFile(TempDir(), "h", bf, &path).ok());
-  EXPECT_EQ(path, TempDir() + "/h_0.pb");
+  ASSERT_TRUE(WriteFetchFile(TestTmpDir(), "h", bf, &path).ok());
+  EXPECT_EQ(path, TestTmpDir() + "/h_0.pb");
   TensorProto proto;
   ASSERT_TRUE(proto.ParseFromString(ReadAll(path)));
   ASSERT_TRUE(TensorFromProto(proto, &back).ok());

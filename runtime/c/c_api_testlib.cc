@@ -13,29 +13,6 @@
 namespace stepflow {
 namespace c_api_test {
 
-std::string PlaceholderNode(const std::string& name, const std::string& dtype) {
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'Placeholder' attr { key: 'dtype' value { type: ",
-                      dtype, " } } }\n");
-}
-
-std::string ConstFloatNode(const std::string& name, float value) {
-  return absl::StrCat(
-      "node { name: '", name,
-      "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } "
-      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} "
-      "float_val: ",
-      value, " } } } }\n");
-}
-
-std::string BinaryNode(const std::string& op, const std::string& name,
-                       const std::string& a, const std::string& b,
-                       const std::string& dtype) {
-  return absl::StrCat("node { name: '", name, "' op: '", op, "' input: '", a,
-                      "' input: '", b,
-                      "' attr { key: 'T' value { type: ", dtype, " } } }\n");
-}
-
 std::string GraphDefBytes(const std::string& text) {
   GraphDef gdef;
   absl::Status s = ParseGraphDefFromText(text, &gdef);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "runtime/c/c_api.h"
+#include "runtime/graph/graph_test_util.h"
 
 namespace stepflow {
 namespace c_api_test {
@@ -17,13 +18,11 @@ struct StatusDeleter {
 using StatusPtr = std::unique_ptr<TF_Status, StatusDeleter>;
 inline StatusPtr NewStatus() { return StatusPtr(TF_NewStatus()); }
 
-// Text-format node fragments (concatenate, then GraphDefBytes).
-std::string PlaceholderNode(const std::string& name,
-                            const std::string& dtype = "DT_FLOAT");
-std::string ConstFloatNode(const std::string& name, float value);
-std::string BinaryNode(const std::string& op, const std::string& name,
-                       const std::string& a, const std::string& b,
-                       const std::string& dtype = "DT_FLOAT");
+// Text-format node fragments (concatenate, then GraphDefBytes): the graph
+// tests' own (runtime/graph/graph_test_util.h).
+using ::stepflow::test::BinaryNode;
+using ::stepflow::test::ConstFloatNode;
+using ::stepflow::test::PlaceholderNode;
 
 // Serialized (binary) GraphDef from its text form; aborts the test on a
 // parse error.

@@ -20,21 +20,17 @@
 #include "runtime/common/session.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/graph/graph_def_io.h"
+#include "runtime/graph/graph_test_util.h"
 #include "runtime/kernels/checkpoint_test_util.h"
 
 namespace stepflow {
 namespace {
 
+using test::ParseGraphDefOrFail;
+
 using test::ListDir;
 using test::MakeTempDir;
 using test::ReadFileOrDie;
-
-GraphDef Parse(const std::string& text) {
-  GraphDef g;
-  absl::Status s = ParseGraphDefFromText(text, &g);
-  EXPECT_TRUE(s.ok()) << s << "\n" << text;
-  return g;
-}
 
 std::string Inputs(const std::vector<std::string>& inputs) {
   std::string out;
@@ -307,7 +303,7 @@ class CheckpointSessionTest : public ::testing::Test {
     absl::Status s = NewSession(opts, &session);
     EXPECT_TRUE(s.ok()) << s;
     if (!s.ok()) return nullptr;
-    s = session->Create(Parse(graph_text));
+    s = session->Create(ParseGraphDefOrFail(graph_text));
     EXPECT_TRUE(s.ok()) << s;
     return session;
   }

@@ -15,9 +15,14 @@
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/graph/graph_def_io.h"
+#include "runtime/graph/graph_test_util.h"
 
 namespace stepflow {
 namespace {
+
+using test::ConstFloatNode;
+using test::ParseGraphDefOrFail;
+using test::PlaceholderNode;
 
 // A kernel that never finishes on its own: it completes (Cancelled) only when
 // its step is cancelled. `g_blocked` counts instances still running.
@@ -65,29 +70,6 @@ class StatefulSourceOp : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("TestStatefulSource").Device(DEVICE_CPU),
                         StatefulSourceOp);
 
-GraphDef Parse(const std::string& text) {
-  GraphDef g;
-  absl::Status s = ParseGraphDefFromText(text, &g);
-  EXPECT_TRUE(s.ok()) << s;
-  return g;
-}
-
-std::string Placeholder(const std::string& name, const std::string& dtype,
-                        const std::string& device = "") {
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'Placeholder' attr { key: 'dtype' value { type: ",
-                      dtype, " } } device: '", device, "' }\n");
-}
-
-std::string ConstF(const std::string& name, float v,
-                   const std::string& device = "") {
-  return absl::StrCat(
-      "node { name: '", name, "' op: 'Const' device: '", device,
-      "' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' "
-      "value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: ",
-      v, " } } } }\n");
-}
-
 std::string Binary(const std::string& op, const std::string& name,
                    const std::string& a, const std::string& b,
                    const std::string& dtype = "DT_FLOAT",
@@ -115,8 +97,9 @@ class DirectSessionTest : public ::testing::Test {
 
   // x (float placeholder) + y (float const 2) -> z; w = z * z.
   GraphDef AddGraph() {
-    return Parse(Placeholder("x", "DT_FLOAT") + ConstF("y", 2) +
-                 Binary("AddV2", "z", "x", "y") + Binary("Mul", "w", "z", "z"));
+    return ParseGraphDefOrFail(
+        PlaceholderNode("x", "DT_FLOAT") + ConstFloatNode("y", 2) +
+        Binary("AddV2", "z", "x", "y") + Binary("Mul", "w", "z", "z"));
   }
 
   std::unique_ptr<RealEnv> env_;
@@ -195,12 +178,12 @@ TEST_F(DirectSessionTest, ComputationOnlyWaitedForIsSkipped) {
   auto session = NewLocalSession();
   // `bad` multiplies scalars: MatMul rejects them when it runs.
   const std::string graph =
-      Placeholder("x", "DT_FLOAT") + ConstF("y", 2) +
+      PlaceholderNode("x", "DT_FLOAT") + ConstFloatNode("y", 2) +
       Binary("MatMul", "bad", "y", "y") +
       "node { name: 'gate' op: 'NoOp' input: '^bad' }\n"
       "node { name: 'z' op: 'AddV2' input: 'x' input: 'y' input: '^gate' "
       "attr { key: 'T' value { type: DT_FLOAT } } }\n";
-  ASSERT_TRUE(session->Create(Parse(graph)).ok());
+  ASSERT_TRUE(session->Create(ParseGraphDefOrFail(graph)).ok());
   std::vector<Tensor> out;
   absl::Status s =
       session->Run({{"x", Tensor::Scalar<float>(3)}}, {"z"}, {}, &out);
@@ -274,8 +257,9 @@ TEST_F(DirectSessionTest, CreateEmptyGraphLeavesSessionUncreated) {
 TEST_F(DirectSessionTest, SecondCreateIsAlreadyExists) {
   auto session = NewLocalSession();
   ASSERT_TRUE(session->Create(AddGraph()).ok());
-  EXPECT_EQ(session->Create(Parse(ConstF("other", 1))).code(),
-            absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(
+      session->Create(ParseGraphDefOrFail(ConstFloatNode("other", 1))).code(),
+      absl::StatusCode::kAlreadyExists);
 }
 
 TEST_F(DirectSessionTest, ExtendBeforeCreateBehavesAsCreate) {
@@ -293,7 +277,9 @@ TEST_F(DirectSessionTest, ExtendAddsNodesThatUseExistingOnes) {
   std::vector<Tensor> out;
   ASSERT_TRUE(
       session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
-  ASSERT_TRUE(session->Extend(Parse(Binary("AddV2", "v", "w", "y"))).ok());
+  ASSERT_TRUE(
+      session->Extend(ParseGraphDefOrFail(Binary("AddV2", "v", "w", "y")))
+          .ok());
   ASSERT_TRUE(
       session->Run({{"x", Tensor::Scalar<float>(1)}}, {"v"}, {}, &out).ok());
   EXPECT_EQ(out[0].scalar<float>(), 11.0f);
@@ -302,7 +288,7 @@ TEST_F(DirectSessionTest, ExtendAddsNodesThatUseExistingOnes) {
 TEST_F(DirectSessionTest, ExtendReusingANodeNameIsInvalidArgument) {
   auto session = NewLocalSession();
   ASSERT_TRUE(session->Create(AddGraph()).ok());
-  absl::Status s = session->Extend(Parse(ConstF("z", 1)));
+  absl::Status s = session->Extend(ParseGraphDefOrFail(ConstFloatNode("z", 1)));
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_NE(s.message().find("z"), std::string::npos) << s;
   // The failed Extend changed nothing.
@@ -317,7 +303,7 @@ TEST_F(DirectSessionTest, ExtendWithDifferentProducerIsInvalidArgument) {
   GraphDef g = AddGraph();
   g.mutable_versions()->set_producer(100);
   ASSERT_TRUE(session->Create(g).ok());
-  GraphDef ext = Parse(ConstF("c", 1));
+  GraphDef ext = ParseGraphDefOrFail(ConstFloatNode("c", 1));
   ext.mutable_versions()->set_producer(101);
   absl::Status s = session->Extend(ext);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
@@ -335,9 +321,10 @@ std::string PartitionDeviceOf(const RunMetadata& md, const std::string& node) {
 
 TEST_F(DirectSessionTest, StatefulNodesKeepTheirDeviceAcrossExtend) {
   auto session = NewLocalSession(2);
-  ASSERT_TRUE(
-      session->Create(Parse("node { name: 's' op: 'TestStatefulSource' }"))
-          .ok());
+  ASSERT_TRUE(session
+                  ->Create(ParseGraphDefOrFail(
+                      "node { name: 's' op: 'TestStatefulSource' }"))
+                  .ok());
   RunOptions ro;
   ro.set_output_partition_graphs(true);
   RunMetadata md;
@@ -349,12 +336,12 @@ TEST_F(DirectSessionTest, StatefulNodesKeepTheirDeviceAcrossExtend) {
 
   // A consumer on CPU:1 would pull a fresh generator there; the stateful
   // node must stay on CPU:0 and be reached through Send/Recv instead.
-  ASSERT_TRUE(
-      session
-          ->Extend(Parse("node { name: 'c' op: 'Identity' input: 's' "
-                         "device: '/cpu:1' attr { key: 'T' value { type: "
-                         "DT_FLOAT } } }"))
-          .ok());
+  ASSERT_TRUE(session
+                  ->Extend(ParseGraphDefOrFail(
+                      "node { name: 'c' op: 'Identity' input: 's' "
+                      "device: '/cpu:1' attr { key: 'T' value { type: "
+                      "DT_FLOAT } } }"))
+                  .ok());
   md.Clear();
   ASSERT_TRUE(session->Run(ro, {}, {"c"}, {}, &out, &md).ok());
   EXPECT_EQ(out[0].scalar<float>(), 7.0f);
@@ -364,13 +351,13 @@ TEST_F(DirectSessionTest, StatefulNodesKeepTheirDeviceAcrossExtend) {
   // A fresh session placing the extended graph from scratch moves it: the
   // check above is not vacuous.
   auto fresh = NewLocalSession(2);
-  ASSERT_TRUE(
-      fresh
-          ->Create(Parse("node { name: 's' op: 'TestStatefulSource' } "
-                         "node { name: 'c' op: 'Identity' input: 's' "
-                         "device: '/cpu:1' attr { key: 'T' value { type: "
-                         "DT_FLOAT } } }"))
-          .ok());
+  ASSERT_TRUE(fresh
+                  ->Create(ParseGraphDefOrFail(
+                      "node { name: 's' op: 'TestStatefulSource' } "
+                      "node { name: 'c' op: 'Identity' input: 's' "
+                      "device: '/cpu:1' attr { key: 'T' value { type: "
+                      "DT_FLOAT } } }"))
+                  .ok());
   md.Clear();
   ASSERT_TRUE(fresh->Run(ro, {}, {"c"}, {}, &out, &md).ok());
   EXPECT_EQ(PartitionDeviceOf(md, "s"), cpu1);
@@ -423,12 +410,12 @@ TEST_F(DirectSessionTest, StatefulKernelsAreSharedAcrossSignatures) {
   // A seeded random op keeps its stream in its kernel: a new signature must
   // continue the stream, not restart it.
   auto session = NewLocalSession();
-  ASSERT_TRUE(
-      session
-          ->Create(Parse(std::string(kSeededRandomGraph) +
-                         "node { name: 'i' op: 'Identity' input: 'r' "
-                         "attr { key: 'T' value { type: DT_FLOAT } } }"))
-          .ok());
+  ASSERT_TRUE(session
+                  ->Create(ParseGraphDefOrFail(
+                      std::string(kSeededRandomGraph) +
+                      "node { name: 'i' op: 'Identity' input: 'r' "
+                      "attr { key: 'T' value { type: DT_FLOAT } } }"))
+                  .ok());
   std::vector<Tensor> a, b;
   ASSERT_TRUE(session->Run({}, {"r"}, {}, &a).ok());
   ASSERT_TRUE(session->Run({}, {"i"}, {}, &b).ok());
@@ -440,7 +427,7 @@ TEST_F(DirectSessionTest, StatefulKernelsAreSharedAcrossSignatures) {
 
   // A fresh session with the same seeds reproduces the first draw.
   auto again = NewLocalSession();
-  ASSERT_TRUE(again->Create(Parse(kSeededRandomGraph)).ok());
+  ASSERT_TRUE(again->Create(ParseGraphDefOrFail(kSeededRandomGraph)).ok());
   std::vector<Tensor> c;
   ASSERT_TRUE(again->Run({}, {"r"}, {}, &c).ok());
   for (int k = 0; k < 4; ++k) {
@@ -450,11 +437,11 @@ TEST_F(DirectSessionTest, StatefulKernelsAreSharedAcrossSignatures) {
 
 TEST_F(DirectSessionTest, WrongFeedShapeIsACleanKernelError) {
   auto session = NewLocalSession();
-  GraphDef g =
-      Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
-            "node { name: 'mm' op: 'MatMul' input: 'a' input: 'b' "
-            "attr { key: 'T' value { type: DT_FLOAT } } }" +
-            Binary("AddV2", "sum", "a", "b"));
+  GraphDef g = ParseGraphDefOrFail(
+      PlaceholderNode("a", "DT_FLOAT") + PlaceholderNode("b", "DT_FLOAT") +
+      "node { name: 'mm' op: 'MatMul' input: 'a' input: 'b' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }" +
+      Binary("AddV2", "sum", "a", "b"));
   ASSERT_TRUE(session->Create(g).ok());
   std::vector<Tensor> out;
   Tensor a(DT_FLOAT, TensorShape({2, 3}));
@@ -478,7 +465,7 @@ TEST_F(DirectSessionTest, WrongFeedShapeIsACleanKernelError) {
 TEST_F(DirectSessionTest, NodesColocatedWithAFedNodeRun) {
   auto session = NewLocalSession(2);
   const std::string graph =
-      Placeholder("x", "DT_FLOAT") + Placeholder("pred", "DT_BOOL") +
+      PlaceholderNode("x", "DT_FLOAT") + PlaceholderNode("pred", "DT_BOOL") +
       "node { name: 'cond/Switch' op: 'Switch' input: 'x' input: 'pred' "
       "attr { key: 'T' value { type: DT_FLOAT } } "
       "attr { key: '_class' value { list { s: 'loc:@pred' } } } }\n"
@@ -492,7 +479,7 @@ TEST_F(DirectSessionTest, NodesColocatedWithAFedNodeRun) {
       "node { name: 'y' op: 'Identity' input: 'x' device: '/cpu:1' "
       "attr { key: 'T' value { type: DT_FLOAT } } "
       "attr { key: '_class' value { list { s: 'loc:@x' } } } }\n";
-  ASSERT_TRUE(session->Create(Parse(graph)).ok());
+  ASSERT_TRUE(session->Create(ParseGraphDefOrFail(graph)).ok());
   std::vector<Tensor> out;
   absl::Status s = session->Run(
       {{"x", Tensor::Scalar<float>(3)}, {"pred", Tensor::Scalar<bool>(true)}},
@@ -514,13 +501,13 @@ TEST_F(DirectSessionTest, NodesColocatedWithAFedNodeRun) {
 // the --init step too).
 TEST_F(DirectSessionTest, FeedsTheStepDoesNotNeedAreAccepted) {
   auto session = NewLocalSession();
-  ASSERT_TRUE(
-      session
-          ->Create(Parse(Placeholder("x", "DT_FLOAT") +
-                         Placeholder("unused", "DT_INT32") + ConstF("y", 2) +
-                         Binary("AddV2", "z", "x", "y") +
-                         "node { name: 'init' op: 'NoOp' }\n"))
-          .ok());
+  ASSERT_TRUE(session
+                  ->Create(ParseGraphDefOrFail(
+                      PlaceholderNode("x", "DT_FLOAT") +
+                      PlaceholderNode("unused", "DT_INT32") +
+                      ConstFloatNode("y", 2) + Binary("AddV2", "z", "x", "y") +
+                      "node { name: 'init' op: 'NoOp' }\n"))
+                  .ok());
   std::vector<Tensor> out;
   absl::Status s = session->Run(
       {{"x", Tensor::Scalar<float>(3)}, {"unused", Tensor::Scalar<int32_t>(1)}},
@@ -643,7 +630,7 @@ TEST_F(DirectSessionTest, RunAfterCloseIsCancelledAndCloseIsIdempotent) {
       session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kCancelled) << s;
   EXPECT_NE(s.message().find("Session has been closed"), std::string::npos);
-  EXPECT_EQ(session->Extend(Parse(ConstF("c", 1))).code(),
+  EXPECT_EQ(session->Extend(ParseGraphDefOrFail(ConstFloatNode("c", 1))).code(),
             absl::StatusCode::kCancelled);
   std::string handle;
   EXPECT_EQ(session->PRunSetup({"x"}, {"z"}, {}, &handle).code(),
@@ -654,12 +641,12 @@ TEST_F(DirectSessionTest, RunAfterCloseIsCancelledAndCloseIsIdempotent) {
 
 TEST_F(DirectSessionTest, CloseCancelsRunningSteps) {
   auto session = NewLocalSession();
-  ASSERT_TRUE(
-      session
-          ->Create(Parse(ConstF("c", 1) +
-                         "node { name: 'b' op: 'TestBlockUntilCancelled' "
-                         "input: 'c' }"))
-          .ok());
+  ASSERT_TRUE(session
+                  ->Create(ParseGraphDefOrFail(
+                      ConstFloatNode("c", 1) +
+                      "node { name: 'b' op: 'TestBlockUntilCancelled' "
+                      "input: 'c' }"))
+                  .ok());
   const int started_before = g_blocked_started.load();
   absl::Status run_status;
   std::thread runner([&] {
@@ -676,12 +663,12 @@ TEST_F(DirectSessionTest, CloseCancelsRunningSteps) {
 TEST_F(DirectSessionTest,
        RunOptionsTimeoutIsDeadlineExceededAfterExecutorsStop) {
   auto session = NewLocalSession();
-  ASSERT_TRUE(
-      session
-          ->Create(Parse(ConstF("c", 1) +
-                         "node { name: 'b' op: 'TestBlockUntilCancelled' "
-                         "input: 'c' }"))
-          .ok());
+  ASSERT_TRUE(session
+                  ->Create(ParseGraphDefOrFail(
+                      ConstFloatNode("c", 1) +
+                      "node { name: 'b' op: 'TestBlockUntilCancelled' "
+                      "input: 'c' }"))
+                  .ok());
   RunOptions ro;
   ro.set_timeout_in_ms(30);
   std::vector<Tensor> out;
@@ -694,12 +681,12 @@ TEST_F(DirectSessionTest,
 
 TEST_F(DirectSessionTest, OperationTimeoutFromConfigApplies) {
   auto session = NewLocalSession(1, /*operation_timeout_ms=*/30);
-  ASSERT_TRUE(
-      session
-          ->Create(Parse(ConstF("c", 1) +
-                         "node { name: 'b' op: 'TestBlockUntilCancelled' "
-                         "input: 'c' }"))
-          .ok());
+  ASSERT_TRUE(session
+                  ->Create(ParseGraphDefOrFail(
+                      ConstFloatNode("c", 1) +
+                      "node { name: 'b' op: 'TestBlockUntilCancelled' "
+                      "input: 'c' }"))
+                  .ok());
   std::vector<Tensor> out;
   absl::Status s = session->Run({}, {"b"}, {}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
@@ -708,12 +695,12 @@ TEST_F(DirectSessionTest, OperationTimeoutFromConfigApplies) {
 TEST_F(DirectSessionTest, MultiDeviceRunReturnsValuesAndStepStatsPerPartition) {
   auto session = NewLocalSession(3);
   const std::string dev0 = "/job:localhost/replica:0/task:0/device:CPU:0";
-  GraphDef g =
-      Parse(Placeholder("x", "DT_FLOAT") + ConstF("a", 10, "/cpu:1") +
-            Binary("AddV2", "s", "x", "a", "DT_FLOAT", "/device:CPU:1") +
-            Binary("Mul", "m", "s", "s", "DT_FLOAT",
-                   "/job:localhost/replica:0/task:0/device:CPU:2") +
-            Binary("AddV2", "out", "m", "x", "DT_FLOAT", dev0));
+  GraphDef g = ParseGraphDefOrFail(
+      PlaceholderNode("x", "DT_FLOAT") + ConstFloatNode("a", 10, "/cpu:1") +
+      Binary("AddV2", "s", "x", "a", "DT_FLOAT", "/device:CPU:1") +
+      Binary("Mul", "m", "s", "s", "DT_FLOAT",
+             "/job:localhost/replica:0/task:0/device:CPU:2") +
+      Binary("AddV2", "out", "m", "x", "DT_FLOAT", dev0));
   ASSERT_TRUE(session->Create(g).ok());
   RunOptions ro;
   ro.set_trace_level(RunOptions::FULL_TRACE);
@@ -781,9 +768,9 @@ TEST_F(DirectSessionTest, ConcurrentRunsFromManyThreads) {
 
 TEST_F(DirectSessionTest, PartialRunFeedsAndFetchesIncrementally) {
   auto session = NewLocalSession();
-  GraphDef g =
-      Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
-            Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "c", "b"));
+  GraphDef g = ParseGraphDefOrFail(
+      PlaceholderNode("a", "DT_FLOAT") + PlaceholderNode("b", "DT_FLOAT") +
+      Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "c", "b"));
   ASSERT_TRUE(session->Create(g).ok());
   auto* ds = static_cast<DirectSession*>(session.get());
   std::string h;
@@ -801,9 +788,9 @@ TEST_F(DirectSessionTest, PartialRunFeedsAndFetchesIncrementally) {
 
 TEST_F(DirectSessionTest, PartialRunErrors) {
   auto session = NewLocalSession();
-  GraphDef g =
-      Parse(Placeholder("a", "DT_FLOAT") + Placeholder("b", "DT_FLOAT") +
-            Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "c", "b"));
+  GraphDef g = ParseGraphDefOrFail(
+      PlaceholderNode("a", "DT_FLOAT") + PlaceholderNode("b", "DT_FLOAT") +
+      Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "c", "b"));
   ASSERT_TRUE(session->Create(g).ok());
   auto* ds = static_cast<DirectSession*>(session.get());
   std::vector<Tensor> out;
@@ -883,8 +870,8 @@ TEST_F(DirectSessionTest, BadGraphsAreCleanErrors) {
     std::string names;
   };
   const std::vector<Case> cases = {
-      {ConstF("a", 1) + ConstF("a", 2), absl::StatusCode::kInvalidArgument,
-       "a"},
+      {ConstFloatNode("a", 1) + ConstFloatNode("a", 2),
+       absl::StatusCode::kInvalidArgument, "a"},
       {Binary("AddV2", "s", "ghost", "ghost"),
        absl::StatusCode::kInvalidArgument, "ghost"},
       {"node { name: 'u' op: 'NoSuchOp' }", absl::StatusCode::kNotFound,

@@ -13,16 +13,13 @@
 #include "runtime/common/session.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/graph/graph_def_io.h"
+#include "runtime/graph/graph_test_util.h"
 
 namespace stepflow {
 namespace {
 
-GraphDef Parse(const std::string& text) {
-  GraphDef g;
-  absl::Status s = ParseGraphDefFromText(text, &g);
-  EXPECT_TRUE(s.ok()) << s << "\n" << text;
-  return g;
-}
+using test::ParseGraphDefOrFail;
+using test::PlaceholderNode;
 
 std::string Device(const std::string& device) {
   return device.empty() ? "" : absl::StrCat(" device: '", device, "'");
@@ -60,12 +57,6 @@ std::string ConstInt32Vec(const std::string& name,
       " attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { "
       "dim { size: ",
       values.size(), " } }", vals, " } } } }\n");
-}
-
-std::string Placeholder(const std::string& name) {
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'Placeholder' attr { key: 'dtype' value { type: "
-                      "DT_FLOAT } } }\n");
 }
 
 // An op with float inputs and attr T=float.
@@ -134,7 +125,7 @@ class VariablesSessionTest : public ::testing::Test {
 
   // w (float[2]) = [1, 2] by `init`; r = Identity(w); inc = AssignAdd(w, 1s).
   GraphDef CounterGraph(const std::string& container = "") {
-    return Parse(
+    return ParseGraphDefOrFail(
         Variable("w", "dim { size: 2 }", "", container) +
         "node { name: 'init_value' op: 'Const' attr { key: 'dtype' value { "
         "type: DT_FLOAT } } attr { key: 'value' value { tensor { dtype: "
@@ -225,9 +216,10 @@ TEST_F(VariablesSessionTest, ResetNamedContainerOnly) {
 TEST_F(VariablesSessionTest, UpdateOnUninitializedVariableNamesIt) {
   auto s = NewLocalSession();
   ASSERT_TRUE(
-      s->Create(Parse(Variable("v", "") + ConstScalar("lr", 0.1f) +
-                      ConstScalar("g", 1.0f) +
-                      Op("ApplyGradientDescent", "sgd", {"v", "lr", "g"})))
+      s->Create(ParseGraphDefOrFail(
+                    Variable("v", "") + ConstScalar("lr", 0.1f) +
+                    ConstScalar("g", 1.0f) +
+                    Op("ApplyGradientDescent", "sgd", {"v", "lr", "g"})))
           .ok());
   absl::Status st = RunTarget(s.get(), "sgd");
   EXPECT_EQ(st.code(), absl::StatusCode::kFailedPrecondition) << st;
@@ -240,12 +232,13 @@ TEST_F(VariablesSessionTest, UpdateOnUninitializedVariableNamesIt) {
 TEST_F(VariablesSessionTest, VariableOnCpu1MathOnCpu0) {
   auto s = NewLocalSession(2);
   ASSERT_TRUE(
-      s->Create(Parse(Variable("w", "", "/cpu:1") +
-                      ConstScalar("three", 3, "/cpu:0") +
-                      Op("Assign", "init", {"w", "three"}) + Placeholder("x") +
-                      Op("Mul", "y", {"w", "x"}, "/cpu:0") +
-                      ConstScalar("one", 1, "/cpu:0") +
-                      Op("AssignAdd", "inc", {"w", "one"})))
+      s->Create(ParseGraphDefOrFail(Variable("w", "", "/cpu:1") +
+                                    ConstScalar("three", 3, "/cpu:0") +
+                                    Op("Assign", "init", {"w", "three"}) +
+                                    PlaceholderNode("x") +
+                                    Op("Mul", "y", {"w", "x"}, "/cpu:0") +
+                                    ConstScalar("one", 1, "/cpu:0") +
+                                    Op("AssignAdd", "inc", {"w", "one"})))
           .ok());
   ASSERT_TRUE(RunTarget(s.get(), "init").ok());
   RunOptions opts;
@@ -280,8 +273,9 @@ TEST_F(VariablesSessionTest, VariableOnCpu1MathOnCpu0) {
 // own device, naming it.
 TEST_F(VariablesSessionTest, UninitializedCrossDeviceReadNamesVariable) {
   auto s = NewLocalSession(2);
-  ASSERT_TRUE(s->Create(Parse(Variable("w", "", "/cpu:1") + Placeholder("x") +
-                              Op("Mul", "y", {"w", "x"}, "/cpu:0")))
+  ASSERT_TRUE(s->Create(ParseGraphDefOrFail(
+                            Variable("w", "", "/cpu:1") + PlaceholderNode("x") +
+                            Op("Mul", "y", {"w", "x"}, "/cpu:0")))
                   .ok());
   Tensor x(DT_FLOAT, TensorShape({}));
   std::vector<Tensor> out;
@@ -305,8 +299,8 @@ std::string LinearRegressionGraph(const std::string& var_device,
          Op("Mul", "u2", {"u", "two"}, d) + Op("Sub", "w0", {"u2", "one"}, d) +
          Op("Assign", "w_init", {"w", "w0"}) + ConstScalar("zero", 0, d) +
          Op("Assign", "b_init", {"b", "zero"}) +
-         Target("init", {"w_init", "b_init"}) + Placeholder("x") +
-         Placeholder("y") + Op("Mul", "wx", {"w", "x"}, d) +
+         Target("init", {"w_init", "b_init"}) + PlaceholderNode("x") +
+         PlaceholderNode("y") + Op("Mul", "wx", {"w", "x"}, d) +
          Op("AddV2", "pred", {"wx", "b"}, d) +
          Op("Sub", "err", {"pred", "y"}, d) + ConstInt32Vec("axis", {0}, d) +
          Op("Mul", "err_x", {"err", "x"}, d) +
@@ -338,8 +332,9 @@ class LinearRegressionTest : public VariablesSessionTest,
 TEST_P(LinearRegressionTest, Converges) {
   const auto& [var_device, math_device] = GetParam();
   auto s = NewLocalSession(2);
-  ASSERT_TRUE(
-      s->Create(Parse(LinearRegressionGraph(var_device, math_device))).ok());
+  ASSERT_TRUE(s->Create(ParseGraphDefOrFail(
+                            LinearRegressionGraph(var_device, math_device)))
+                  .ok());
   ASSERT_TRUE(RunTarget(s.get(), "init").ok());
   const float w0 = Fetch(s.get(), {"w"})[0][0];
   EXPECT_GE(w0, -1.0f);
@@ -369,8 +364,8 @@ TEST_F(VariablesSessionTest, SeededRandomIsReproducibleAndAdvancesPerRun) {
       "value { i: 6 } } }\n";
   auto s1 = NewLocalSession();
   auto s2 = NewLocalSession();
-  ASSERT_TRUE(s1->Create(Parse(g)).ok());
-  ASSERT_TRUE(s2->Create(Parse(g)).ok());
+  ASSERT_TRUE(s1->Create(ParseGraphDefOrFail(g)).ok());
+  ASSERT_TRUE(s2->Create(ParseGraphDefOrFail(g)).ok());
   auto a1 = Fetch(s1.get(), {"u"})[0];
   auto a2 = Fetch(s1.get(), {"u"})[0];
   auto b1 = Fetch(s2.get(), {"u"})[0];
@@ -390,20 +385,21 @@ TEST_F(VariablesSessionTest, ResourceVariableTraining) {
       "{} } } attr { key: 'shared_name' value { s: 'v' } } }\n";
   const std::string dtype = " attr { key: 'dtype' value { type: DT_FLOAT } }";
   ASSERT_TRUE(
-      s->Create(
-           Parse(handle + ConstScalar("ten", 10) +
-                 "node { name: 'init' op: 'AssignVariableOp' input: 'v' "
-                 "input: 'ten'" +
-                 dtype + " }\n" +
-                 "node { name: 'read' op: 'ReadVariableOp' input: 'v'" + dtype +
-                 " }\n" + Op("Mul", "double", {"read", "two"}, "/cpu:0") +
-                 ConstScalar("two", 2, "/cpu:0") + ConstScalar("lr", 0.5f) +
-                 // d/dv (v^2 / 2) = v: v <- v - 0.5 v.
-                 "node { name: 'step' op: 'ResourceApplyGradientDescent' "
-                 "input: 'v' input: 'lr' input: 'read' attr { key: 'T' "
-                 "value { type: DT_FLOAT } } }\n" +
-                 "node { name: 'is_init' op: 'VarIsInitializedOp' input: "
-                 "'v' }\n"))
+      s
+          ->Create(ParseGraphDefOrFail(
+              handle + ConstScalar("ten", 10) +
+              "node { name: 'init' op: 'AssignVariableOp' input: 'v' "
+              "input: 'ten'" +
+              dtype + " }\n" +
+              "node { name: 'read' op: 'ReadVariableOp' input: 'v'" + dtype +
+              " }\n" + Op("Mul", "double", {"read", "two"}, "/cpu:0") +
+              ConstScalar("two", 2, "/cpu:0") + ConstScalar("lr", 0.5f) +
+              // d/dv (v^2 / 2) = v: v <- v - 0.5 v.
+              "node { name: 'step' op: 'ResourceApplyGradientDescent' "
+              "input: 'v' input: 'lr' input: 'read' attr { key: 'T' "
+              "value { type: DT_FLOAT } } }\n" +
+              "node { name: 'is_init' op: 'VarIsInitializedOp' input: "
+              "'v' }\n"))
           .ok());
   std::vector<Tensor> out;
   ASSERT_TRUE(s->Run({}, {"is_init"}, {}, &out).ok());

@@ -1,4 +1,5 @@
 #include "runtime/graph/graph_def_io.h"
+#include "testing/test_tmpdir.h"
 
 #include <sys/stat.h>
 
@@ -12,6 +13,9 @@
 
 namespace stepflow {
 namespace {
+
+using test::TestTmpDir;
+using test::TestTmpPath;
 
 using ::google::protobuf::util::MessageDifferencer;
 using ::testing::HasSubstr;
@@ -43,11 +47,6 @@ GraphDef Sample() {
   GraphDef def;
   EXPECT_TRUE(ParseGraphDefFromText(kText, &def).ok());
   return def;
-}
-
-std::string TempPath(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir != nullptr ? dir : "/tmp") + "/" + name;
 }
 
 void WriteRaw(const std::string& path, const std::string& bytes) {
@@ -148,8 +147,8 @@ TEST(GraphDefIoTest, TruncatedAndGarbageBytesAreInvalidArgument) {
 
 TEST(GraphDefIoTest, FileRoundTripsBothFormats) {
   GraphDef def = Sample();
-  const std::string text_path = TempPath("g.pbtxt");
-  const std::string bin_path = TempPath("g.pb");
+  const std::string text_path = TestTmpPath("g.pbtxt");
+  const std::string bin_path = TestTmpPath("g.pb");
   ASSERT_TRUE(WriteTextGraphDef(text_path, def).ok());
   ASSERT_TRUE(WriteBinaryGraphDef(bin_path, def).ok());
   GraphDef a, b;
@@ -163,24 +162,24 @@ TEST(GraphDefIoTest, FileRoundTripsBothFormats) {
 TEST(GraphDefIoTest, FormatChosenByExtensionAndContent) {
   GraphDef def = Sample();
   // Text in a .pb file: binary fails, text is tried next.
-  const std::string text_in_pb = TempPath("text_in.pb");
+  const std::string text_in_pb = TestTmpPath("text_in.pb");
   WriteRaw(text_in_pb, kText);
   GraphDef out;
   absl::Status s = ReadGraphDefFromFile(text_in_pb, &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(out.node_size(), 2);
   // Binary with no telling extension: detected by its bytes.
-  const std::string bin_noext = TempPath("graph_binary");
+  const std::string bin_noext = TestTmpPath("graph_binary");
   WriteRaw(bin_noext, def.SerializeAsString());
   ASSERT_TRUE(ReadGraphDefFromFile(bin_noext, &out).ok());
   EXPECT_TRUE(MessageDifferencer::Equals(out, def));
   // Text with no extension.
-  const std::string text_noext = TempPath("graph_text");
+  const std::string text_noext = TestTmpPath("graph_text");
   WriteRaw(text_noext, kText);
   ASSERT_TRUE(ReadGraphDefFromFile(text_noext, &out).ok());
   EXPECT_EQ(out.node(0).name(), "x");
   // .pbtxt forces text: binary content is an error naming the file.
-  const std::string bin_as_text = TempPath("bin.pbtxt");
+  const std::string bin_as_text = TestTmpPath("bin.pbtxt");
   WriteRaw(bin_as_text, def.SerializeAsString());
   s = ReadGraphDefFromFile(bin_as_text, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
@@ -189,20 +188,19 @@ TEST(GraphDefIoTest, FormatChosenByExtensionAndContent) {
 
 TEST(GraphDefIoTest, FileErrors) {
   GraphDef out;
-  const std::string missing = TempPath("does_not_exist.pb");
+  const std::string missing = TestTmpPath("does_not_exist.pb");
   absl::Status s = ReadGraphDefFromFile(missing, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(s.message(), HasSubstr(missing));
 
-  const std::string junk = TempPath("junk.pb");
+  const std::string junk = TestTmpPath("junk.pb");
   WriteRaw(junk, std::string("\x0a\xff\xff\xff\xff\x0f garbage {{{", 17));
   s = ReadGraphDefFromFile(junk, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("Could not parse GraphDef"));
   EXPECT_THAT(s.message(), HasSubstr(junk));
 
-  s = ReadGraphDefFromFile(
-      std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp", &out);
+  s = ReadGraphDefFromFile(TestTmpDir(), &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
 
   s = WriteTextGraphDef("/nonexistent_dir_xyz/g.pbtxt", GraphDef());
@@ -244,7 +242,7 @@ void ExpectSavedModelError(const absl::Status& s, const std::string& path) {
 // into a GraphDef of garbage).
 TEST(GraphDefIoTest, SavedModelsAreRecognisedAndExplained) {
   GraphDef out;
-  const std::string dir = TempPath("exported_model");
+  const std::string dir = TestTmpPath("exported_model");
   ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
   WriteRaw(dir + "/saved_model.pb", SavedModelBytes());
   ExpectSavedModelError(ReadGraphDefFromFile(dir, &out), dir);
@@ -252,11 +250,11 @@ TEST(GraphDefIoTest, SavedModelsAreRecognisedAndExplained) {
                         dir + "/saved_model.pb");
   EXPECT_EQ(out.node_size(), 0);
   // Whatever the file is called.
-  WriteRaw(TempPath("model.bin"), SavedModelBytes());
-  ExpectSavedModelError(ReadGraphDefFromFile(TempPath("model.bin"), &out),
-                        TempPath("model.bin"));
+  WriteRaw(TestTmpPath("model.bin"), SavedModelBytes());
+  ExpectSavedModelError(ReadGraphDefFromFile(TestTmpPath("model.bin"), &out),
+                        TestTmpPath("model.bin"));
 
-  const std::string text_dir = TempPath("exported_text_model");
+  const std::string text_dir = TestTmpPath("exported_text_model");
   ASSERT_EQ(mkdir(text_dir.c_str(), 0755), 0);
   WriteRaw(text_dir + "/saved_model.pbtxt",
            "# written by TensorFlow\nsaved_model_schema_version: 1\n"
@@ -270,8 +268,8 @@ TEST(GraphDefIoTest, SavedModelsAreRecognisedAndExplained) {
   // for a SavedModel unless the rest matches.
   std::string graph;
   ASSERT_TRUE(Sample().SerializeToString(&graph));
-  WriteRaw(TempPath("odd.pb"), std::string("\x08\x01", 2) + graph);
-  absl::Status s = ReadGraphDefFromFile(TempPath("odd.pb"), &out);
+  WriteRaw(TestTmpPath("odd.pb"), std::string("\x08\x01", 2) + graph);
+  absl::Status s = ReadGraphDefFromFile(TestTmpPath("odd.pb"), &out);
   EXPECT_TRUE(s.ok()) << s;
   EXPECT_EQ(out.node_size(), 2);
 }

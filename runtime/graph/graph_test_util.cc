@@ -4,8 +4,12 @@
 #include <cstdlib>
 #include <utility>
 
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
 #include "proto/tensor.pb.h"
 #include "runtime/framework/node_def_util.h"
+#include "runtime/graph/graph_def_io.h"
 
 namespace stepflow {
 namespace test {
@@ -174,6 +178,45 @@ std::vector<std::string> Names(const std::vector<Node*>& nodes) {
 
 std::vector<std::string> Inputs(const NodeDef& def) {
   return std::vector<std::string>(def.input().begin(), def.input().end());
+}
+
+GraphDef ParseGraphDefOrFail(const std::string& text) {
+  GraphDef g;
+  absl::Status s = ParseGraphDefFromText(text, &g);
+  if (!s.ok()) ADD_FAILURE() << s << "\n" << text;
+  return g;
+}
+
+namespace {
+
+std::string DeviceField(const std::string& device) {
+  return device.empty() ? "" : absl::StrCat(" device: '", device, "'");
+}
+
+}  // namespace
+
+std::string PlaceholderNode(const std::string& name, const std::string& dtype,
+                            const std::string& device) {
+  return absl::StrCat("node { name: '", name, "' op: 'Placeholder'",
+                      DeviceField(device),
+                      " attr { key: 'dtype' value { type: ", dtype, " } } }\n");
+}
+
+std::string ConstFloatNode(const std::string& name, float value,
+                           const std::string& device) {
+  return absl::StrCat(
+      "node { name: '", name, "' op: 'Const'", DeviceField(device),
+      " attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' "
+      "value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: ",
+      value, " } } } }\n");
+}
+
+std::string BinaryNode(const std::string& op, const std::string& name,
+                       const std::string& a, const std::string& b,
+                       const std::string& dtype) {
+  return absl::StrCat("node { name: '", name, "' op: '", op, "' input: '", a,
+                      "' input: '", b,
+                      "' attr { key: 'T' value { type: ", dtype, " } } }\n");
 }
 
 }  // namespace test

@@ -1,6 +1,7 @@
 // Test-only helpers for graph tests: a private OpRegistry with small
 // TensorFlow-shaped ops (so tests do not depend on the global registry),
-// NodeDef builders and accessors that turn nodes and inputs into names.
+// NodeDef builders, text-format GraphDef fragments and their parsing, and
+// accessors that turn nodes and inputs into names.
 //
 // Ops in TestOpRegistry(): NoOp, Const, Placeholder, Add, Identity, Less,
 // Switch, Merge, Enter, Exit, NextIteration, LoopCond, VariableV2, Assign,
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "proto/graph.pb.h"
 #include "proto/node_def.pb.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/types.h"
@@ -39,6 +41,22 @@ Node* AddNodeOrDie(Graph* g, NodeDef def);
 
 // A scalar bool Const `name` holding true (a Switch predicate).
 NodeDef MakeBoolConst(const std::string& name);
+
+// `text`, a text-format GraphDef, parsed. A parse error fails the current
+// test (non-fatally, naming the error and the text) and returns what parsed.
+GraphDef ParseGraphDefOrFail(const std::string& text);
+
+// Text-format GraphDef fragments, one node each (concatenate, then parse).
+// An empty `device` leaves the node's device unset.
+std::string PlaceholderNode(const std::string& name,
+                            const std::string& dtype = "DT_FLOAT",
+                            const std::string& device = "");
+std::string ConstFloatNode(const std::string& name, float value,
+                           const std::string& device = "");
+// A two-input op with attr T=`dtype`.
+std::string BinaryNode(const std::string& op, const std::string& name,
+                       const std::string& a, const std::string& b,
+                       const std::string& dtype = "DT_FLOAT");
 
 // The names of `nodes`, in order.
 std::vector<std::string> Names(const std::vector<Node*>& nodes);

@@ -11,14 +11,13 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace test {
 
 std::string MakeTempDir() {
-  const char* base = std::getenv("TEST_TMPDIR");
-  std::string tmpl =
-      std::string(base != nullptr ? base : "/tmp") + "/checkpoint_test_XXXXXX";
+  std::string tmpl = TestTmpPath("checkpoint_test_XXXXXX");
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   if (::mkdtemp(buf.data()) == nullptr) {

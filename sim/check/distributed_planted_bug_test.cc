@@ -15,16 +15,14 @@
 #include "sim/trace/replay.h"
 #include "sim/workloads/distributed_workload.h"
 #include "sim/workloads/workload_runner.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
 
-constexpr int kMaxSeeds = 1000;
+using test::TestTmpPath;
 
-std::string TmpPath(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", name);
-}
+constexpr int kMaxSeeds = 1000;
 
 bool FailsWith(const SimRunResult& r, const std::string& invariant) {
   for (const SimInvariantFailure& f : r.failures) {
@@ -56,7 +54,7 @@ TEST(DistributedPlantedBugTest, SkippedCleanupIsCaughtReplayedAndShrunk) {
 
   // The trace replays to the same events and failures.
   const std::string path =
-      TmpPath(absl::StrCat("skip_cleanup_", spec.seed, ".trace"));
+      TestTmpPath(absl::StrCat("skip_cleanup_", spec.seed, ".trace"));
   SimRunConfig config;
   config.trace_path = path;
   SimRunResult recorded;

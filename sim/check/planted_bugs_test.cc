@@ -22,17 +22,15 @@
 #include "sim/trace/replay.h"
 #include "sim/workloads/multi_client_workload.h"
 #include "sim/workloads/workload_runner.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
 
+using test::TestTmpPath;
+
 constexpr int kMaxSeeds = 50;
 constexpr int kMaxShrunkOps = 6;
-
-std::string TmpPath(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", name);
-}
 
 // The first failure of one of `invariants`, or "".
 std::string Caught(const SimRunResult& r,
@@ -79,8 +77,8 @@ TEST_P(PlantedBugTest, CaughtReplayedAndShrunk) {
   EXPECT_EQ(Caught(clean, c.invariants), "");
 
   // 3. Its trace replays event for event to the same failures.
-  const std::string path =
-      TmpPath(absl::StrCat(PlantedBugName(c.bug), "_", spec.seed, ".trace"));
+  const std::string path = TestTmpPath(
+      absl::StrCat(PlantedBugName(c.bug), "_", spec.seed, ".trace"));
   SimRunConfig config;
   config.trace_path = path;
   SimRunResult recorded;
@@ -119,7 +117,7 @@ TEST_P(PlantedBugTest, CaughtReplayedAndShrunk) {
 
   // ...and the saved shrunk plan replays to it.
   const std::string plan_path =
-      TmpPath(absl::StrCat(PlantedBugName(c.bug), "_", spec.seed, ".plan"));
+      TestTmpPath(absl::StrCat(PlantedBugName(c.bug), "_", spec.seed, ".plan"));
   ASSERT_TRUE(WriteSpecFile(plan_path, small, small.plan).ok());
   ASSERT_TRUE(Replay(plan_path, &report).ok());
   EXPECT_EQ(Caught(report.result, {invariant}), invariant);

@@ -28,21 +28,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "runtime/env/random.h"
+#include "runtime/env/xoshiro256.h"
 
 namespace stepflow {
-
-// xoshiro256** (Blackman & Vigna), its 256-bit state filled from a
-// splitmix64 sequence started at `seed`. A plain value; not thread-safe.
-class Xoshiro256 {
- public:
-  explicit Xoshiro256(uint64_t seed);
-  // From an explicit state (not all zero), for known-answer tests.
-  Xoshiro256(uint64_t s0, uint64_t s1, uint64_t s2, uint64_t s3);
-  uint64_t Next();
-
- private:
-  uint64_t s_[4];
-};
 
 class SimRandom {
  public:

@@ -12,9 +12,12 @@
 #include "absl/strings/str_cat.h"
 #include "sim/env/event_loop.h"
 #include "sim/env/sim_random.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
+
+using test::TestTmpPath;
 
 TraceEvent Ev(int64_t t, uint64_t seq, SimEventKind kind, TraceFields fields,
               uint64_t digest = 0) {
@@ -39,11 +42,6 @@ uint64_t HashOf(const std::vector<TraceEvent>& events) {
   TraceRecorder r;
   for (const TraceEvent& e : events) r.Record(e);
   return r.hash();
-}
-
-std::string TmpPath(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(dir != nullptr ? dir : "/tmp", "/", name);
 }
 
 TEST(TraceTest, EmptyTraceHashIsTheOffsetBasis) {
@@ -97,7 +95,7 @@ TEST(TraceTest, ObserverAndKeptEvents) {
 }
 
 TEST(TraceTest, FileRoundTrip) {
-  const std::string path = TmpPath("round_trip.trace");
+  const std::string path = TestTmpPath("round_trip.trace");
   TraceRecorder r;
   TraceHeader h;
   h.seed = 1234;
@@ -139,7 +137,7 @@ TEST(TraceTest, FileRoundTrip) {
 TEST(TraceTest, OpenAfterRecordingIsRejected) {
   TraceRecorder r;
   r.Record(Sample()[0]);
-  EXPECT_EQ(r.OpenFile(TmpPath("late.trace"), TraceHeader()).code(),
+  EXPECT_EQ(r.OpenFile(TestTmpPath("late.trace"), TraceHeader()).code(),
             absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(r.OpenFile("/nonexistent-dir/x.trace", TraceHeader()).code(),
             absl::StatusCode::kFailedPrecondition);
@@ -159,7 +157,7 @@ void WriteBytes(const std::string& path, const std::string& bytes) {
 }
 
 TEST(TraceTest, DamagedFilesAreDataLoss) {
-  const std::string path = TmpPath("good.trace");
+  const std::string path = TestTmpPath("good.trace");
   {
     TraceRecorder r;
     ASSERT_TRUE(r.OpenFile(path, TraceHeader()).ok());
@@ -170,17 +168,17 @@ TEST(TraceTest, DamagedFilesAreDataLoss) {
   std::vector<TraceEvent> events;
 
   // A run that died: flushed events, no footer. Readable, not complete.
-  const std::string died = TmpPath("died.trace");
+  const std::string died = TestTmpPath("died.trace");
   {
     TraceRecorder r;
     ASSERT_TRUE(r.OpenFile(died, TraceHeader()).ok());
     r.Record(Sample()[0]);
     r.Record(Sample()[1]);
     r.Flush();
-    WriteBytes(TmpPath("died_copy.trace"), ReadBytes(died));
+    WriteBytes(TestTmpPath("died_copy.trace"), ReadBytes(died));
   }
   std::unique_ptr<TraceReader> reader;
-  ASSERT_TRUE(TraceReader::Open(TmpPath("died_copy.trace"), &reader).ok());
+  ASSERT_TRUE(TraceReader::Open(TestTmpPath("died_copy.trace"), &reader).ok());
   TraceEvent e;
   int n = 0;
   while (reader->Next(&e)) ++n;
@@ -189,19 +187,19 @@ TEST(TraceTest, DamagedFilesAreDataLoss) {
   EXPECT_FALSE(reader->has_footer());
 
   // Cut in the middle of a record.
-  const std::string cut = TmpPath("cut.trace");
+  const std::string cut = TestTmpPath("cut.trace");
   WriteBytes(cut, good.substr(0, good.size() - 5));
   EXPECT_EQ(TraceReader::ReadAll(cut, nullptr, &events, nullptr).code(),
             absl::StatusCode::kDataLoss);
 
   // Junk after the footer.
-  const std::string junk = TmpPath("junk.trace");
+  const std::string junk = TestTmpPath("junk.trace");
   WriteBytes(junk, good + std::string("\x02\x08\x01", 3));
   absl::Status s = TraceReader::ReadAll(junk, nullptr, &events, nullptr);
   EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
 
   // A flipped byte inside an event's digest: the footer no longer matches.
-  const std::string tampered = TmpPath("tampered.trace");
+  const std::string tampered = TestTmpPath("tampered.trace");
   {
     TraceRecorder r;
     ASSERT_TRUE(r.OpenFile(tampered, TraceHeader()).ok());
@@ -221,14 +219,14 @@ TEST(TraceTest, DamagedFilesAreDataLoss) {
   EXPECT_NE(s.message().find("footer"), std::string::npos) << s;
 
   // Not a trace at all; missing.
-  const std::string other = TmpPath("other.bin");
+  const std::string other = TestTmpPath("other.bin");
   WriteBytes(other, "hello, world");
   EXPECT_EQ(TraceReader::ReadAll(other, nullptr, &events, nullptr).code(),
             absl::StatusCode::kDataLoss);
-  EXPECT_EQ(
-      TraceReader::ReadAll(TmpPath("missing.trace"), nullptr, &events, nullptr)
-          .code(),
-      absl::StatusCode::kNotFound);
+  EXPECT_EQ(TraceReader::ReadAll(TestTmpPath("missing.trace"), nullptr, &events,
+                                 nullptr)
+                .code(),
+            absl::StatusCode::kNotFound);
 }
 
 TEST(TraceTest, FirstDivergence) {

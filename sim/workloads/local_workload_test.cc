@@ -22,6 +22,7 @@
 #include "sim/env/sim_env.h"
 #include "sim/trace/trace.h"
 #include "sim/trace/traced_device.h"
+#include "testing/test_tmpdir.h"
 
 namespace stepflow {
 namespace {
@@ -172,10 +173,9 @@ TEST(LocalWorkloadTest, LatencyAndJitterStayCorrectAndDeterministic) {
 }
 
 TEST(LocalWorkloadTest, TraceFileMatchesTheRun) {
-  const char* dir = std::getenv("TEST_TMPDIR");
   LocalWorkloadOptions o;
   o.steps = 8;
-  o.trace_path = absl::StrCat(dir != nullptr ? dir : "/tmp", "/seed9.trace");
+  o.trace_path = test::TestTmpPath("seed9.trace");
   const LocalWorkloadResult r = MustRun(9, o);
   TraceHeader header;
   std::vector<TraceEvent> events;

@@ -23,6 +23,7 @@
 #include "runtime/env/real/real_env.h"
 #include "runtime/framework/planted_bug.h"
 #include "testing/differential_graphs.h"
+#include "testing/test_tmpdir.h"
 #include "testing/tf_oracle/case_shrinker.h"
 #include "testing/tf_oracle/compare.h"
 #include "testing/tf_oracle/oracle_case.h"
@@ -33,17 +34,14 @@ namespace stepflow {
 namespace oracle {
 namespace {
 
+using test::TestTmpDir;
+
 using graph_testing::DifferentialGraph;
 namespace fs = std::filesystem;
 
 int EnvInt(const char* name, int def) {
   const char* v = std::getenv(name);
   return v != nullptr && v[0] != '\0' ? std::atoi(v) : def;
-}
-
-std::string TempRoot() {
-  const char* t = std::getenv("TEST_TMPDIR");
-  return t != nullptr ? t : "/tmp";
 }
 
 // Runs graphs through both systems; remembers the last mismatching case.
@@ -54,7 +52,7 @@ class Differential {
     absl::Status s = TensorFlowPython(&python);
     if (!s.ok()) return s;
     env_ = RealEnv::Create(2);
-    root_ = TempRoot() + "/differential";
+    root_ = TestTmpDir() + "/differential";
     return OracleClient::Start(python, OracleScriptPath(), &client_);
   }
 

@@ -22,13 +22,20 @@ done
 
 bash "$check" "$scratch"
 
-# The check must be able to fail.
-mkdir -p "$scratch/runtime/planted"
-printf 'int  F( int x ){return x;}\n' > "$scratch/runtime/planted/bad.cc"
-if bash "$check" "$scratch" >/dev/null 2>&1; then
+# The check must be able to fail, and name the file (a tree of its own: one
+# formatted file and one planted misformatted one).
+planted="$TEST_TMPDIR/planted"
+rm -rf "$planted"; mkdir -p "$planted/runtime"
+cp -L "$ws/.clang-format" "$planted/.clang-format"
+printf 'int F(int x) { return x; }\n' > "$planted/runtime/good.cc"
+printf 'int  F( int x ){return x;}\n' > "$planted/runtime/bad.cc"
+if out=$(bash "$check" "$planted" 2>&1); then
   echo "FAIL: format_check accepted a misformatted file"; exit 1
 fi
-rm -rf "$scratch/runtime/planted"
+if ! grep -q "runtime/bad.cc" <<<"$out" || grep -q "runtime/good.cc" <<<"$out"; then
+  echo "FAIL: format_check did not name exactly the misformatted file:"
+  echo "$out"; exit 1
+fi
 
 # Every package with C++ sources in the real tree must be scanned.
 real_root="$(dirname "$(dirname "$(dirname "$(readlink -f "$check")")")")"

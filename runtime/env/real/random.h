@@ -1,8 +1,9 @@
 // Production and seeded implementations of Random.
 //
-// SeededRandom: a xoshiro256** generator whose 256-bit state is expanded
-// from a 64-bit seed with splitmix64. The same seed always yields the same
-// sequence (on every platform), so tests can pin ids and incarnations.
+// SeededRandom: a xoshiro256** generator (runtime/env/xoshiro256.h) whose
+// 256-bit state is expanded from a 64-bit seed with splitmix64. The same
+// seed always yields the same sequence (on every platform), so tests can pin
+// ids and incarnations.
 // SystemRandom: a SeededRandom seeded once from the host's entropy source;
 // what production main()s hand to the runtime.
 //
@@ -17,6 +18,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "runtime/env/random.h"
+#include "runtime/env/xoshiro256.h"
 
 namespace stepflow {
 
@@ -28,7 +30,7 @@ class SeededRandom : public Random {
 
  private:
   absl::Mutex mu_;
-  uint64_t s_[4] ABSL_GUARDED_BY(mu_);
+  Xoshiro256 generator_ ABSL_GUARDED_BY(mu_);
 };
 
 class SystemRandom : public SeededRandom {
