@@ -59,7 +59,8 @@ ABSL_FLAG(std::string, faults, "",
           "(percentages of imports/runs that get a slow kernel, a failing "
           "kernel, a timeout).");
 ABSL_FLAG(std::string, planted_bug, "none",
-          "Test-only planted bug: none, drop_recv, early_graph_free.");
+          "Test-only planted bug: none, drop_recv, early_graph_free, "
+          "skip_cleanup_graph (distributed workload).");
 ABSL_FLAG(int, steps, -1, "Local workload: Session::Run steps per seed.");
 ABSL_FLAG(bool, verbose, false,
           "Print one line (with its trace hash) per seed.");

@@ -39,10 +39,29 @@ Master::Master(Env* env, std::vector<std::string> worker_tasks,
                const Options& options)
     : env_(env),
       worker_tasks_(Sorted(std::move(worker_tasks))),
-      options_(options) {}
+      options_(options) {
+  if (options_.health_check_interval_nanos > 0) {
+    identity_.task = options_.task;
+    identity_.incarnation = env_->random->NewNonZero64();
+    WorkerMonitor::Options mo;
+    mo.interval_nanos = options_.health_check_interval_nanos;
+    mo.max_missed = options_.health_check_max_missed;
+    mo.master_task = identity_.task;
+    mo.master_incarnation = identity_.incarnation;
+    identity_.monitor =
+        std::make_shared<WorkerMonitor>(env_, worker_tasks_, mo);
+  }
+}
+
+void Master::UpdateMonitorLocked() {
+  if (identity_.monitor != nullptr) {
+    identity_.monitor->SetActive(!sessions_.empty());
+  }
+}
 
 Master::~Master() {
   absl::MutexLock l(&mu_);
+  if (identity_.monitor != nullptr) identity_.monitor->SetActive(false);
   for (auto& [handle, entry] : sessions_) {
     if (entry.gc_timer != 0) env_->scheduler->CancelTimer(entry.gc_timer);
   }
@@ -75,6 +94,7 @@ void Master::CollectIfIdle(const std::string& handle) {
     session = std::move(it->second.session);
     sessions_.erase(it);
     ++collected_;
+    UpdateMonitorLocked();
   }
   session->Close([](const absl::Status&) {});
 }
@@ -162,7 +182,8 @@ void Master::CreateSession(const CreateSessionRequest& req,
   }
   const GraphDef graph = req.graph_def();
   const ConfigProto config = req.config();
-  GetAllStatus(TimeoutNanos(config), [this, graph, config, resp, done](
+  const int64_t start = env_->clock->NowNanos();
+  GetAllStatus(TimeoutNanos(config), [this, graph, config, resp, done, start](
                                          const absl::Status& s,
                                          std::vector<WorkerInfo> workers) {
     if (!s.ok()) {
@@ -171,8 +192,8 @@ void Master::CreateSession(const CreateSessionRequest& req,
     }
     const std::string handle =
         absl::StrFormat("session_%016x", env_->random->NewNonZero64());
-    auto session = std::make_shared<MasterSession>(env_, handle, config,
-                                                   std::move(workers));
+    auto session = std::make_shared<MasterSession>(
+        env_, handle, config, std::move(workers), identity_);
     absl::Status init = session->Initialize(graph);
     if (!init.ok()) {
       done(init);
@@ -180,10 +201,21 @@ void Master::CreateSession(const CreateSessionRequest& req,
     }
     auto group = StatusGroup::Create(
         static_cast<int>(session->workers().size()),
-        [this, session, resp, done](const absl::Status& s) {
+        [this, session, resp, done, config, start](const absl::Status& s) {
           if (!s.ok()) {
             // Drop the worker sessions that were created.
             session->Close([done, s](const absl::Status&) { done(s); });
+            return;
+          }
+          const int64_t timeout = TimeoutNanos(config);
+          if (timeout > 0 && env_->clock->NowNanos() - start > timeout) {
+            // The client's deadline has passed: it will never learn the
+            // handle, so nobody could close the session.
+            const absl::Status late = absl::DeadlineExceededError(absl::StrCat(
+                "CreateSession took longer than operation_timeout_in_ms (",
+                config.operation_timeout_in_ms(),
+                " ms); the session it created was closed"));
+            session->Close([done, late](const absl::Status&) { done(late); });
             return;
           }
           {
@@ -194,6 +226,7 @@ void Master::CreateSession(const CreateSessionRequest& req,
             if (options_.session_gc_nanos > 0) {
               ArmGc(session->handle(), options_.session_gc_nanos);
             }
+            UpdateMonitorLocked();
           }
           resp->set_session_handle(session->handle());
           resp->set_graph_version(session->graph_version());
@@ -203,6 +236,7 @@ void Master::CreateSession(const CreateSessionRequest& req,
       CreateWorkerSessionRequest cw;
       cw.set_session_handle(handle);
       cw.set_worker_incarnation(w.incarnation);
+      session->NameMaster(&cw);
       CallOptions opts;
       opts.timeout_nanos = TimeoutNanos(config);
       CallTask<CreateWorkerSessionRequest, CreateWorkerSessionResponse>(
@@ -259,6 +293,7 @@ void Master::CloseSession(const CloseSessionRequest& req, CloseSessionResponse*,
         env_->scheduler->CancelTimer(it->second.gc_timer);
       }
       sessions_.erase(it);
+      UpdateMonitorLocked();
     }
   }
   if (session == nullptr) {

@@ -20,6 +20,20 @@
 // master where no timer of its can be running (after the scheduler has
 // drained, or on the simulator's thread).
 //
+// Health and leases (Options::health_check_interval_nanos > 0): the master
+// draws an incarnation (env->random) and, while it holds sessions, sends
+// every worker a heartbeat GetStatus naming itself each interval
+// (WorkerMonitor). Workers lease the master's worker sessions to it and
+// drop them if the heartbeats stop (the master crashed or is cut off): see
+// Worker. A running step fails with Unavailable naming a task that missed
+// health_check_max_missed checks in a row. Off (0) by default here; the
+// server binary turns it on.
+//
+// A CreateSession that took longer than the config's
+// operation_timeout_in_ms (the client's deadline has passed: nobody would
+// learn its handle) closes the session it made and answers
+// DeadlineExceeded.
+//
 // Errors: an unknown session handle is Aborted ("Session ... is not found");
 // a repeated RunStep or PartialRunSetup request id is Aborted; a worker
 // that does not answer makes CreateSession fail with its error naming the
@@ -51,6 +65,12 @@ class Master : public RpcHandler {
   struct Options {
     // Close sessions idle this long (0: never).
     int64_t session_gc_nanos = 0;
+    // This master's task, named in heartbeats (may be empty).
+    std::string task;
+    // Heartbeat / health-check period (0: no checks, no leases).
+    int64_t health_check_interval_nanos = 0;
+    // Missed checks in a row that make a task unresponsive.
+    int health_check_max_missed = 3;
   };
 
   // `worker_tasks`: "/job:J/replica:R/task:T" names; the CPU:0 of the first
@@ -86,6 +106,8 @@ class Master : public RpcHandler {
   void ArmGc(const std::string& handle, int64_t delay)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void CollectIfIdle(const std::string& handle);
+  // Heartbeats run while sessions exist.
+  void UpdateMonitorLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // GetStatus on every worker (timeout_nanos 0: no deadline).
   void GetAllStatus(
       int64_t timeout_nanos,
@@ -108,6 +130,7 @@ class Master : public RpcHandler {
   Env* const env_;
   const std::vector<std::string> worker_tasks_;  // Sorted.
   const Options options_;
+  MasterIdentity identity_;  // Set at construction.
   RecentRequestIds request_ids_;
 
   mutable absl::Mutex mu_;

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "proto/worker.pb.h"
 #include "runtime/distributed/call_util.h"
+#include "runtime/distributed/master_session_internal.h"
 #include "runtime/distributed/status_group.h"
 #include "runtime/framework/device_name_utils.h"
 #include "runtime/framework/node_def_util.h"
@@ -21,70 +22,14 @@
 
 namespace stepflow {
 
-// One registered (feeds, fetches, targets) signature.
-struct MasterSession::Signature {
-  struct Part {
-    std::string task;
-    std::string graph_handle;
-    GraphDef graph_def;
-    std::vector<std::string> feeds;    // Fed here (client _Recv tensor names).
-    std::vector<std::string> fetches;  // Fetched here (client _Send names).
-  };
-  std::vector<Part> parts;  // Sorted by task.
-  std::map<std::string, DataType> feed_types;
-  // The workers and incarnations the partitions were built for.
-  std::shared_ptr<const ClusterView> view;
-};
-
-// A partial run between its setup and its last call.
-struct MasterSession::PartialRun {
-  std::string handle;
-  std::shared_ptr<Signature> signature;
-  int64_t step_id = 0;
-  std::set<std::string> pending_feeds;    // Canonical names.
-  std::set<std::string> pending_fetches;  // Canonical names.
-  bool busy = false;  // A call is in flight (guarded by the session's mu_).
-};
-
-// One running step, shared by its RPC callbacks.
-struct MasterSession::Step {
-  explicit Step(std::shared_ptr<MasterSession> owner)
-      : session(std::move(owner)), cancellation(&session->cancellation_) {}
-  // Keeps the session, whose cancellation manager is the parent of the
-  // step's, alive until the step's manager is gone (members are destroyed
-  // in reverse order; the lambdas holding a step may drop the session
-  // first).
-  const std::shared_ptr<MasterSession> session;
-  // Partial runs: the run this step is a call of; `partial_setup` for the
-  // setup call (which starts the executors and fetches nothing),
-  // `partial_last` for the call that feeds or fetches the last pending
-  // endpoints.
-  std::shared_ptr<PartialRun> partial;
-  bool partial_setup = false;
-  bool partial_last = false;
-  RunStepRequest setup_request;    // The setup call's empty request...
-  RunStepResponse setup_response;  // ...and response.
-  const RunStepRequest* request = nullptr;
-  RunStepResponse* response = nullptr;
-  DoneCallback done;
-  std::shared_ptr<Signature> signature;
-  int64_t step_id = 0;
-  int64_t timeout_ms = 0;
-  // When the step's deadline passes (env clock, ns); 0 without a timeout.
-  int64_t deadline_nanos = 0;
-  CancellationManager cancellation;
-  std::vector<RunGraphResponse> results;  // Per part.
-};
-
 namespace {
 
-absl::Status ClosedError() {
-  return absl::CancelledError("Session has been closed.");
-}
+using master_session_internal::ClosedError;
+using master_session_internal::OperationTimeoutNanos;
 
-int64_t OperationTimeoutNanos(const ConfigProto& config) {
-  return std::max<int64_t>(0, config.operation_timeout_in_ms()) * 1000000;
-}
+// How long past a step's deadline the master waits for the workers'
+// answers (well inside the client's grace, kMasterCallGraceMs).
+constexpr int64_t kAnswerMarginNanos = 300 * 1000 * 1000;
 
 std::string TaskOf(const std::string& device) {
   DeviceNameUtils::ParsedName p;
@@ -107,11 +52,34 @@ void SetWorkerDevices(const GetStatusResponse& status, WorkerInfo* info) {
 }
 
 MasterSession::MasterSession(Env* env, std::string handle, ConfigProto config,
-                             std::vector<WorkerInfo> workers)
+                             std::vector<WorkerInfo> workers,
+                             MasterIdentity master)
     : env_(env),
       handle_(std::move(handle)),
       config_(std::move(config)),
+      master_(std::move(master)),
       view_(MakeView(std::move(workers))) {}
+
+void MasterSession::NameMaster(CreateWorkerSessionRequest* req) const {
+  if (master_.incarnation == 0) return;
+  req->set_master_task(master_.task);
+  req->set_master_incarnation(static_cast<int64_t>(master_.incarnation));
+}
+
+bool MasterSession::Unresponsive(const std::string& task) const {
+  absl::MutexLock l(&mu_);
+  return unresponsive_.count(task) > 0;
+}
+
+void MasterSession::SetUnresponsive(const std::string& task,
+                                    bool unresponsive) {
+  absl::MutexLock l(&mu_);
+  if (unresponsive) {
+    unresponsive_.insert(task);
+  } else {
+    unresponsive_.erase(task);
+  }
+}
 
 MasterSession::~MasterSession() = default;
 
@@ -563,128 +531,6 @@ void MasterSession::PartialRunStep(const RunStepRequest& req,
   RunPartitions(step);
 }
 
-void MasterSession::RefreshWorkersIfNeeded(DoneCallback done) {
-  std::shared_ptr<const ClusterView> old_view;
-  bool current = false;
-  {
-    absl::MutexLock l(&mu_);
-    if (!needs_refresh_) {
-      current = true;
-    } else {
-      refresh_waiters_.push_back(std::move(done));
-      if (refreshing_) return;
-      refreshing_ = true;
-      old_view = view_;
-    }
-  }
-  if (current) {
-    done(absl::OkStatus());
-    return;
-  }
-  auto now =
-      std::make_shared<std::vector<WorkerInfo>>(old_view->workers.size());
-  auto self = shared_from_this();
-  auto group =
-      StatusGroup::Create(static_cast<int>(now->size()),
-                          [self, old_view, now](const absl::Status& s) {
-                            if (!s.ok()) {
-                              self->FinishRefresh(s);
-                              return;
-                            }
-                            self->RefreshedWorkers(old_view, std::move(*now));
-                          });
-  for (size_t i = 0; i < now->size(); ++i) {
-    (*now)[i].task = old_view->workers[i].task;
-    CallOptions opts;
-    opts.timeout_nanos = OperationTimeoutNanos(config_);
-    opts.cancellation = &cancellation_;
-    CallTask<GetStatusRequest, GetStatusResponse>(
-        env_, (*now)[i].task, "WorkerService/GetStatus", GetStatusRequest(),
-        opts, [group, now, i](const absl::Status& s, GetStatusResponse* r) {
-          if (s.ok()) SetWorkerDevices(*r, &(*now)[i]);
-          group->Report(s);
-        });
-  }
-}
-
-void MasterSession::RefreshedWorkers(
-    std::shared_ptr<const ClusterView> old_view, std::vector<WorkerInfo> now) {
-  std::vector<std::string> restarted;  // Tasks.
-  for (size_t i = 0; i < now.size(); ++i) {
-    const WorkerInfo& before = old_view->workers[i];
-    if (now[i].incarnation == before.incarnation) continue;
-    bool same_devices = now[i].devices.size() == before.devices.size();
-    for (size_t d = 0; same_devices && d < now[i].devices.size(); ++d) {
-      same_devices = now[i].devices[d].name() == before.devices[d].name();
-    }
-    if (!same_devices) {
-      FinishRefresh(absl::FailedPreconditionError(absl::StrCat(
-          "Worker ", now[i].task, " restarted with other devices than session ",
-          handle_, " was placed on; create a new session")));
-      return;
-    }
-    restarted.push_back(now[i].task);
-  }
-  if (restarted.empty()) {
-    FinishRefresh(absl::OkStatus());
-    return;
-  }
-  auto view = MakeView(std::move(now));
-  auto self = shared_from_this();
-  auto group = StatusGroup::Create(
-      static_cast<int>(restarted.size()), [self, view](const absl::Status& s) {
-        if (!s.ok()) {
-          self->FinishRefresh(s);
-          return;
-        }
-        std::shared_ptr<GraphExecutionState> old_state;
-        {
-          absl::MutexLock l(&self->mu_);
-          old_state = self->state_;
-        }
-        std::unique_ptr<GraphExecutionState> state;
-        if (old_state != nullptr) {
-          absl::Status st = self->NewExecutionState(
-              *view, old_state->original_graph_def(), &state);
-          if (!st.ok()) {
-            self->FinishRefresh(st);
-            return;
-          }
-        }
-        {
-          absl::MutexLock l(&self->mu_);
-          self->view_ = view;
-          if (state != nullptr) self->state_ = std::move(state);
-          self->signatures_.clear();
-        }
-        self->FinishRefresh(absl::OkStatus());
-      });
-  for (const std::string& task : restarted) {
-    CreateWorkerSessionRequest cw;
-    cw.set_session_handle(handle_);
-    cw.set_worker_incarnation(view->FindWorker(task)->incarnation);
-    CallOptions opts;
-    opts.timeout_nanos = OperationTimeoutNanos(config_);
-    opts.cancellation = &cancellation_;
-    CallTask<CreateWorkerSessionRequest, CreateWorkerSessionResponse>(
-        env_, task, "WorkerService/CreateWorkerSession", cw, opts,
-        [group](const absl::Status& s, CreateWorkerSessionResponse*) {
-          group->Report(s);
-        });
-  }
-}
-
-void MasterSession::FinishRefresh(const absl::Status& status) {
-  std::vector<DoneCallback> waiters;
-  {
-    absl::MutexLock l(&mu_);
-    refreshing_ = false;
-    if (status.ok()) needs_refresh_ = false;
-    waiters.swap(refresh_waiters_);
-  }
-  for (auto& w : waiters) w(status);
-}
-
 void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
   const RunStepRequest& req = *step->request;
   const Signature& sig = *step->signature;
@@ -706,8 +552,24 @@ void MasterSession::RunPartitions(std::shared_ptr<Step> step) {
   auto self = shared_from_this();
   auto group = StatusGroup::Create(
       static_cast<int>(sig.parts.size()),
-      [self, step](const absl::Status& s) { self->FinishStep(step, s); },
-      [step] { step->cancellation.StartCancel(); });
+      [self, step](const absl::Status& s) { self->FinishStep(step, s); });
+  if (master_.monitor != nullptr) {
+    std::vector<std::string> tasks;
+    for (const auto& part : sig.parts) tasks.push_back(part.task);
+    std::weak_ptr<Step> weak = step;
+    step->watch_id = master_.monitor->Watch(
+        std::move(tasks),
+        [self, weak](const std::string& task, const absl::Status& s) {
+          self->SetUnresponsive(task, true);
+          std::shared_ptr<Step> st = weak.lock();
+          if (st == nullptr) return;
+          {
+            absl::MutexLock l(&st->mu);
+            st->health_error = s;
+          }
+          st->cancellation.StartCancel();
+        });
+  }
   for (size_t i = 0; i < sig.parts.size(); ++i) {
     RunGraphRequest rg = PartRequest(*step, i, feed_values, fetched);
     if (step->partial != nullptr && !step->partial_setup &&
@@ -783,19 +645,62 @@ void MasterSession::CallRunGraph(std::shared_ptr<Step> step, size_t part,
   const std::string& task = sig.parts[part].task;
   rg.set_request_id(static_cast<int64_t>(env_->random->NewNonZero64() >> 1));
   rg.set_worker_incarnation(sig.view->FindWorker(task)->incarnation);
+  // Errors come back in the body: an answered error (the worker is alive)
+  // is then told apart from a call that got no answer.
+  rg.set_store_errors_in_response_body(true);
   CallOptions opts;
+  // The workers end the step at its deadline and answer; the call waits a
+  // little longer, so that only a task that is hung goes unanswered.
   opts.timeout_nanos = StepTimeoutNanos(*step);
+  if (opts.timeout_nanos > 0) opts.timeout_nanos += kAnswerMarginNanos;
   opts.cancellation = &step->cancellation;
+  auto self = shared_from_this();
   CallTask<RunGraphRequest, RunGraphResponse>(
       env_, task, "WorkerService/RunGraph", rg, opts,
-      [group, step, part](const absl::Status& s, RunGraphResponse* r) {
-        if (s.ok()) step->results[part] = std::move(*r);
+      [self, group, step, part, task](const absl::Status& call_status,
+                                      RunGraphResponse* r) {
+        absl::Status s = call_status;
+        const bool answered = s.ok() || !IsRetriableRpcError(s);
+        if (s.ok() && r->status_code() != 0) {
+          s = NameTask(
+              absl::Status(static_cast<absl::StatusCode>(r->status_code()),
+                           r->status_error_message()),
+              task);
+        }
+        if (absl::IsCancelled(call_status)) {
+          // Cancelled by the step itself: says nothing about the task.
+        } else {
+          self->SetUnresponsive(task, !answered);
+        }
+        if (s.ok()) {
+          step->results[part] = std::move(*r);
+        } else {
+          if (!answered) {
+            absl::MutexLock l(&step->mu);
+            if (step->unanswered.ok()) step->unanswered = s;
+          }
+          // A worker that answered DeadlineExceeded hit the step's own
+          // deadline, as every other call will: cancelling them now would
+          // hide which task never answered.
+          if (!(answered && absl::IsDeadlineExceeded(s))) {
+            step->cancellation.StartCancel();
+          }
+        }
         group->Report(s);
       });
 }
 
 void MasterSession::FinishStep(std::shared_ptr<Step> step,
                                absl::Status status) {
+  if (step->watch_id != 0) master_.monitor->Unwatch(step->watch_id);
+  if (!status.ok()) {
+    absl::MutexLock l(&step->mu);
+    if (!step->health_error.ok()) {
+      status = step->health_error;  // The task the monitor found hung.
+    } else if (!step->unanswered.ok()) {
+      status = step->unanswered;  // Over errors other workers answered.
+    }
+  }
   status = DeadlineError(*step, std::move(status));
   if (step->partial != nullptr && PartialRunGoesOn(*step, status)) {
     Answer(step, status);
@@ -919,75 +824,6 @@ absl::Status MasterSession::FillResponse(const Step& step,
     }
   }
   return absl::OkStatus();
-}
-
-void MasterSession::CleanupStep(const Signature& signature, int64_t step_id,
-                                std::function<void()> after) {
-  auto cleanup = StatusGroup::Create(
-      static_cast<int>(signature.parts.size()),
-      [after = std::move(after)](const absl::Status&) mutable { after(); });
-  for (const auto& part : signature.parts) {
-    CleanupGraphRequest req;
-    req.set_step_id(step_id);
-    CallOptions opts;
-    opts.timeout_nanos = OperationTimeoutNanos(config_);
-    CallTaskRetrying<CleanupGraphRequest, CleanupGraphResponse>(
-        env_, part.task, "WorkerService/CleanupGraph", req, opts, RetryPolicy(),
-        [cleanup](const absl::Status& s) { cleanup->Report(s); });
-  }
-}
-
-void MasterSession::StepEnded() {
-  std::vector<std::function<void()>> idle;
-  {
-    absl::MutexLock l(&mu_);
-    if (--running_steps_ == 0) idle.swap(on_idle_);
-  }
-  for (auto& fn : idle) fn();
-}
-
-void MasterSession::Close(DoneCallback done) {
-  cancellation_.StartCancel();
-  auto self = shared_from_this();
-  auto delete_sessions = [self, done]() {
-    const std::vector<WorkerInfo> workers = self->workers();
-    auto group = StatusGroup::Create(static_cast<int>(workers.size()), done);
-    for (const WorkerInfo& w : workers) {
-      DeleteWorkerSessionRequest req;
-      req.set_session_handle(self->handle_);
-      CallOptions opts;
-      opts.timeout_nanos = OperationTimeoutNanos(self->config_);
-      CallTaskRetrying<DeleteWorkerSessionRequest, DeleteWorkerSessionResponse>(
-          self->env_, w.task, "WorkerService/DeleteWorkerSession", req, opts,
-          RetryPolicy(), [group](const absl::Status& s) { group->Report(s); });
-    }
-  };
-  bool now = false;
-  std::vector<std::shared_ptr<PartialRun>> idle_runs;
-  {
-    absl::MutexLock l(&mu_);
-    closed_ = true;
-    signatures_.clear();
-    // Partial runs between calls end here; one with a call in flight ends
-    // when the cancellation fails that call.
-    for (auto it = partial_runs_.begin(); it != partial_runs_.end();) {
-      if (it->second->busy) {
-        ++it;
-        continue;
-      }
-      idle_runs.push_back(it->second);
-      it = partial_runs_.erase(it);
-    }
-    if (running_steps_ == 0) {
-      now = true;
-    } else {
-      on_idle_.push_back(delete_sessions);
-    }
-  }
-  for (const auto& pr : idle_runs) {
-    CleanupStep(*pr->signature, pr->step_id, [self] { self->StepEnded(); });
-  }
-  if (now) delete_sessions();
 }
 
 }  // namespace stepflow

@@ -41,6 +41,18 @@
 // their cleanup, then deletes the worker sessions (dropping their graphs;
 // retried the same way) and calls `done` after the first attempts.
 //
+// Hung workers: with a WorkerMonitor (MasterIdentity::monitor), a running
+// step watches its tasks and fails with Unavailable naming the task the
+// monitor found unresponsive (its health checks missed), deadline or not.
+// A RunGraph that got no answer (Unavailable or DeadlineExceeded from the
+// transport) is the step's root cause over errors the other workers
+// answered (a worker that answers DeadlineExceeded is alive; its step only
+// waited for the hung one), and a worker's answered DeadlineExceeded does
+// not cancel the other calls, which end by the same deadline. Tasks whose
+// RunGraph went unanswered are not waited for by the step's cleanup or by
+// Close (those calls go on, retried, in the background) until a RunGraph
+// of theirs is answered again, so Close after such a failure is prompt.
+//
 // Partial runs (TensorFlow's partial_run): PartialRunSetup registers the
 // signature of all the run's feeds, fetches and targets and starts its
 // partitions on every task with one step id (RunGraph is_partial); each
@@ -75,6 +87,7 @@
 #include "proto/worker.pb.h"
 #include "runtime/common/graph_execution_state.h"
 #include "runtime/distributed/status_group.h"
+#include "runtime/distributed/worker_monitor.h"
 #include "runtime/env/env.h"
 #include "runtime/framework/cancellation.h"
 
@@ -90,13 +103,23 @@ struct WorkerInfo {
 // Fills `info`'s devices (sorted) and incarnation from a GetStatus answer.
 void SetWorkerDevices(const GetStatusResponse& status, WorkerInfo* info);
 
+// The master a session belongs to: named in CreateWorkerSession so workers
+// lease the session to it (incarnation 0: no lease), and its health monitor
+// (null: none).
+struct MasterIdentity {
+  std::string task;
+  uint64_t incarnation = 0;
+  std::shared_ptr<WorkerMonitor> monitor;
+};
+
 class MasterSession : public std::enable_shared_from_this<MasterSession> {
  public:
   using DoneCallback = std::function<void(const absl::Status&)>;
 
   // `workers` sorted by task; the client device is CPU:0 of workers[0].
   MasterSession(Env* env, std::string handle, ConfigProto config,
-                std::vector<WorkerInfo> workers);
+                std::vector<WorkerInfo> workers,
+                MasterIdentity master = MasterIdentity());
   ~MasterSession();
 
   // Builds the session's graph from `graph` (empty: none yet).
@@ -121,6 +144,9 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
                        PartialRunSetupResponse* resp, DoneCallback done);
 
   void Close(DoneCallback done);
+
+  // Fills the master's identity into a CreateWorkerSession request.
+  void NameMaster(CreateWorkerSessionRequest* req) const;
 
   // Steps running now (for tests).
   int NumRunningSteps() const;
@@ -182,7 +208,7 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
       const std::map<std::string, const TensorProto*>& feed_values,
       const std::set<std::string>& fetched) const;
   // Sends `rg` to the task of signature part `part`; its answer goes to
-  // step->results[part] and its status to `group`.
+  // step->results[part] and its status to `group` (see "Hung workers").
   void CallRunGraph(std::shared_ptr<Step> step, size_t part, RunGraphRequest rg,
                     std::shared_ptr<StatusGroup> group);
   // CleanupGraph(step_id) to every task of `signature` (retried in the
@@ -210,6 +236,16 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
   // graphs into `resp`; Internal when a fetch's value did not come back.
   static absl::Status FillResponse(const Step& step, RunStepResponse* resp);
   void StepEnded();
+  // Whether the last RunGraph to `task` went unanswered (see above).
+  bool Unresponsive(const std::string& task) const;
+  void SetUnresponsive(const std::string& task, bool unresponsive);
+  // Calls an idempotent clean-up `method` on `task` (retried in the
+  // background); `first_done` gets the first attempt's status, or OK at
+  // once for an unresponsive task.
+  template <typename Req, typename Resp>
+  void CleanupCall(const std::string& task, const std::string& method,
+                   const Req& req,
+                   std::function<void(const absl::Status&)> first_done);
   std::shared_ptr<const ClusterView> view() const;
   static std::shared_ptr<const ClusterView> MakeView(
       std::vector<WorkerInfo> workers);
@@ -226,6 +262,7 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
   Env* const env_;
   const std::string handle_;
   const ConfigProto config_;
+  const MasterIdentity master_;
 
   CancellationManager cancellation_;  // Parent of every step's.
 
@@ -244,6 +281,7 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
   // Partial runs between their setup and their last call, by handle.
   std::map<std::string, std::shared_ptr<PartialRun>> partial_runs_
       ABSL_GUARDED_BY(mu_);
+  std::set<std::string> unresponsive_ ABSL_GUARDED_BY(mu_);  // Tasks.
 };
 
 }  // namespace stepflow

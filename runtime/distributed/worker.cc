@@ -1,5 +1,6 @@
 #include "runtime/distributed/worker.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,7 @@ std::string Hex(uint64_t v) { return absl::StrFormat("%016x", v); }
 }  // namespace
 
 absl::Status Worker::Create(Env* env, const std::string& task, int num_cpus,
+                            const Options& options,
                             std::unique_ptr<Worker>* out) {
   DeviceNameUtils::ParsedName parsed;
   if (!DeviceNameUtils::ParseFullName(task, &parsed) || !parsed.has_job ||
@@ -55,17 +57,53 @@ absl::Status Worker::Create(Env* env, const std::string& task, int num_cpus,
                                       kCpuDeviceMemoryLimit, incarnation)));
   }
   out->reset(new Worker(env, name, incarnation,
-                        std::make_unique<DeviceMgr>(std::move(devices))));
+                        std::make_unique<DeviceMgr>(std::move(devices)),
+                        options));
   return absl::OkStatus();
 }
 
 Worker::Worker(Env* env, std::string task, uint64_t incarnation,
-               std::unique_ptr<DeviceMgr> device_mgr)
+               std::unique_ptr<DeviceMgr> device_mgr, const Options& options)
     : env_(env),
       task_(std::move(task)),
       incarnation_(incarnation),
       device_mgr_(std::move(device_mgr)),
-      steps_(env, task_) {}
+      steps_(env, task_),
+      leases_(std::make_unique<WorkerLeases>(
+          env, task_, options.session_lease_nanos,
+          [this](const std::vector<std::string>& handles, const std::string&) {
+            DropSessions(handles);
+          })) {}
+
+int64_t Worker::NumExpiredSessions() const {
+  absl::MutexLock l(&mu_);
+  return expired_sessions_;
+}
+
+void Worker::DropSessions(const std::vector<std::string>& handles) {
+  std::vector<std::shared_ptr<GraphMgr>> dropped;
+  std::vector<int64_t> steps;
+  {
+    absl::MutexLock l(&mu_);
+    for (const std::string& h : handles) {
+      auto it = sessions_.find(h);
+      if (it == sessions_.end()) continue;
+      dropped.push_back(std::move(it->second));
+      sessions_.erase(it);
+      ++expired_sessions_;
+    }
+    for (auto it = step_sessions_.begin(); it != step_sessions_.end();) {
+      if (std::find(handles.begin(), handles.end(), it->second) !=
+          handles.end()) {
+        steps.push_back(it->first);
+        it = step_sessions_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (int64_t step : steps) steps_.Cleanup(step);
+}
 
 Worker::~Worker() {
   steps_.CleanupAll(
@@ -135,8 +173,9 @@ void Worker::Handle(absl::string_view method,
       absl::StrCat("Worker ", task_, " has no method '", method, "'")));
 }
 
-void Worker::GetStatus(const GetStatusRequest&, GetStatusResponse* resp,
+void Worker::GetStatus(const GetStatusRequest& req, GetStatusResponse* resp,
                        DoneCallback done) {
+  leases_->Heard(req.master_task(), req.master_incarnation());
   for (const Device* d : device_mgr_->ListDevices()) {
     *resp->add_device_attributes() = d->attributes();
   }
@@ -161,6 +200,8 @@ void Worker::CreateWorkerSession(const CreateWorkerSessionRequest& req,
           absl::StrCat(req.session_handle(), "/", Hex(incarnation_)));
     }
   }
+  leases_->AddSession(req.session_handle(), req.master_task(),
+                      static_cast<uint64_t>(req.master_incarnation()));
   done(absl::OkStatus());
 }
 
@@ -176,6 +217,7 @@ void Worker::DeleteWorkerSession(const DeleteWorkerSessionRequest& req,
       sessions_.erase(it);
     }
   }
+  leases_->RemoveSession(req.session_handle());
   // Deleting an unknown session is OK (idempotent).
   done(absl::OkStatus());
 }
@@ -185,6 +227,7 @@ void Worker::RegisterGraph(const RegisterGraphRequest& req,
   absl::Status s = CheckIncarnation(req.worker_incarnation());
   std::shared_ptr<GraphMgr> mgr;
   if (s.ok()) s = FindSession(req.session_handle(), &mgr);
+  if (s.ok()) leases_->HeardFromSession(req.session_handle());
   std::string handle;
   if (s.ok()) s = mgr->Register(req.graph_def(), &handle);
   if (s.ok()) resp->set_graph_handle(handle);
@@ -208,6 +251,11 @@ void Worker::RunGraph(const RunGraphRequest& req, RunGraphResponse* resp,
   std::shared_ptr<WorkerStep> step;
   if (s.ok()) s = steps_.FindOrCreate(req.step_id(), &step);
   if (!s.ok()) return done(s);
+  leases_->HeardFromSession(req.session_handle());
+  {
+    absl::MutexLock l(&mu_);
+    step_sessions_[req.step_id()] = req.session_handle();
+  }
   const bool in_body = req.store_errors_in_response_body();
   mgr->ExecuteAsync(
       req.graph_handle(), step, req, resp,
@@ -224,6 +272,10 @@ void Worker::RunGraph(const RunGraphRequest& req, RunGraphResponse* resp,
 
 void Worker::CleanupGraph(const CleanupGraphRequest& req, CleanupGraphResponse*,
                           DoneCallback done) {
+  {
+    absl::MutexLock l(&mu_);
+    step_sessions_.erase(req.step_id());
+  }
   steps_.Cleanup(req.step_id());
   done(absl::OkStatus());
 }

@@ -13,6 +13,14 @@
 // from this worker's step rendezvous once the value is sent; may come
 // before the step starts here), ResetWorker (clears resource containers).
 //
+// Leases (WorkerLeases): a worker session created by a master that named
+// itself (CreateWorkerSession's master_task/master_incarnation) is dropped,
+// with its graphs and the state of its steps, once that master has not been
+// heard from (its heartbeat GetStatus, or any call for one of its sessions)
+// for Options::session_lease_nanos, or as soon as a new incarnation of the
+// same master task creates a session. A later call for a dropped session
+// is Aborted (not found).
+//
 // Errors: a request naming another incarnation (a restarted worker) is
 // Aborted; so is an unknown session or graph handle, a repeated request id
 // (RunGraph, RecvTensor) and a RecvTensor whose key names an incarnation of
@@ -30,6 +38,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
@@ -37,6 +46,7 @@
 #include "runtime/common/device_mgr.h"
 #include "runtime/distributed/graph_mgr.h"
 #include "runtime/distributed/recent_request_ids.h"
+#include "runtime/distributed/worker_leases.h"
 #include "runtime/distributed/worker_steps.h"
 #include "runtime/env/env.h"
 #include "runtime/env/transport.h"
@@ -45,9 +55,19 @@ namespace stepflow {
 
 class Worker : public RpcHandler {
  public:
+  struct Options {
+    // Drop the sessions of a master not heard from this long (0: never).
+    int64_t session_lease_nanos = 0;
+  };
+
   // `task` is "/job:J/replica:R/task:T"; `num_cpus` >= 1.
   static absl::Status Create(Env* env, const std::string& task, int num_cpus,
+                             const Options& options,
                              std::unique_ptr<Worker>* out);
+  static absl::Status Create(Env* env, const std::string& task, int num_cpus,
+                             std::unique_ptr<Worker>* out) {
+    return Create(env, task, num_cpus, Options(), out);
+  }
   ~Worker() override;
 
   void Handle(absl::string_view method,
@@ -66,10 +86,15 @@ class Worker : public RpcHandler {
   size_t NumSessions() const;
   size_t NumRegisteredGraphs() const;
   size_t NumSteps() const { return steps_.NumSteps(); }
+  // Sessions dropped because their master's lease ran out or was replaced.
+  int64_t NumExpiredSessions() const;
 
  private:
   Worker(Env* env, std::string task, uint64_t incarnation,
-         std::unique_ptr<DeviceMgr> device_mgr);
+         std::unique_ptr<DeviceMgr> device_mgr, const Options& options);
+
+  // Forgets `handles` and cleans up their steps (a lease ran out).
+  void DropSessions(const std::vector<std::string>& handles);
 
   absl::Status CheckIncarnation(uint64_t incarnation) const;
   absl::Status FindSession(const std::string& handle,
@@ -106,6 +131,11 @@ class Worker : public RpcHandler {
   mutable absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<GraphMgr>> sessions_
       ABSL_GUARDED_BY(mu_);
+  // The session each running step belongs to (until CleanupGraph).
+  std::map<int64_t, std::string> step_sessions_ ABSL_GUARDED_BY(mu_);
+  int64_t expired_sessions_ ABSL_GUARDED_BY(mu_) = 0;
+  // Last: destroyed first, so no expiry runs into a half-destroyed worker.
+  std::unique_ptr<WorkerLeases> leases_;
 };
 
 }  // namespace stepflow

@@ -96,6 +96,7 @@ absl::Status SimCluster::Create(SimEnv* sim, const SimClusterOptions& options,
     return absl::InvalidArgumentError("a simulated cluster has 1..8 workers");
   }
   std::unique_ptr<SimCluster> c(new SimCluster(sim));
+  c->worker_options_ = options.worker;
   c->network_ = std::make_unique<SimNetwork>(
       &sim->loop, sim->random.Stream("network"), options.network);
   std::vector<std::string> tasks;
@@ -127,8 +128,8 @@ absl::Status SimCluster::Create(SimEnv* sim, const SimClusterOptions& options,
 
 absl::Status SimCluster::StartWorker(WorkerSlot* slot) {
   slot->env = NewTaskEnv(slot->task, slot->skew);
-  absl::Status s =
-      Worker::Create(slot->env.env.get(), slot->task, slot->cpus, &slot->live);
+  absl::Status s = Worker::Create(slot->env.env.get(), slot->task, slot->cpus,
+                                  worker_options_, &slot->live);
   if (!s.ok()) return s;
   slot->probe = std::make_shared<WorkerProbe>(slot->live.get(), &stale_recvs_);
   return slot->env.env->transport->Serve(slot->task, slot->probe.get());

@@ -51,6 +51,7 @@ struct SimClusterOptions {
   std::vector<int64_t> worker_skew_nanos;
   SimNetworkOptions network;
   Master::Options master;
+  Worker::Options worker;  // Every worker's (leases).
 };
 
 class SimCluster {
@@ -105,6 +106,7 @@ class SimCluster {
   absl::Status StartWorker(WorkerSlot* slot);
 
   SimEnv* const sim_;
+  Worker::Options worker_options_;
   std::unique_ptr<SimNetwork> network_;
   TaskEnv master_env_;
   TaskEnv client_;

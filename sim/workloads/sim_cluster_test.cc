@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "proto/master.pb.h"
+#include "runtime/env/notification.h"
+#include "runtime/env/transport.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/graph/graph_def_io.h"
 
@@ -114,6 +117,138 @@ TEST_F(SimClusterTest, MasterCollectsIdleSessions) {
   absl::Status s = RunZ(session.get(), 1, &z);
   EXPECT_TRUE(absl::IsAborted(s)) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), "garbage-collected")) << s;
+}
+
+// Heartbeats every second, three misses make a task unresponsive, and
+// workers lease sessions for five seconds. Heartbeats go on while the
+// master holds sessions: GC ends those the tests leave behind (a crashed
+// master's), so the loop can drain.
+SimClusterOptions WithHealthChecks() {
+  SimClusterOptions o;
+  o.master.session_gc_nanos = 60 * kSecond;
+  o.master.task = SimCluster::kMasterTask;
+  o.master.health_check_interval_nanos = kSecond;
+  o.master.health_check_max_missed = 3;
+  o.worker.session_lease_nanos = 5 * kSecond;
+  return o;
+}
+
+// A live master's heartbeats keep its idle sessions on the workers past
+// the lease; once the master is gone (crashed), every worker drops them,
+// with their graphs and steps.
+TEST_F(SimClusterTest, WorkersDropTheSessionsOfAMasterThatWentSilent) {
+  Start(WithHealthChecks());
+  auto session = cluster_->NewSession(ConfigProto());
+  ASSERT_TRUE(session->Create(TwoTaskGraph()).ok());
+  float z = 0;
+  ASSERT_TRUE(RunZ(session.get(), 3, &z).ok());
+  sim_.loop.RunFor(20 * kSecond);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(cluster_->worker(i)->NumSessions(), 1u) << i;
+    EXPECT_GT(cluster_->worker(i)->NumRegisteredGraphs(), 0u) << i;
+  }
+  ASSERT_TRUE(RunZ(session.get(), 3, &z).ok());
+  EXPECT_EQ(z, 12);
+  cluster_->network()->Crash(SimCluster::kMasterTask);
+  sim_.loop.RunFor(7 * kSecond);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(cluster_->worker(i)->NumSessions(), 0u) << i;
+    EXPECT_EQ(cluster_->worker(i)->NumRegisteredGraphs(), 0u) << i;
+    EXPECT_EQ(cluster_->worker(i)->NumSteps(), 0u) << i;
+    EXPECT_EQ(cluster_->worker(i)->NumExpiredSessions(), 1) << i;
+  }
+}
+
+// A worker that stops answering (clogged: hung, not crashed) fails a step
+// that has no deadline with Unavailable naming that task, after the
+// bounded number of missed checks, and Close does not wait for it.
+TEST_F(SimClusterTest, HungWorkerFailsTheStepNamingIt) {
+  Start(WithHealthChecks());
+  auto session = cluster_->NewSession(ConfigProto());
+  ASSERT_TRUE(session->Create(TwoTaskGraph()).ok());
+  float z = 0;
+  ASSERT_TRUE(RunZ(session.get(), 3, &z).ok());
+  const int64_t start = sim_.loop.NowNanos();
+  cluster_->network()->Clog(SimCluster::WorkerTask(1), start + 1000 * kSecond);
+  absl::Status s = RunZ(session.get(), 3, &z);
+  EXPECT_TRUE(absl::IsUnavailable(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), SimCluster::WorkerTask(1))) << s;
+  EXPECT_FALSE(absl::StrContains(s.message(), SimCluster::WorkerTask(0))) << s;
+  EXPECT_LE(sim_.loop.NowNanos() - start, 6 * kSecond);
+  const int64_t close_start = sim_.loop.NowNanos();
+  EXPECT_TRUE(session->Close().ok());
+  EXPECT_LE(sim_.loop.NowNanos() - close_start, kSecond);
+  cluster_->network()->Heal();
+  sim_.loop.RunUntilIdle();
+}
+
+// With a step deadline, the DeadlineExceeded names the task that hung,
+// never the healthy one whose step only waited for it (every seed).
+TEST(SimClusterDeadlineTest, DeadlineErrorNamesTheHungTask) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    SimEnv sim(seed);
+    std::unique_ptr<SimCluster> cluster;
+    ASSERT_TRUE(SimCluster::Create(&sim, WithHealthChecks(), &cluster).ok());
+    ConfigProto config;
+    config.set_operation_timeout_in_ms(2000);
+    auto session = cluster->NewSession(config);
+    ASSERT_TRUE(session->Create(TwoTaskGraph()).ok());
+    std::vector<Tensor> out;
+    ASSERT_TRUE(
+        session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out).ok());
+    cluster->network()->Clog(SimCluster::WorkerTask(1),
+                             sim.loop.NowNanos() + 1000 * kSecond);
+    absl::Status s =
+        session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out);
+    EXPECT_TRUE(absl::IsDeadlineExceeded(s) || absl::IsUnavailable(s))
+        << seed << ": " << s;
+    EXPECT_TRUE(absl::StrContains(s.message(), SimCluster::WorkerTask(1)))
+        << seed << ": " << s;
+    EXPECT_FALSE(absl::StrContains(s.message(), SimCluster::WorkerTask(0)))
+        << seed << ": " << s;
+    const int64_t close_start = sim.loop.NowNanos();
+    EXPECT_TRUE(session->Close().ok()) << seed;
+    EXPECT_LE(sim.loop.NowNanos() - close_start, kSecond) << seed;
+    cluster->network()->Heal();
+    sim.loop.RunUntilIdle();
+    session.reset();
+    sim.loop.RunUntilIdle();
+  }
+}
+
+// A CreateSession that outlives the client's deadline (one worker slow to
+// answer GetStatus, then another slow to answer CreateWorkerSession: each
+// call inside the operation timeout, the whole CreateSession not) leaves no
+// session behind on the master or the workers.
+TEST_F(SimClusterTest, LateCreateSessionLeavesNoSession) {
+  Start(SimClusterOptions());
+  const std::string w1 = SimCluster::WorkerTask(1);
+  cluster_->network()->Clog(w1, sim_.loop.NowNanos() + 900 * 1000 * 1000);
+  CreateSessionRequest req;
+  *req.mutable_graph_def() = TwoTaskGraph();
+  req.mutable_config()->set_operation_timeout_in_ms(1000);
+  CreateSessionResponse resp;
+  CallOptions opts;
+  opts.timeout_nanos = kSecond;
+  Notification n;
+  absl::Status status;
+  cluster_->client_env()->transport->Call(
+      SimCluster::kMasterTask, "MasterService/CreateSession", req, &resp, opts,
+      [&](const absl::Status& s) {
+        status = s;
+        n.Notify();
+      });
+  // Worker 0 answered GetStatus at once; its CreateWorkerSession (sent
+  // once worker 1 answers, at 0.9 s) is held until 1.4 s.
+  sim_.loop.RunFor(500 * 1000 * 1000);
+  cluster_->network()->Clog(SimCluster::WorkerTask(0),
+                            sim_.loop.NowNanos() + 900 * 1000 * 1000);
+  sim_.loop.RunUntilNotified(&n, "CreateSession");
+  EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << status;
+  sim_.loop.RunUntilIdle();
+  EXPECT_EQ(cluster_->master()->NumSessions(), 0u);
+  EXPECT_EQ(cluster_->worker(0)->NumSessions(), 0u);
+  EXPECT_EQ(cluster_->worker(1)->NumSessions(), 0u);
 }
 
 }  // namespace

@@ -104,11 +104,19 @@ absl::Status GrpcServer::Create(const Options& options,
     impl->transport_->SetAddress(impl->task_, impl->address_);
   }
 
-  s = Worker::Create(&impl->env_, impl->task_, options.cpus, &impl->worker_);
+  Worker::Options worker_options;
+  worker_options.session_lease_nanos =
+      std::max<int64_t>(0, options.session_lease_seconds) * 1000000000;
+  s = Worker::Create(&impl->env_, impl->task_, options.cpus, worker_options,
+                     &impl->worker_);
   if (!s.ok()) return s;
   Master::Options master_options;
   master_options.session_gc_nanos =
       std::max<int64_t>(0, options.session_gc_seconds) * 1000000000;
+  master_options.task = impl->task_;
+  master_options.health_check_interval_nanos =
+      std::max<int64_t>(0, options.health_check_interval_ms) * 1000000;
+  master_options.health_check_max_missed = options.health_check_max_missed;
   impl->master_ = std::make_unique<Master>(&impl->env_, tasks, master_options);
   impl->mux_.Add("WorkerService", impl->worker_.get());
   impl->mux_.Add("MasterService", impl->master_.get());

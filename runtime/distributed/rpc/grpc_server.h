@@ -39,8 +39,17 @@ class GrpcServer {
     int inter_op_threads = 0;  // 0: one per core.
     // The master closes sessions idle this long (0: never), e.g. those of
     // a client that went away without closing them.
-    int64_t session_gc_seconds = 0;
+    int64_t session_gc_seconds = kDefaultSessionGcSeconds;
+    // The master's heartbeat to every worker (0: none, and no leases); a
+    // step fails Unavailable naming a task that misses
+    // health_check_max_missed heartbeats in a row.
+    int64_t health_check_interval_ms = 2000;
+    int health_check_max_missed = 3;
+    // The worker drops the sessions of a master it has not heard from
+    // this long (0: never).
+    int64_t session_lease_seconds = 60;
   };
+  static constexpr int64_t kDefaultSessionGcSeconds = 600;
 
   // InvalidArgument for bad options (no addresses, index out of range, an
   // address without a port); Unavailable if the port cannot be bound.

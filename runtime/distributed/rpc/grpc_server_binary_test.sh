@@ -33,6 +33,15 @@ for log in "$tmp/s0.log" "$tmp/s1.log"; do
   grep -q "listening on" "$log" || { echo "FAIL: server did not start"; cat "$log"; exit 1; }
 done
 
+# A second server on a port in use refuses to start (exit 1, naming the
+# port) instead of sharing it (SO_REUSEPORT) and stealing half the calls.
+rc=0
+"$server" --cluster="$cluster" --task=0 >"$tmp/dup.log" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || { echo "FAIL: second server on port $p0 exited $rc"; cat "$tmp/dup.log"; exit 1; }
+grep -q "127.0.0.1:$p0" "$tmp/dup.log" || { echo "FAIL: error does not name the port"; cat "$tmp/dup.log"; exit 1; }
+grep -q "listening" "$tmp/dup.log" && { echo "FAIL: second server says listening"; exit 1; }
+cat "$tmp/dup.log"
+
 out=$("$run_graph" --graph="$graph" --session_target="grpc://127.0.0.1:$p0" \
       --fetch=z --timeline="$tmp/t.json" 2>"$tmp/run.err") ||
   { echo "FAIL: run_graph failed"; cat "$tmp/run.err"; exit 1; }

@@ -77,12 +77,17 @@ class GrpcTransport::Impl {
                              grpc::InsecureServerCredentials(), &bound_port_);
     builder.SetMaxReceiveMessageSize(options_.max_message_bytes);
     builder.SetMaxSendMessageSize(options_.max_message_bytes);
+    // gRPC sets SO_REUSEPORT by default, so a second server on a port in
+    // use would bind it too and silently take half its calls: one port,
+    // one server.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.RegisterCallbackGenericService(&service_);
     server_ = builder.BuildAndStart();
     if (server_ == nullptr || bound_port_ == 0) {
       server_.reset();
       return absl::UnavailableError(
-          absl::StrCat("cannot listen on '", options_.listen_address, "'"));
+          absl::StrCat("cannot listen on '", options_.listen_address,
+                       "' (is the port in use, by another server perhaps?)"));
     }
     return absl::OkStatus();
   }

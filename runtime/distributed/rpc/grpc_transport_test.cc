@@ -247,5 +247,24 @@ TEST_F(GrpcTransportTest, RestartedServerIsReachedByTheNextCall) {
   EXPECT_TRUE(s_.ok()) << s_;
 }
 
+// One port, one server: gRPC's default SO_REUSEPORT would let a second
+// server bind a port in use and take half of its calls.
+TEST_F(GrpcTransportTest, SecondServerOnABoundPortIsUnavailable) {
+  const std::string address = absl::StrCat("127.0.0.1:", server_->bound_port());
+  GrpcTransport::Options options;
+  options.listen_address = address;
+  auto second = GrpcTransport::Create(options, env_->env()->scheduler);
+  ASSERT_FALSE(second.ok());
+  EXPECT_TRUE(absl::IsUnavailable(second.status())) << second.status();
+  EXPECT_TRUE(absl::StrContains(second.status().message(), address))
+      << second.status();
+  // The first server still answers every call.
+  for (int i = 0; i < 8; ++i) {
+    s_ = CallAndWait(kTask, "WorkerService/GetStatus", GetStatusRequest(),
+                     &status_resp_);
+    EXPECT_TRUE(s_.ok()) << s_;
+  }
+}
+
 }  // namespace
 }  // namespace stepflow

@@ -26,8 +26,18 @@ ABSL_FLAG(int, task, 0, "This server's task index in the worker job");
 ABSL_FLAG(std::string, bind, "127.0.0.1", "Host/interface to listen on");
 ABSL_FLAG(int, cpus, 1, "CPU devices of this task");
 ABSL_FLAG(int, inter_op_threads, 0, "Threads (0 = one per core)");
-ABSL_FLAG(int64_t, session_gc_seconds, 0,
-          "Close master sessions idle this long (0: never)");
+ABSL_FLAG(int64_t, session_gc_seconds,
+          stepflow::GrpcServer::Options().session_gc_seconds,
+          "Close master sessions no client has used for this long (0: never)");
+ABSL_FLAG(int64_t, health_check_interval_ms,
+          stepflow::GrpcServer::Options().health_check_interval_ms,
+          "The master's heartbeat to its workers (0: none, and no leases)");
+ABSL_FLAG(int, health_check_max_missed,
+          stepflow::GrpcServer::Options().health_check_max_missed,
+          "Missed heartbeats in a row that fail a step as Unavailable");
+ABSL_FLAG(int64_t, session_lease_seconds,
+          stepflow::GrpcServer::Options().session_lease_seconds,
+          "Drop the worker sessions of a master silent this long (0: never)");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
@@ -57,6 +67,11 @@ int main(int argc, char** argv) {
   options.cpus = absl::GetFlag(FLAGS_cpus);
   options.inter_op_threads = absl::GetFlag(FLAGS_inter_op_threads);
   options.session_gc_seconds = absl::GetFlag(FLAGS_session_gc_seconds);
+  options.health_check_interval_ms =
+      absl::GetFlag(FLAGS_health_check_interval_ms);
+  options.health_check_max_missed =
+      absl::GetFlag(FLAGS_health_check_max_missed);
+  options.session_lease_seconds = absl::GetFlag(FLAGS_session_lease_seconds);
   std::unique_ptr<stepflow::GrpcServer> server;
   s = stepflow::GrpcServer::Create(options, &server);
   if (!s.ok()) {
