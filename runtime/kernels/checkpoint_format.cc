@@ -135,6 +135,8 @@ absl::Status CheckpointWriter::Finish() {
   finished_ = true;
   absl::Status s = RecursivelyCreateDir(Dirname(path_));
   if (!s.ok()) return s;
+  // Temporaries of saves killed before their rename (of any prefix here).
+  RemoveStaleTempFiles(Dirname(path_), kFileSuffix);
   std::unique_ptr<AtomicFileWriter> file;
   s = AtomicFileWriter::Create(path_, unique_id_, &file);
   if (!s.ok()) return s;

@@ -42,7 +42,10 @@
 // Atomicity: CheckpointWriter writes "P.sfckpt.tmp-<16 hex>" and renames it
 // over "P.sfckpt" after an fsync (file_io.h), so a reader sees the old
 // checkpoint or the new one, never a mix; an interrupted write leaves at
-// most a stale temporary file, which readers never open.
+// most a stale temporary file, which readers never open. Finish first
+// deletes the stale temporaries ("*.sfckpt.tmp-<16 hex>" no live writer
+// holds locked, file_io.h) in the checkpoint's directory, so repeatedly
+// killed saves do not fill the disk.
 //
 // Thread-safety: a CheckpointWriter is used by one thread. A
 // CheckpointReader is immutable after Open; Read may be called

@@ -1,6 +1,8 @@
 #include "runtime/kernels/file_io.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,11 +10,42 @@
 #include <cstdio>
 #include <system_error>
 #include <utility>
+#include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace stepflow {
+namespace {
+
+constexpr char kTempMarker[] = ".tmp-";
+constexpr size_t kTempIdDigits = 16;
+
+// Whether `fd` is still the file linked at `path` (not unlinked or
+// replaced since it was opened).
+bool StillLinkedAt(int fd, const std::string& path) {
+  struct stat by_fd;
+  struct stat by_path;
+  return ::fstat(fd, &by_fd) == 0 && ::stat(path.c_str(), &by_path) == 0 &&
+         by_fd.st_dev == by_path.st_dev && by_fd.st_ino == by_path.st_ino;
+}
+
+// Whether `name` is "<anything><suffix>.tmp-<16 lowercase hex digits>".
+bool IsTempName(absl::string_view name, absl::string_view suffix) {
+  const size_t tail = sizeof(kTempMarker) - 1 + kTempIdDigits;
+  if (name.size() <= tail + suffix.size()) return false;
+  absl::string_view id = name.substr(name.size() - kTempIdDigits);
+  for (char c : id) {
+    if (!absl::ascii_isdigit(c) && !(c >= 'a' && c <= 'f')) return false;
+  }
+  absl::string_view head = name.substr(0, name.size() - tail);
+  return name.substr(head.size(), sizeof(kTempMarker) - 1) == kTempMarker &&
+         absl::EndsWith(head, suffix);
+}
+
+}  // namespace
 
 absl::Status IoError(absl::string_view operation, absl::string_view path,
                      int errno_value) {
@@ -82,7 +115,32 @@ absl::Status DeleteEmptyDir(const std::string& dir) {
 }
 
 std::string TempFilePath(absl::string_view path, uint64_t unique_id) {
-  return absl::StrFormat("%s.tmp-%016x", path, unique_id);
+  return absl::StrFormat("%s%s%016x", path, kTempMarker, unique_id);
+}
+
+int RemoveStaleTempFiles(const std::string& dir, absl::string_view suffix) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return 0;
+  std::vector<std::string> candidates;
+  while (struct dirent* e = ::readdir(d)) {
+    if (IsTempName(e->d_name, suffix)) candidates.emplace_back(e->d_name);
+  }
+  ::closedir(d);
+  int removed = 0;
+  for (const std::string& name : candidates) {
+    const std::string path = dir == "/" ? "/" + name : dir + "/" + name;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    // A live writer holds the lock; a dead one's lock died with it. Delete
+    // only what is still linked under this name once locked (a writer
+    // that re-created it in between holds the new file).
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && StillLinkedAt(fd, path) &&
+        ::unlink(path.c_str()) == 0) {
+      ++removed;
+    }
+    ::close(fd);
+  }
+  return removed;
 }
 
 // --- AtomicFileWriter -------------------------------------------------------
@@ -91,11 +149,30 @@ absl::Status AtomicFileWriter::Create(
     const std::string& path, uint64_t unique_id,
     std::unique_ptr<AtomicFileWriter>* writer) {
   std::string temp_path = TempFilePath(path, unique_id);
-  const int fd =
-      ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return IoError("open for writing", temp_path, errno);
-  writer->reset(new AtomicFileWriter(path, std::move(temp_path), fd));
-  return absl::OkStatus();
+  // A RemoveStaleTempFiles may lock and delete the file between our open
+  // and our flock: then the file we hold is no longer the one at
+  // temp_path, and we create it again.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    const int fd = ::open(temp_path.c_str(),
+                          O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return IoError("open for writing", temp_path, errno);
+    int rc;
+    do {
+      rc = ::flock(fd, LOCK_EX);
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0) {
+      const int e = errno;
+      ::close(fd);
+      return IoError("lock", temp_path, e);
+    }
+    if (StillLinkedAt(fd, temp_path)) {
+      writer->reset(new AtomicFileWriter(path, std::move(temp_path), fd));
+      return absl::OkStatus();
+    }
+    ::close(fd);
+  }
+  return absl::AbortedError(absl::StrCat(
+      "Temporary file '", temp_path, "' keeps being deleted while created"));
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
@@ -142,19 +219,20 @@ absl::Status AtomicFileWriter::Commit() {
     Abandon();
     return IoError("fsync", temp_path_, e);
   }
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) {
-    const int e = errno;
-    Abandon();
-    return IoError("close", temp_path_, e);
-  }
+  // Renamed while still open and locked, so that RemoveStaleTempFiles
+  // never takes it for a dead writer's.
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     const int e = errno;
     Abandon();
     return IoError(absl::StrCat("rename to '", path_, "' of"), temp_path_, e);
   }
   committed_ = true;
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    // The data was fsynced and is in place; the descriptor is gone anyway.
+    return IoError("close", path_, errno);
+  }
   // Make the rename itself durable. Some file systems cannot fsync a
   // directory; the data is in place either way.
   const std::string dir = Dirname(path_);

@@ -9,6 +9,13 @@
 // can therefore leave a stale `.tmp-*` file next to `<path>`, never a
 // partially written `<path>`.
 //
+// Stale temporaries: a writer holds an exclusive flock(2) on its temporary
+// file from creation until the rename (the kernel drops it when the
+// process dies, however it dies). RemoveStaleTempFiles deletes the
+// temporaries in a directory that nobody holds locked — provably those of
+// writers that died — and leaves those of live writers (in this or any
+// other process on the machine) alone.
+//
 // Errors map errno to status codes: ENOENT NotFound; EACCES/EPERM/EROFS
 // PermissionDenied; ENOSPC/EDQUOT ResourceExhausted; EEXIST AlreadyExists;
 // EISDIR/ENOTDIR/ENOTEMPTY FailedPrecondition; ENAMETOOLONG/EINVAL
@@ -53,10 +60,18 @@ absl::Status DeleteEmptyDir(const std::string& dir);
 // "<path>.tmp-<unique_id as 16 lowercase hex digits>".
 std::string TempFilePath(absl::string_view path, uint64_t unique_id);
 
+// Deletes every file in `dir` named "<anything><suffix>.tmp-<16 lowercase
+// hex digits>" that no live AtomicFileWriter holds (see above), and
+// returns how many it deleted. Best effort: a file it cannot open, lock or
+// delete is skipped; an unreadable `dir` deletes nothing. (A temporary
+// written by a writer older than the locking scheme counts as stale.)
+int RemoveStaleTempFiles(const std::string& dir, absl::string_view suffix);
+
 class AtomicFileWriter {
  public:
-  // Creates (truncating) the temporary file for `path`. The parent
-  // directory must exist.
+  // Creates (truncating) the temporary file for `path` and locks it
+  // (flock LOCK_EX) until Commit or destruction. The parent directory must
+  // exist.
   static absl::Status Create(const std::string& path, uint64_t unique_id,
                              std::unique_ptr<AtomicFileWriter>* writer);
   // Closes and deletes the temporary file unless Commit succeeded.
@@ -67,8 +82,9 @@ class AtomicFileWriter {
   absl::Status Append(absl::string_view data);
   // Bytes appended so far.
   uint64_t size() const { return size_; }
-  // fsync, close, rename over the destination, fsync its directory. After
-  // a failure the temporary file is deleted and the writer is unusable.
+  // fsync, rename over the destination (still locked), close, fsync its
+  // directory. After a failure the temporary file is deleted and the
+  // writer is unusable.
   absl::Status Commit();
 
   const std::string& path() const { return path_; }

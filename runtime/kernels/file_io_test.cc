@@ -1,6 +1,10 @@
 // File helpers: atomic commit/abandon, rename failure, errno mapping,
-// short reads, directories.
+// short reads, directories, removal of the temporaries of dead writers.
 #include "runtime/kernels/file_io.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
@@ -126,6 +130,86 @@ TEST(FileIoTest, OpenErrors) {
               absl::StatusCode::kNotFound, {"missing"});
   ExpectError(RandomAccessFile::Open(dir, &f),
               absl::StatusCode::kFailedPrecondition, {"not a regular file"});
+}
+
+// --- Stale temporaries ------------------------------------------------------
+
+// Forks a child that starts an AtomicFileWriter for `path` (id `id`),
+// writes to it, reports on `ready` and waits to be killed; returns its pid.
+pid_t StartWriterProcess(const std::string& path, uint64_t id) {
+  int ready[2];
+  if (::pipe(ready) != 0) {
+    ADD_FAILURE() << "pipe";
+    return -1;
+  }
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(ready[0]);
+    std::unique_ptr<AtomicFileWriter> w;
+    if (!AtomicFileWriter::Create(path, id, &w).ok() ||
+        !w->Append(std::string(1 << 16, 'x')).ok()) {
+      ::_exit(2);
+    }
+    char c = 'r';
+    if (::write(ready[1], &c, 1) != 1) ::_exit(3);
+    for (;;) ::pause();  // Killed mid-save, before Commit.
+  }
+  ::close(ready[1]);
+  char c = 0;
+  EXPECT_EQ(::read(ready[0], &c, 1), 1) << "the writer process failed";
+  ::close(ready[0]);
+  return pid;
+}
+
+void KillAndReap(pid_t pid) {
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status));
+}
+
+TEST(FileIoTest, RemovesTheTemporaryOfAKilledWriterOnly) {
+  const std::string dir = MakeTempDir();
+  const std::string path = dir + "/m.sfckpt";
+  const pid_t killed = StartWriterProcess(path, 1);
+  const pid_t live = StartWriterProcess(path, 2);
+  ASSERT_GT(killed, 0);
+  ASSERT_GT(live, 0);
+  KillAndReap(killed);
+  // This process's own uncommitted writer is live too.
+  std::unique_ptr<AtomicFileWriter> own;
+  ASSERT_TRUE(AtomicFileWriter::Create(path, 3, &own).ok());
+  // Names outside the scheme are never touched.
+  WriteFileOrDie(dir + "/m.sfckpt.tmp-xyz", "not ours");
+  WriteFileOrDie(dir + "/notes.tmp-0000000000000001", "other suffix");
+  WriteFileOrDie(dir + "/m.sfckpt", "committed");
+
+  EXPECT_EQ(RemoveStaleTempFiles(dir, ".sfckpt"), 1);
+  EXPECT_EQ(ListDir(dir),
+            (std::vector<std::string>{
+                "m.sfckpt", "m.sfckpt.tmp-0000000000000002",
+                "m.sfckpt.tmp-0000000000000003", "m.sfckpt.tmp-xyz",
+                "notes.tmp-0000000000000001"}));
+  // The live writer is killed too: now its temporary goes.
+  KillAndReap(live);
+  EXPECT_EQ(RemoveStaleTempFiles(dir, ".sfckpt"), 1);
+  // Our own writer still commits.
+  ASSERT_TRUE(own->Append("new").ok());
+  ASSERT_TRUE(own->Commit().ok());
+  EXPECT_EQ(ReadFileOrDie(path), "new");
+  EXPECT_EQ(ListDir(dir),
+            (std::vector<std::string>{"m.sfckpt", "m.sfckpt.tmp-xyz",
+                                      "notes.tmp-0000000000000001"}));
+}
+
+TEST(FileIoTest, UnlockedTemporaryIsStaleAndMissingDirIsHarmless) {
+  const std::string dir = MakeTempDir();
+  // What a writer killed before this scheme (or by the OOM killer) leaves:
+  // a temporary nobody holds.
+  WriteFileOrDie(TempFilePath(dir + "/a.sfckpt", 0xdead), "partial");
+  EXPECT_EQ(RemoveStaleTempFiles(dir, ".sfckpt"), 1);
+  EXPECT_TRUE(ListDir(dir).empty());
+  EXPECT_EQ(RemoveStaleTempFiles(dir + "/missing", ".sfckpt"), 0);
 }
 
 }  // namespace

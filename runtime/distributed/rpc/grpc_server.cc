@@ -2,13 +2,17 @@
 
 #include <algorithm>
 
+#include <set>
+#include <string>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "runtime/distributed/master.h"
+#include "runtime/distributed/rpc/draining_handler.h"
 #include "runtime/distributed/rpc/grpc_transport.h"
 #include "runtime/distributed/service_mux.h"
 #include "runtime/distributed/worker.h"
@@ -57,6 +61,8 @@ class GrpcServer::Impl {
   std::unique_ptr<GrpcTransport> transport_;
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<Master> master_;
+  // The master as served: refuses new calls once the server drains.
+  std::unique_ptr<DrainingHandler> master_calls_;
   ServiceMux mux_;
 };
 
@@ -119,7 +125,9 @@ absl::Status GrpcServer::Create(const Options& options,
   master_options.health_check_max_missed = options.health_check_max_missed;
   impl->master_ = std::make_unique<Master>(&impl->env_, tasks, master_options);
   impl->mux_.Add("WorkerService", impl->worker_.get());
-  impl->mux_.Add("MasterService", impl->master_.get());
+  impl->master_calls_ = std::make_unique<DrainingHandler>(
+      impl->master_.get(), std::set<std::string>{"MasterService/CloseSession"});
+  impl->mux_.Add("MasterService", impl->master_calls_.get());
   s = impl->transport_->Serve(impl->task_, &impl->mux_);
   if (!s.ok()) return s;
   s = impl->transport_->Serve(GrpcTransport::kDefaultTask, &impl->mux_);
@@ -130,6 +138,27 @@ absl::Status GrpcServer::Create(const Options& options,
 
 GrpcServer::GrpcServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 GrpcServer::~GrpcServer() = default;
+
+bool GrpcServer::Shutdown(absl::Duration grace) {
+  impl_->master_calls_->StartDraining(
+      absl::StrCat("task ", impl_->task_, " is shutting down"));
+  // Drained: no client call in flight and every session closed (a client
+  // whose step just finished is about to close its session).
+  const absl::Time deadline = absl::Now() + grace;
+  bool drained = false;
+  while (!drained) {
+    const absl::Duration left = deadline - absl::Now();
+    drained =
+        impl_->master_calls_->AwaitIdle(std::max(
+            absl::ZeroDuration(), std::min(left, absl::Milliseconds(20)))) &&
+        impl_->master_->NumSessions() == 0;
+    if (left <= absl::ZeroDuration()) break;
+  }
+  // Whatever still runs is cancelled now: served calls (their clients
+  // see Cancelled) and the calls this task makes.
+  impl_->transport_->Shutdown(absl::ZeroDuration());
+  return drained;
+}
 
 const std::string& GrpcServer::task() const { return impl_->task_; }
 std::string GrpcServer::address() const { return impl_->address_; }

@@ -14,9 +14,20 @@
 // could not know it).
 // Clients reach the master with the session target "grpc://<address>".
 //
+// Shutdown(grace) stops it boundedly: new client (MasterService) calls
+// other than CloseSession are refused Unavailable naming the task, client
+// calls in flight get
+// `grace` to finish (the worker keeps serving its peers meanwhile, so
+// multi-task steps can complete), then every call still running, served or
+// made, is cancelled. Destruction then aborts the worker's remaining steps
+// (Aborted) and joins the threads — which a kernel still computing delays
+// until it returns: a process that must exit in bounded time puts a
+// watchdog around the destruction (runtime/bin/shutdown_watchdog.h, as
+// grpc_server does).
+//
 // Ownership: the server owns its real Env (threads, clock, random),
-// transport, master and worker; destruction stops serving, lets in-flight
-// calls finish (bounded) and frees everything.
+// transport, master and worker; destruction stops serving (Shutdown with
+// a 2 s grace, if not called) and frees everything.
 // Thread-safety: thread-safe.
 #ifndef STEPFLOW_RUNTIME_DISTRIBUTED_RPC_GRPC_SERVER_H_
 #define STEPFLOW_RUNTIME_DISTRIBUTED_RPC_GRPC_SERVER_H_
@@ -26,6 +37,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 
 namespace stepflow {
 
@@ -56,6 +68,10 @@ class GrpcServer {
   static absl::Status Create(const Options& options,
                              std::unique_ptr<GrpcServer>* out);
   ~GrpcServer();
+
+  // See above. Returns whether every client call finished within `grace`
+  // (false: some were cancelled). Call once, before destruction.
+  bool Shutdown(absl::Duration grace);
 
   const std::string& task() const;
   // "host:port" this server listens on (the bound port).

@@ -10,10 +10,7 @@ graph="$3"
 render="$4"
 viewer="$5"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
-}
+source "$(dirname "$0")/server_test_lib.sh"
 p0=$(free_port)
 p1=$(free_port)
 cluster="worker=127.0.0.1:$p0,127.0.0.1:$p1"
@@ -26,11 +23,7 @@ cleanup() { kill -9 "$s0" "$s1" 2>/dev/null || true; }
 trap cleanup EXIT
 
 for log in "$tmp/s0.log" "$tmp/s1.log"; do
-  for _ in $(seq 1 100); do
-    grep -q "listening on" "$log" && break
-    sleep 0.1
-  done
-  grep -q "listening on" "$log" || { echo "FAIL: server did not start"; cat "$log"; exit 1; }
+  await_listening "$log"
 done
 
 # A second server on a port in use refuses to start (exit 1, naming the

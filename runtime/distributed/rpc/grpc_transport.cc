@@ -60,11 +60,21 @@ class GrpcTransport::Impl {
   ~Impl() {
     CancelAndAwaitCalls();
     if (server_ != nullptr) {
-      // In-flight handler calls get a moment to finish, then are cancelled.
+      // In-flight handler calls get a moment to finish, then are cancelled
+      // (a no-op after Shutdown()).
       server_->Shutdown(std::chrono::system_clock::now() +
                         std::chrono::seconds(2));
       server_->Wait();
     }
+  }
+
+  void Shutdown(absl::Duration grace) {
+    if (server_ != nullptr) {
+      server_->Shutdown(std::chrono::system_clock::now() +
+                        absl::ToChronoNanoseconds(grace));
+    }
+    absl::MutexLock l(&calls_mu_);
+    for (ClientCall* call : calls_) call->context.TryCancel();
   }
 
   absl::Status Start() {
@@ -429,6 +439,8 @@ GrpcTransport::GrpcTransport(std::unique_ptr<Impl> impl)
 GrpcTransport::~GrpcTransport() = default;
 
 int GrpcTransport::bound_port() const { return impl_->bound_port(); }
+
+void GrpcTransport::Shutdown(absl::Duration grace) { impl_->Shutdown(grace); }
 
 void GrpcTransport::SetAddress(const std::string& task,
                                const std::string& address) {

@@ -47,6 +47,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "runtime/env/scheduler.h"
 #include "runtime/env/transport.h"
 
@@ -76,6 +77,15 @@ class GrpcTransport : public Transport {
 
   // The port the server bound (0 without a server).
   int bound_port() const;
+
+  // Stops serving, boundedly: the server takes no new call; calls still in
+  // a handler after `grace` are cancelled (their clients see Cancelled, a
+  // late answer is dropped); then this transport's outstanding client
+  // calls are cancelled too (their `done` still runs, through the
+  // Scheduler). Blocks for at most about `grace` unless a gRPC callback
+  // thread is itself wedged. Idempotent; destruction does it with a 2 s
+  // grace if it was not done.
+  void Shutdown(absl::Duration grace);
 
   // Sets (or replaces) the address of `task`: for a task whose port was
   // only known once its server bound port 0.

@@ -1,5 +1,10 @@
 // grpc_server: runs one task of a stepflow cluster (a master and a worker)
-// until SIGTERM or SIGINT, then shuts down cleanly (exit 0).
+// until SIGTERM or SIGINT, then shuts down in bounded time (exit 0):
+// new client calls are refused at once, those in flight get
+// --shutdown_grace_ms to finish, then every call still running is
+// cancelled and the server torn down; if the teardown is still blocked
+// --shutdown_teardown_ms later (a kernel still computing, a wedged gRPC
+// thread), the process exits anyway, saying so on stderr.
 //
 //   bazel run //runtime/distributed/rpc:grpc_server -- \
 //       --cluster=worker=127.0.0.1:2222,127.0.0.1:2223 --task=0
@@ -8,6 +13,7 @@
 //
 // Binds 127.0.0.1 unless --bind says otherwise. Exit 1 on bad flags or if
 // the port cannot be bound.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -17,6 +23,9 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "runtime/bin/shutdown_watchdog.h"
 #include "runtime/distributed/rpc/grpc_server.h"
 #include "runtime/env/real/malloc_tuning.h"
 
@@ -38,6 +47,13 @@ ABSL_FLAG(int, health_check_max_missed,
 ABSL_FLAG(int64_t, session_lease_seconds,
           stepflow::GrpcServer::Options().session_lease_seconds,
           "Drop the worker sessions of a master silent this long (0: never)");
+
+ABSL_FLAG(int64_t, shutdown_grace_ms, 5000,
+          "On SIGTERM, how long client calls in flight may finish before "
+          "they are cancelled");
+ABSL_FLAG(int64_t, shutdown_teardown_ms, 5000,
+          "After the grace period, how long the teardown may take before "
+          "the process exits without it");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
@@ -84,9 +100,27 @@ int main(int argc, char** argv) {
 
   int signal = 0;
   sigwait(&stop, &signal);
-  std::printf("grpc_server: signal %d, shutting down\n", signal);
+  const absl::Duration grace = absl::Milliseconds(
+      std::max<int64_t>(0, absl::GetFlag(FLAGS_shutdown_grace_ms)));
+  const absl::Duration bound =
+      grace + absl::Milliseconds(std::max<int64_t>(
+                  0, absl::GetFlag(FLAGS_shutdown_teardown_ms)));
+  std::printf("grpc_server: signal %d, shutting down (grace %s)\n", signal,
+              absl::FormatDuration(grace).c_str());
   std::fflush(stdout);
-  server.reset();
+  {
+    stepflow::ShutdownWatchdog watchdog(
+        bound, 0,
+        absl::StrCat("grpc_server: teardown still blocked ",
+                     absl::FormatDuration(bound),
+                     " after the signal; exiting without it"));
+    if (!server->Shutdown(grace)) {
+      std::printf(
+          "grpc_server: grace period over, calls still running cancelled\n");
+      std::fflush(stdout);
+    }
+    server.reset();
+  }
   std::printf("grpc_server: stopped\n");
   return 0;
 }
