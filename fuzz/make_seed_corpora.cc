@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "fuzz/grpc_server_seeds.h"
 #include "fuzz/seed_specs.h"
 
 namespace {
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
       {"pipeline_fuzzer", fz::PipelineSeeds()},
       {"tensor_proto_fuzzer", fz::TensorProtoSeeds()},
       {"rendezvous_key_fuzzer", fz::RendezvousKeySeeds()},
+      {"grpc_server_fuzzer", fz::GrpcServerSeeds()},
   };
   for (const auto& [name, seeds] : corpora) {
     if (!WriteSeeds(root / name, seeds)) return 1;

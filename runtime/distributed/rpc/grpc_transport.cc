@@ -7,6 +7,7 @@
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/support/proto_buffer_reader.h>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/match.h"
@@ -15,6 +16,7 @@
 #include "google/protobuf/message.h"
 #include "runtime/distributed/methods.h"
 #include "runtime/distributed/rpc/wire_coding.h"
+#include "runtime/distributed/served_call.h"
 #include "runtime/framework/cancellation.h"
 
 namespace stepflow {
@@ -272,15 +274,14 @@ class GrpcTransport::Impl {
         return;
       }
       method = method.substr(sizeof(kPackagePrefix) - 1);
-      absl::Status s = NewRequestAndResponse(method, &request_, &response_);
+      // The same parse the server fuzzer drives (served_call.h).
+      absl::Status s;
+      {
+        grpc::ProtoBufferReader reader(&request_bytes_);
+        s = ParseServedCall(method, &reader, &call_);
+      }
       if (!s.ok()) {
         FailBeforeDispatch(ToGrpc(s));
-        return;
-      }
-      if (!ParseFromByteBuffer(&request_bytes_, request_.get())) {
-        FailBeforeDispatch(
-            grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                         absl::StrCat("malformed ", method, " request")));
         return;
       }
       std::string task;
@@ -288,7 +289,7 @@ class GrpcTransport::Impl {
       auto it = metadata.find(kTaskMetadata);
       if (it != metadata.end())
         task.assign(it->second.data(), it->second.size());
-      impl_->Dispatch(task, method, *request_, response_.get(),
+      impl_->Dispatch(task, call_.method, *call_.request, call_.response.get(),
                       [this](const absl::Status& status) {
                         FinishOnce(ToGrpc(status), /*with_response=*/true);
                         Unref();  // The handler's hold.
@@ -316,7 +317,7 @@ class GrpcTransport::Impl {
       }
       if (with_response && status.ok()) {
         // The handler is done with the response: the buffer may own it.
-        response_bytes_ = EncodeResponse(std::move(response_));
+        response_bytes_ = EncodeResponse(std::move(call_.response));
         StartWriteAndFinish(&response_bytes_, grpc::WriteOptions(), status);
       } else {
         Finish(status);
@@ -336,8 +337,7 @@ class GrpcTransport::Impl {
     grpc::GenericCallbackServerContext* const context_;
     grpc::ByteBuffer request_bytes_;
     grpc::ByteBuffer response_bytes_;
-    std::unique_ptr<google::protobuf::Message> request_;
-    std::unique_ptr<google::protobuf::Message> response_;
+    ServedCall call_;  // The parsed request and the handler's response.
     absl::Mutex mu_;
     bool finished_ ABSL_GUARDED_BY(mu_) = false;
     int refs_ ABSL_GUARDED_BY(mu_) = 2;
