@@ -148,10 +148,13 @@ bool GrpcServer::Shutdown(absl::Duration grace) {
   bool drained = false;
   while (!drained) {
     const absl::Duration left = deadline - absl::Now();
-    drained =
-        impl_->master_calls_->AwaitIdle(std::max(
-            absl::ZeroDuration(), std::min(left, absl::Milliseconds(20)))) &&
-        impl_->master_->NumSessions() == 0;
+    // Sessions first: the CloseSession that removes the last one is still
+    // in flight when it does, so idleness observed afterwards means it has
+    // answered (the other order could cancel that CloseSession).
+    const bool no_sessions = impl_->master_->NumSessions() == 0;
+    const bool idle = impl_->master_calls_->AwaitIdle(
+        std::max(absl::ZeroDuration(), std::min(left, absl::Milliseconds(20))));
+    drained = no_sessions && idle;
     if (left <= absl::ZeroDuration()) break;
   }
   // Whatever still runs is cancelled now: served calls (their clients
