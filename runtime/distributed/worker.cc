@@ -257,9 +257,12 @@ void Worker::RunGraph(const RunGraphRequest& req, RunGraphResponse* resp,
     step_sessions_[req.step_id()] = req.session_handle();
   }
   const bool in_body = req.store_errors_in_response_body();
+  running_graphs_->fetch_add(1, std::memory_order_relaxed);
   mgr->ExecuteAsync(
       req.graph_handle(), step, req, resp,
-      [mgr, resp, in_body, done](const absl::Status& s) {
+      [mgr, resp, in_body, done,
+       running = running_graphs_](const absl::Status& s) {
+        running->fetch_sub(1, std::memory_order_release);
         if (in_body && !s.ok()) {
           resp->set_status_code(static_cast<int>(s.code()));
           resp->set_status_error_message(std::string(s.message()));

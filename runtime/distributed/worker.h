@@ -34,6 +34,7 @@
 #ifndef STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_H_
 #define STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -86,6 +87,12 @@ class Worker : public RpcHandler {
   size_t NumSessions() const;
   size_t NumRegisteredGraphs() const;
   size_t NumSteps() const { return steps_.NumSteps(); }
+  // RunGraph executions whose executors have not finished. A process that
+  // destroys the worker first aborts its steps (AbortAllSteps) and waits for
+  // this to reach 0: running executors use the worker's devices.
+  int64_t NumRunningGraphs() const {
+    return running_graphs_->load(std::memory_order_acquire);
+  }
   // Sessions dropped because their master's lease ran out or was replaced.
   int64_t NumExpiredSessions() const;
 
@@ -126,6 +133,9 @@ class Worker : public RpcHandler {
   const uint64_t incarnation_;
   const std::unique_ptr<DeviceMgr> device_mgr_;
   WorkerSteps steps_;
+  // Shared with the executions' callbacks, which may outlive the worker.
+  std::shared_ptr<std::atomic<int64_t>> running_graphs_ =
+      std::make_shared<std::atomic<int64_t>>(0);
   RecentRequestIds request_ids_;
 
   mutable absl::Mutex mu_;

@@ -49,6 +49,16 @@ class GrpcServer::Impl {
     }
     // The master first: its sessions may still talk to the worker.
     master_.reset();
+    // Then the worker's steps: cancelled, and their executors finished
+    // before the devices they run on go away (a wedged kernel keeps this
+    // waiting; grpc_server's shutdown watchdog bounds that).
+    if (worker_ != nullptr) {
+      worker_->AbortAllSteps(absl::AbortedError(
+          absl::StrCat("Worker ", task_, " is shutting down")));
+      while (worker_->NumRunningGraphs() > 0) {
+        absl::SleepFor(absl::Milliseconds(1));
+      }
+    }
     worker_.reset();
     transport_.reset();
     real_env_.reset();
