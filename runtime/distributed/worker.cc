@@ -32,6 +32,12 @@ std::string Hex(uint64_t v) { return absl::StrFormat("%016x", v); }
 
 absl::Status Worker::Create(Env* env, const std::string& task, int num_cpus,
                             std::unique_ptr<Worker>* out) {
+  return Create(env, task, num_cpus, CpuDeviceOptions(), out);
+}
+
+absl::Status Worker::Create(Env* env, const std::string& task, int num_cpus,
+                            const CpuDeviceOptions& memory,
+                            std::unique_ptr<Worker>* out) {
   DeviceNameUtils::ParsedName parsed;
   if (!DeviceNameUtils::ParseFullName(task, &parsed) || !parsed.has_job ||
       !parsed.has_replica || !parsed.has_task || parsed.has_type) {
@@ -52,7 +58,9 @@ absl::Status Worker::Create(Env* env, const std::string& task, int num_cpus,
     devices.push_back(std::make_unique<CpuDevice>(
         env,
         Device::BuildDeviceAttributes(Device::FullName(name, "CPU", i), "CPU",
-                                      kCpuDeviceMemoryLimit, incarnation)));
+                                      CpuDeviceMemoryLimit(memory),
+                                      incarnation),
+        memory));
   }
   out->reset(new Worker(env, name, incarnation,
                         std::make_unique<DeviceMgr>(std::move(devices))));

@@ -34,6 +34,7 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/worker.pb.h"
+#include "runtime/common/cpu_device.h"
 #include "runtime/common/device_mgr.h"
 #include "runtime/distributed/graph_mgr.h"
 #include "runtime/distributed/recent_request_ids.h"
@@ -45,8 +46,14 @@ namespace stepflow {
 
 class Worker : public RpcHandler {
  public:
-  // `task` is "/job:J/replica:R/task:T"; `num_cpus` >= 1.
+  // `task` is "/job:J/replica:R/task:T"; `num_cpus` >= 1. `memory` sets
+  // the devices' budgets (its process budget is borrowed and must outlive
+  // the worker): a tensor over budget fails its step with
+  // ResourceExhausted and the worker serves on.
   static absl::Status Create(Env* env, const std::string& task, int num_cpus,
+                             std::unique_ptr<Worker>* out);
+  static absl::Status Create(Env* env, const std::string& task, int num_cpus,
+                             const CpuDeviceOptions& memory,
                              std::unique_ptr<Worker>* out);
   ~Worker() override;
 
