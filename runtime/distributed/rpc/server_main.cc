@@ -19,6 +19,7 @@
 #include "absl/flags/usage.h"
 #include "runtime/distributed/rpc/grpc_server.h"
 #include "runtime/env/real/malloc_tuning.h"
+#include "runtime/env/real/memory_limit.h"
 
 ABSL_FLAG(std::string, cluster, "",
           "worker=host:port,host:port (task i is the i-th address)");
@@ -28,6 +29,9 @@ ABSL_FLAG(int, cpus, 1, "CPU devices of this task");
 ABSL_FLAG(int, inter_op_threads, 0, "Threads (0 = one per core)");
 ABSL_FLAG(int64_t, session_gc_seconds, 0,
           "Close master sessions idle this long (0: never)");
+ABSL_FLAG(std::string, memory_limit, "",
+          "Bytes of tensors this server may hold (4G, 512M, ...; 0: no "
+          "limit); default: 80% of physical memory or of ulimit -v");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
@@ -57,6 +61,15 @@ int main(int argc, char** argv) {
   options.cpus = absl::GetFlag(FLAGS_cpus);
   options.inter_op_threads = absl::GetFlag(FLAGS_inter_op_threads);
   options.session_gc_seconds = absl::GetFlag(FLAGS_session_gc_seconds);
+  options.memory_limit_bytes = stepflow::DefaultProcessMemoryLimit();
+  if (!absl::GetFlag(FLAGS_memory_limit).empty()) {
+    s = stepflow::ParseMemoryLimit(absl::GetFlag(FLAGS_memory_limit),
+                                   &options.memory_limit_bytes);
+    if (!s.ok()) {
+      std::fprintf(stderr, "grpc_server: %s\n", s.ToString().c_str());
+      return 1;
+    }
+  }
   std::unique_ptr<stepflow::GrpcServer> server;
   s = stepflow::GrpcServer::Create(options, &server);
   if (!s.ok()) {
