@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "runtime/bin/tensor_file.h"
+#include "runtime/framework/cpu_allocator.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor_id.h"
 
@@ -33,6 +34,7 @@ bool Flatten(absl::string_view s, std::vector<std::string>* leaves,
     size_t pos = 0;
     std::vector<std::string>* leaves;
     std::string* error;
+    int depth = 0;  // Brackets open around the current element.
     void SkipWs() {
       while (pos < s.size() && absl::ascii_isspace(s[pos])) ++pos;
     }
@@ -40,7 +42,20 @@ bool Flatten(absl::string_view s, std::vector<std::string>* leaves,
     bool Element(std::vector<int64_t>* shape) {
       SkipWs();
       if (pos < s.size() && s[pos] == '[') {
+        // The rank is at most TensorShape::kMaxDimensions: deeper nesting
+        // is refused before it can exhaust the stack.
+        if (depth >= TensorShape::kMaxDimensions) {
+          *error =
+              absl::StrCat("nested deeper than ", TensorShape::kMaxDimensions,
+                           " levels (the highest rank a tensor may have)");
+          return false;
+        }
         ++pos;
+        ++depth;
+        struct Leave {
+          int* depth;
+          ~Leave() { --*depth; }
+        } leave{&depth};
         std::vector<int64_t> child_shape;
         int64_t count = 0;
         SkipWs();
@@ -88,7 +103,7 @@ bool Flatten(absl::string_view s, std::vector<std::string>* leaves,
       return true;
     }
   };
-  Parser p{s, 0, leaves, error};
+  Parser p{s, 0, leaves, error, 0};
   if (!p.Element(shape)) return false;
   p.SkipWs();
   if (p.pos != s.size()) {
@@ -189,7 +204,9 @@ absl::Status ParseTensorValue(const std::string& value, DataType dtype,
   TensorShape shape;
   absl::Status s = TensorShape::BuildTensorShape(dims, &shape);
   if (!s.ok()) return s;
-  Tensor t(dtype, shape);
+  Tensor t;
+  s = Tensor::Allocate(cpu_allocator(), dtype, shape, &t);
+  if (!s.ok()) return s;
   if (t.NumElements() != static_cast<int64_t>(leaves.size())) {
     return absl::InvalidArgumentError(
         absl::StrCat("malformed value '", value, "'"));

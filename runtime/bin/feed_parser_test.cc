@@ -259,5 +259,23 @@ TEST(FeedParserTest, Errors) {
   EXPECT_FALSE(ParseTensorValue("maybe", DT_BOOL, &t).ok());
 }
 
+TEST(FeedParserTest, DeepNestingIsRefusedWithoutExhaustingTheStack) {
+  Tensor t;
+  // 50,000 open brackets used to recurse until the stack overflowed.
+  absl::Status s = ParseTensorValue(std::string(50000, '['), DT_FLOAT, &t);
+  EXPECT_TRUE(absl::IsInvalidArgument(s));
+  EXPECT_NE(s.message().find("nested deeper than 254"), std::string::npos);
+  // Rank 20,000, well formed: refused too (TensorFlow's limit is 254).
+  const std::string deep =
+      std::string(20000, '[') + "1" + std::string(20000, ']');
+  s = ParseTensorValue(deep, DT_FLOAT, &t);
+  EXPECT_TRUE(absl::IsInvalidArgument(s));
+  // Rank 254 is the highest allowed.
+  const std::string max = std::string(254, '[') + "1" + std::string(254, ']');
+  ASSERT_TRUE(ParseTensorValue(max, DT_FLOAT, &t).ok());
+  EXPECT_EQ(t.dims(), 254);
+  EXPECT_FALSE(ParseTensorValue("[" + max + "]", DT_FLOAT, &t).ok());
+}
+
 }  // namespace
 }  // namespace stepflow

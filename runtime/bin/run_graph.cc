@@ -71,7 +71,9 @@
 #include "runtime/client/timeline.h"
 #include "runtime/common/session.h"
 #include "runtime/env/real/malloc_tuning.h"
+#include "runtime/env/real/memory_limit.h"
 #include "runtime/env/real/real_env.h"
+#include "runtime/framework/memory_budget.h"
 #include "runtime/framework/tensor_id.h"
 #include "runtime/graph/graph_def_io.h"
 
@@ -95,6 +97,9 @@ ABSL_FLAG(std::string, session_target, "",
           "Session target: \"\" for local, grpc://host:port for distributed");
 ABSL_FLAG(int, cpus, 1, "Number of CPU devices (ConfigProto.device_count)");
 ABSL_FLAG(int, inter_op_threads, 0, "Inter-op threads (0 = number of cores)");
+ABSL_FLAG(std::string, memory_limit, "",
+          "Bytes of tensors a local session may hold (4G, 512M, ...; 0: no "
+          "limit); default: 80% of physical memory or of ulimit -v");
 ABSL_FLAG(bool, log_device_placement, false, "Print each node's device");
 ABSL_FLAG(
     bool, allow_soft_placement, false,
@@ -269,13 +274,23 @@ class RunGraph {
     if (absl::GetFlag(FLAGS_cpus) < 1) {
       return absl::InvalidArgumentError("--cpus must be >= 1");
     }
+    absl::Status s = CheckThreadCountFlag(
+        "inter_op_threads", absl::GetFlag(FLAGS_inter_op_threads));
+    if (!s.ok()) return s;
+    memory_limit_ = DefaultProcessMemoryLimit();
+    if (!absl::GetFlag(FLAGS_memory_limit).empty()) {
+      s = ParseMemoryLimit(absl::GetFlag(FLAGS_memory_limit), &memory_limit_);
+      if (!s.ok()) return s;
+    }
     return absl::OkStatus();
   }
 
   absl::Status CreateSession() {
     real_env_ = RealEnv::Create(absl::GetFlag(FLAGS_inter_op_threads));
+    process_memory_ = new MemoryBudget("run_graph", memory_limit_);
     SessionOptions options;
     options.env = real_env_->env();
+    options.process_memory = process_memory_;
     options.target = session_target_;
     (*options.config.mutable_device_count())["CPU"] = absl::GetFlag(FLAGS_cpus);
     options.config.set_log_device_placement(
@@ -390,6 +405,10 @@ class RunGraph {
   int steps_ = 1;
   std::string output_dir_;
   std::unique_ptr<RealEnv> real_env_;
+  int64_t memory_limit_ = 0;
+  // Charged by the session's devices; never freed (fetched tensors may
+  // outlive the session and release into it).
+  MemoryBudget* process_memory_ = nullptr;
   std::unique_ptr<Session> session_;
   std::vector<Tensor> outputs_;
 };

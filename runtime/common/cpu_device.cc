@@ -1,11 +1,48 @@
 #include "runtime/common/cpu_device.h"
 
+#include <memory>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/device_name_utils.h"
 
 namespace stepflow {
 
+namespace {
+
+// A CpuAllocator that owns the device budget it charges.
+class DeviceCpuAllocator : public CpuAllocator {
+ public:
+  explicit DeviceCpuAllocator(std::unique_ptr<MemoryBudget> budget)
+      : CpuAllocator(budget.get()), budget_(std::move(budget)) {}
+
+ private:
+  std::unique_ptr<MemoryBudget> budget_;
+};
+
+}  // namespace
+
+CpuDevice::CpuDevice(Env* env, const DeviceAttributes& attributes,
+                     const CpuDeviceOptions& options)
+    : Device(env, attributes),
+      allocator_(new DeviceCpuAllocator(std::make_unique<MemoryBudget>(
+          attributes.name(), options.per_device_memory_limit,
+          options.process_memory))) {}
+
+CpuDevice::~CpuDevice() { allocator_->ReleaseOwner(); }
+
+int64_t CpuDeviceMemoryLimit(const CpuDeviceOptions& options) {
+  return options.per_device_memory_limit > 0 ? options.per_device_memory_limit
+                                             : kCpuDeviceMemoryLimit;
+}
+
 absl::Status AddCpuDevices(Env* env, int count, const std::string& name_prefix,
+                           std::vector<std::unique_ptr<Device>>* out) {
+  return AddCpuDevices(env, count, name_prefix, CpuDeviceOptions(), out);
+}
+
+absl::Status AddCpuDevices(Env* env, int count, const std::string& name_prefix,
+                           const CpuDeviceOptions& options,
                            std::vector<std::unique_ptr<Device>>* out) {
   if (count < 0) {
     return absl::InvalidArgumentError(
@@ -28,9 +65,9 @@ absl::Status AddCpuDevices(Env* env, int count, const std::string& name_prefix,
   for (int i = 0; i < count; ++i) {
     DeviceAttributes attrs = Device::BuildDeviceAttributes(
         Device::FullName(task, DEVICE_CPU, i), DEVICE_CPU,
-        kCpuDeviceMemoryLimit, env->random->NewNonZero64(),
+        CpuDeviceMemoryLimit(options), env->random->NewNonZero64(),
         absl::StrCat("device: ", i, ", name: host CPU"));
-    out->push_back(std::make_unique<CpuDevice>(env, attrs));
+    out->push_back(std::make_unique<CpuDevice>(env, attrs, options));
   }
   return absl::OkStatus();
 }

@@ -28,9 +28,20 @@ class DirectSessionFactory : public SessionFactory {
       }
       num_cpus = it->second;
     }
+    CpuDeviceOptions memory;
+    memory.process_memory = options.process_memory;
+    memory.per_device_memory_limit =
+        options.config.memory_options().per_device_memory_limit_bytes();
+    if (memory.per_device_memory_limit < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("memory_options.per_device_memory_limit_bytes must be "
+                       "at least 0, got ",
+                       memory.per_device_memory_limit));
+    }
     std::vector<std::unique_ptr<Device>> devices;
-    SF_RETURN_IF_ERROR(AddCpuDevices(
-        options.env, num_cpus, "/job:localhost/replica:0/task:0", &devices));
+    SF_RETURN_IF_ERROR(AddCpuDevices(options.env, num_cpus,
+                                     "/job:localhost/replica:0/task:0", memory,
+                                     &devices));
     // GPUs and other device types whose libraries are linked in.
     SF_RETURN_IF_ERROR(AddRegisteredDevices(
         options, "/job:localhost/replica:0/task:0", &devices));

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
@@ -366,7 +367,17 @@ absl::Status ExecutorState<P>::ComputeSync(const NodeItem& item,
                                            NodeExecStats* stats) {
   OpKernelContext ctx(params);
   SetOpStart(stats);
-  immutable_.device()->Compute(item.kernel, &ctx);
+  try {
+    immutable_.device()->Compute(item.kernel, &ctx);
+  } catch (const std::bad_alloc&) {
+    // A kernel's own scratch (a std::vector sized by its inputs) ran the
+    // process out of memory: the step fails, the process lives.
+    ctx.SetStatus(
+        AttachDef(absl::ResourceExhaustedError(absl::StrCat(
+                      "OOM: kernel ", item.kernel->type_string(), " on ",
+                      immutable_.device()->name(), " ran out of host memory")),
+                  item.kernel->name()));
+  }
   SetOpEnd(stats);
   return ProcessOutputs(item, &ctx, *params, outputs, node_dead, stats);
 }

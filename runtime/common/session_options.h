@@ -9,6 +9,13 @@
 // Unref() when the step's state goes away. Unset: the session's default
 // (IntraProcessRendezvous). The simulator uses it to trace rendezvous
 // traffic. Must be callable from any thread the session runs on.
+//
+// `process_memory` (optional, borrowed; must outlive the session and every
+// tensor it returned, so main()s never free it) is the
+// process's memory budget that every device of the session charges its
+// tensors to, on top of config.memory_options' per-device limit. main()s
+// size it (a fraction of physical memory, or --memory_limit); null: no
+// process budget (failed allocations are still ResourceExhausted).
 #ifndef STEPFLOW_RUNTIME_COMMON_SESSION_OPTIONS_H_
 #define STEPFLOW_RUNTIME_COMMON_SESSION_OPTIONS_H_
 
@@ -21,7 +28,8 @@
 
 namespace stepflow {
 
-class Rendezvous;  // runtime/framework/rendezvous.h
+class MemoryBudget;  // runtime/framework/memory_budget.h
+class Rendezvous;    // runtime/framework/rendezvous.h
 
 using RendezvousFactory = std::function<Rendezvous*(int64_t step_id)>;
 
@@ -32,6 +40,7 @@ struct SessionOptions {
   ConfigProto config;
   Env* env = nullptr;
   RendezvousFactory rendezvous_factory;
+  MemoryBudget* process_memory = nullptr;
 };
 
 }  // namespace stepflow

@@ -28,6 +28,15 @@ GraphMgr::GraphMgr(Env* env, const DeviceMgr* device_mgr,
 
 GraphMgr::~GraphMgr() = default;
 
+Allocator* GraphMgr::FeedAllocator(const Rendezvous::ParsedKey& key) const {
+  Device* device = nullptr;
+  if (device_mgr_->LookupDevice(key.dst_device, &device).ok()) {
+    return device->GetAllocator();
+  }
+  std::vector<Device*> devices = device_mgr_->ListDevices();
+  return devices.empty() ? cpu_allocator() : devices[0]->GetAllocator();
+}
+
 size_t GraphMgr::NumGraphs() const {
   absl::MutexLock l(&mu_);
   return graphs_.size();
@@ -137,11 +146,14 @@ void GraphMgr::ExecuteAsync(const std::string& handle,
     Rendezvous::ParsedKey key;
     absl::Status s = Rendezvous::ParseKey(send.name(), &key);
     Tensor value;
-    if (s.ok()) s = TensorFromProto(send.tensor(), &value);
+    if (s.ok()) s = TensorFromProto(FeedAllocator(key), send.tensor(), &value);
     if (!s.ok()) {
-      done(absl::InvalidArgumentError(
-          absl::StrCat("Bad feed '", send.name(), "' for step ",
-                       request.step_id(), ": ", s.message())));
+      // A feed over the memory budget stays ResourceExhausted.
+      done(absl::Status(absl::IsResourceExhausted(s)
+                            ? s.code()
+                            : absl::StatusCode::kInvalidArgument,
+                        absl::StrCat("Bad feed '", send.name(), "' for step ",
+                                     request.step_id(), ": ", s.message())));
       return;
     }
     // Fails only once the step was aborted (a partial run whose executors

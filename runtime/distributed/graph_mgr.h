@@ -77,6 +77,10 @@ class GraphMgr {
 
  private:
   struct Item;
+  // The allocator a client's feed for `key` is decoded with: its
+  // destination device's when that device is here, else this task's
+  // first device's, so the device budgets bound every feed.
+  Allocator* FeedAllocator(const Rendezvous::ParsedKey& key) const;
   // Runs every executor of `item` for the step; `done` gets the first
   // error (DeadlineExceeded for exec_opts' deadline). Fills
   // response->step_stats when a timeline is asked for and `response` is

@@ -34,6 +34,7 @@ std::string Hex(uint64_t v) { return absl::StrFormat("%016x", v); }
 absl::Status Worker::Create(Env* env, const std::string& task, int num_cpus,
                             const Options& options,
                             std::unique_ptr<Worker>* out) {
+  const CpuDeviceOptions& memory = options.memory;
   DeviceNameUtils::ParsedName parsed;
   if (!DeviceNameUtils::ParseFullName(task, &parsed) || !parsed.has_job ||
       !parsed.has_replica || !parsed.has_task || parsed.has_type) {
@@ -54,7 +55,9 @@ absl::Status Worker::Create(Env* env, const std::string& task, int num_cpus,
     devices.push_back(std::make_unique<CpuDevice>(
         env,
         Device::BuildDeviceAttributes(Device::FullName(name, "CPU", i), "CPU",
-                                      kCpuDeviceMemoryLimit, incarnation)));
+                                      CpuDeviceMemoryLimit(memory),
+                                      incarnation),
+        memory));
   }
   out->reset(new Worker(env, name, incarnation,
                         std::make_unique<DeviceMgr>(std::move(devices)),

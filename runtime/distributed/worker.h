@@ -44,6 +44,7 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/worker.pb.h"
+#include "runtime/common/cpu_device.h"
 #include "runtime/common/device_mgr.h"
 #include "runtime/distributed/graph_mgr.h"
 #include "runtime/distributed/recent_request_ids.h"
@@ -59,6 +60,10 @@ class Worker : public RpcHandler {
   struct Options {
     // Drop the sessions of a master not heard from this long (0: never).
     int64_t session_lease_nanos = 0;
+    // The devices' memory budgets (the process budget is borrowed and must
+    // outlive the worker): a tensor over budget fails its step with
+    // ResourceExhausted and the worker serves on.
+    CpuDeviceOptions memory;
   };
 
   // `task` is "/job:J/replica:R/task:T"; `num_cpus` >= 1.

@@ -199,8 +199,17 @@ absl::Status OpKernelContext::allocate_temp(DataType type,
         absl::StrCat("Cannot allocate a tensor of shape ", shape.DebugString(),
                      ": ", s.message()));
   }
-  *out = Tensor(type, shape);
-  return absl::OkStatus();
+  s = Tensor::Allocate(device()->GetAllocator(), type, shape, out);
+  if (absl::IsResourceExhausted(s)) {
+    // TensorFlow's form: "... and type float on <device> by allocator cpu".
+    std::string message(s.message());
+    const size_t at = message.find(" by allocator ");
+    if (at != std::string::npos) {
+      message.insert(at, absl::StrCat(" on ", device()->name()));
+    }
+    return absl::ResourceExhaustedError(message);
+  }
+  return s;
 }
 
 void OpKernelContext::set_output(int index, const Tensor& tensor) {

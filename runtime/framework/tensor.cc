@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/cpu_allocator.h"
 
 namespace stepflow {
 namespace {
@@ -27,46 +28,62 @@ size_t ElementSize(DataType dtype) {
   return static_cast<size_t>(DataTypeSize(dtype));
 }
 
+// " (num_allocs 1, bytes_in_use 64, ...)" or "" for an allocator without
+// stats.
+std::string AllocatorState(Allocator* allocator) {
+  std::optional<AllocatorStats> stats = allocator->GetStats();
+  if (!stats.has_value()) return "";
+  return absl::StrCat(" (", stats->DebugString(), ")");
+}
+
 }  // namespace
 
-TensorBuffer::TensorBuffer(DataType dtype, int64_t num_elements)
-    : dtype_(dtype), num_elements_(num_elements) {
+absl::Status TensorBuffer::Allocate(Allocator* allocator, DataType dtype,
+                                    int64_t num_elements, TensorBuffer** out) {
   if (!DataTypeIsSupported(dtype)) {
-    Fatal(absl::StrCat("cannot allocate a tensor buffer of unsupported type ",
-                       DataTypeString(dtype)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot allocate a tensor buffer of unsupported type ",
+                     DataTypeString(dtype)));
   }
   if (num_elements < 0) {
-    Fatal(absl::StrCat("negative element count ", num_elements));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Cannot allocate a negative element count ", num_elements));
   }
   const size_t elem = ElementSize(dtype);
   if (static_cast<uint64_t>(num_elements) >
       (static_cast<uint64_t>(1) << 62) / elem) {
-    Fatal(absl::StrCat("tensor buffer of ", num_elements, " elements of ",
-                       DataTypeString(dtype), " is too large"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("A tensor buffer of ", num_elements, " elements of ",
+                     DataTypeString(dtype), " is too large to allocate"));
   }
-  bytes_ = static_cast<size_t>(num_elements) * elem;
-  // Aligned inside a block with room for the padding: glibc's aligned
-  // allocation path costs several times a plain malloc, which dominates
-  // the small tensors of per-step bookkeeping.
-  const size_t alloc = bytes_ + kAlignment;
-  block_ = std::malloc(alloc);
-  if (block_ == nullptr) {
-    Fatal(absl::StrCat("out of memory allocating ", alloc, " bytes for a ",
-                       DataTypeString(dtype), " tensor"));
+  const size_t bytes = static_cast<size_t>(num_elements) * elem;
+  void* data = allocator->AllocateRaw(kAlignment, bytes);
+  if (data == nullptr) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("OOM allocating ", bytes, " bytes by allocator ",
+                     allocator->Name(), AllocatorState(allocator)));
   }
-  const uintptr_t addr = reinterpret_cast<uintptr_t>(block_);
-  data_ = reinterpret_cast<void*>((addr + kAlignment - 1) & ~(kAlignment - 1));
   if (dtype == DT_STRING) {
-    std::string* p = static_cast<std::string*>(data_);
+    std::string* p = static_cast<std::string*>(data);
     for (int64_t i = 0; i < num_elements; ++i) new (p + i) std::string();
   } else if (dtype == DT_RESOURCE) {
-    ResourceHandleProto* p = static_cast<ResourceHandleProto*>(data_);
+    ResourceHandleProto* p = static_cast<ResourceHandleProto*>(data);
     for (int64_t i = 0; i < num_elements; ++i)
       new (p + i) ResourceHandleProto();
   } else {
-    std::memset(data_, 0, bytes_);
+    std::memset(data, 0, bytes);
   }
+  *out = new TensorBuffer(allocator, dtype, num_elements, bytes, data);
+  return absl::OkStatus();
 }
+
+TensorBuffer::TensorBuffer(Allocator* allocator, DataType dtype,
+                           int64_t num_elements, size_t bytes, void* data)
+    : dtype_(dtype),
+      num_elements_(num_elements),
+      bytes_(bytes),
+      data_(data),
+      allocator_(allocator) {}
 
 TensorBuffer::TensorBuffer(DataType dtype, int64_t num_elements, void* data,
                            std::function<void(void*)> release)
@@ -93,7 +110,7 @@ TensorBuffer::~TensorBuffer() {
     ResourceHandleProto* p = static_cast<ResourceHandleProto*>(data_);
     for (int64_t i = 0; i < num_elements_; ++i) p[i].~ResourceHandleProto();
   }
-  std::free(block_);
+  allocator_->DeallocateRaw(data_, kAlignment, bytes_);
 }
 
 void TensorBuffer::Unref() {
@@ -102,19 +119,42 @@ void TensorBuffer::Unref() {
 
 Tensor::Tensor() : dtype_(DT_INVALID), buf_(nullptr) {}
 
-Tensor::Tensor(DataType dtype, const TensorShape& shape)
-    : dtype_(dtype), shape_(shape), buf_(nullptr) {
+absl::Status Tensor::Allocate(Allocator* allocator, DataType dtype,
+                              const TensorShape& shape, Tensor* out) {
   if (IsRefType(dtype) || !DataTypeIsSupported(dtype)) {
-    Fatal(
-        absl::StrCat("cannot create a tensor of type ", DataTypeString(dtype)));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Cannot allocate a tensor of type ", DataTypeString(dtype)));
   }
-  for (int i = 0; i < shape.dims(); ++i) {
-    if (shape.dim_size(i) < 0) {
-      Fatal(absl::StrCat("cannot create a tensor with invalid shape ",
-                         shape.DebugString()));
-    }
+  TensorShape checked;
+  absl::Status s = TensorShape::BuildTensorShape(shape.dim_sizes(), &checked);
+  if (!s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot allocate a tensor of shape ", shape.DebugString(),
+                     ": ", s.message()));
   }
-  buf_ = new TensorBuffer(dtype, shape.num_elements());
+  TensorBuffer* buf = nullptr;
+  s = TensorBuffer::Allocate(allocator, dtype, shape.num_elements(), &buf);
+  if (!s.ok()) {
+    if (!absl::IsResourceExhausted(s)) return s;
+    // TensorFlow's words, which tools grep for, and the bytes asked for.
+    const uint64_t n = static_cast<uint64_t>(shape.num_elements());
+    const uint64_t elem = ElementSize(dtype);
+    const std::string bytes = n > UINT64_MAX / elem
+                                  ? absl::StrCat(n, " elements")
+                                  : absl::StrCat(n * elem, " bytes");
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "OOM when allocating tensor with shape", shape.DebugString(),
+        " and type ", DataTypeString(dtype), " by allocator ",
+        allocator->Name(), " (", bytes, ")", AllocatorState(allocator)));
+  }
+  *out = Tensor(shape, buf);
+  return absl::OkStatus();
+}
+
+Tensor::Tensor(DataType dtype, const TensorShape& shape)
+    : dtype_(DT_INVALID), buf_(nullptr) {
+  absl::Status s = Allocate(cpu_allocator(), dtype, shape, this);
+  if (!s.ok()) Fatal(std::string(s.message()));
 }
 
 Tensor::Tensor(const TensorShape& shape, TensorBuffer* buffer)
@@ -209,8 +249,20 @@ bool Tensor::CopyFrom(const Tensor& other, const TensorShape& shape) {
 }
 
 Tensor Tensor::DeepCopy() const {
-  if (!IsInitialized()) return Tensor();
-  Tensor out(dtype_, shape_);
+  Tensor out;
+  absl::Status s = DeepCopyTo(cpu_allocator(), &out);
+  if (!s.ok()) Fatal(std::string(s.message()));
+  return out;
+}
+
+absl::Status Tensor::DeepCopyTo(Allocator* allocator, Tensor* result) const {
+  if (!IsInitialized()) {
+    *result = Tensor();
+    return absl::OkStatus();
+  }
+  Tensor out;
+  absl::Status s = Allocate(allocator, dtype_, shape_, &out);
+  if (!s.ok()) return s;
   const int64_t n = NumElements();
   if (dtype_ == DT_STRING) {
     const std::string* src = base<const std::string>();
@@ -223,7 +275,8 @@ Tensor Tensor::DeepCopy() const {
   } else {
     std::memcpy(out.raw_data(), raw_data(), TotalBytes());
   }
-  return out;
+  *result = std::move(out);
+  return absl::OkStatus();
 }
 
 void* Tensor::raw_data() const {

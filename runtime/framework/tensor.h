@@ -9,6 +9,13 @@
 // objects (constructed/destroyed with the buffer); DT_RESOURCE as
 // ResourceHandleProto objects.
 //
+// Allocation: Tensor::Allocate takes the bytes from an Allocator and
+// reports a refusal as ResourceExhausted; it is the path for every tensor
+// whose size comes from a client (kernel outputs through OpKernelContext,
+// decoded TensorProtos, feeds). The constructor Tensor(dtype, shape) cannot
+// report failure: it is for sizes the runtime bounds itself (scalars,
+// shapes, test values) and aborts the process if even that fails.
+//
 // Thread-safety: a Tensor object is a value; distinct Tensor objects sharing
 // a buffer may be used from different threads. Mutating elements of a shared
 // buffer concurrently is the caller's responsibility (as in TensorFlow; ref
@@ -24,6 +31,7 @@
 
 #include "absl/status/status.h"
 #include "proto/resource_handle.pb.h"
+#include "runtime/framework/allocator.h"
 #include "runtime/framework/tensor_shape.h"
 #include "runtime/framework/types.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -43,9 +51,14 @@ struct EnumToDataType<DT_RESOURCE> {
 // The refcounted storage behind one or more Tensors.
 class TensorBuffer {
  public:
-  // Allocates storage for `num_elements` of `dtype` (value-initialised:
-  // zeros, empty strings, empty handles). 64-byte aligned.
-  TensorBuffer(DataType dtype, int64_t num_elements);
+  // Storage for `num_elements` of `dtype` from `allocator` (borrowed; must
+  // outlive the buffer), value-initialised (zeros, empty strings, empty
+  // handles) and 64-byte aligned; the buffer holds one reference.
+  // InvalidArgument for an unsupported dtype or a negative count;
+  // ResourceExhausted (the bytes and the allocator's name and stats) when
+  // the allocator refuses or the size overflows.
+  static absl::Status Allocate(Allocator* allocator, DataType dtype,
+                               int64_t num_elements, TensorBuffer** out);
   // Adopts storage owned elsewhere (device memory, a pool): `data` holds
   // `num_elements` of memcpyable `dtype`; the buffer never reads or writes
   // the bytes and runs `release(data)` when the last reference goes.
@@ -67,13 +80,15 @@ class TensorBuffer {
   int64_t num_elements() const { return num_elements_; }
 
  private:
+  TensorBuffer(Allocator* allocator, DataType dtype, int64_t num_elements,
+               size_t bytes, void* data);
   ~TensorBuffer();
   std::atomic<int64_t> refs_{1};
   DataType dtype_;
   int64_t num_elements_;
   size_t bytes_;
   void* data_;
-  void* block_ = nullptr;  // What data_ was carved from (owned storage only).
+  Allocator* allocator_ = nullptr;      // Set for allocated storage.
   std::function<void(void*)> release_;  // Set for adopted storage.
 };
 
@@ -81,7 +96,16 @@ class Tensor {
  public:
   // Uninitialized tensor: dtype() == DT_INVALID, !IsInitialized().
   Tensor();
-  // Allocates a zero-filled tensor. `dtype` must be a supported non-ref type.
+  // A zero-filled tensor from `allocator` (borrowed; must outlive the
+  // tensor's buffer). InvalidArgument for a ref or unsupported dtype or an
+  // invalid shape; ResourceExhausted ("OOM when allocating tensor with
+  // shape[...] and type ... by allocator ...", with the bytes) when the
+  // allocator refuses. `*out` is untouched on error.
+  static absl::Status Allocate(Allocator* allocator, DataType dtype,
+                               const TensorShape& shape, Tensor* out);
+  // A zero-filled tensor from cpu_allocator(), for sizes the runtime bounds
+  // itself: aborts the process if the allocation fails. `dtype` must be a
+  // supported non-ref type. Never for client-sized tensors (use Allocate).
   Tensor(DataType dtype, const TensorShape& shape);
   // Scalar helpers.
   template <typename T>
@@ -128,8 +152,10 @@ class Tensor {
   absl::Status BitcastFrom(const Tensor& other, const TensorShape& shape);
   // Same as BitcastFrom but returns false instead of an error.
   bool CopyFrom(const Tensor& other, const TensorShape& shape);
-  // An independent copy of the data.
+  // An independent copy of the data (from cpu_allocator(); aborts if that
+  // fails). DeepCopyTo allocates from `allocator` and reports failure.
   Tensor DeepCopy() const;
+  absl::Status DeepCopyTo(Allocator* allocator, Tensor* out) const;
 
   // Raw element pointer (nullptr when uninitialized).
   void* raw_data() const;

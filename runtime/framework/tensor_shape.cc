@@ -16,6 +16,11 @@ std::string DimsString(absl::Span<const int64_t> dims) {
 
 absl::Status TensorShape::BuildTensorShape(absl::Span<const int64_t> dims,
                                            TensorShape* out) {
+  if (dims.size() > static_cast<size_t>(kMaxDimensions)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Shape has ", dims.size(), " dimensions; at most ",
+                     kMaxDimensions, " are allowed"));
+  }
   int64_t count = 1;
   for (int64_t d : dims) {
     if (d < 0) {
@@ -37,6 +42,11 @@ absl::Status TensorShape::FromProto(const TensorShapeProto& proto,
   if (proto.unknown_rank()) {
     return absl::InvalidArgumentError(
         "Shape of unknown rank is not a fully defined shape");
+  }
+  if (proto.dim_size() > kMaxDimensions) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Shape has ", proto.dim_size(), " dimensions; at most ",
+                     kMaxDimensions, " are allowed"));
   }
   absl::InlinedVector<int64_t, 4> dims;
   for (const auto& d : proto.dim()) {
@@ -73,6 +83,11 @@ absl::Status PartialTensorShape::FromProto(const TensorShapeProto& proto,
     out->known_rank_ = false;
     out->dims_.clear();
     return absl::OkStatus();
+  }
+  if (proto.dim_size() > TensorShape::kMaxDimensions) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Shape has ", proto.dim_size(), " dimensions; at most ",
+                     TensorShape::kMaxDimensions, " are allowed"));
   }
   absl::InlinedVector<int64_t, 4> dims;
   for (const auto& d : proto.dim()) {

@@ -19,6 +19,10 @@ namespace stepflow {
 
 class TensorShape {
  public:
+  // The highest rank a tensor may have (TensorFlow's TensorShape::
+  // kMaxDimensions).
+  static constexpr int kMaxDimensions = 254;
+
   // Scalar.
   TensorShape() = default;
   // Dims must be >= 0 (checked by IsValid/BuildTensorShape, not here).
@@ -27,7 +31,8 @@ class TensorShape {
       : dims_(dims.begin(), dims.end()) {}
 
   // Validating constructors: InvalidArgument on negative dims, overflow of
-  // the element count, unknown rank or unknown dims.
+  // the element count, more than kMaxDimensions dims, unknown rank or
+  // unknown dims.
   static absl::Status BuildTensorShape(absl::Span<const int64_t> dims,
                                        TensorShape* out);
   static absl::Status FromProto(const TensorShapeProto& proto,

@@ -1,5 +1,7 @@
 #include "runtime/framework/tensor_shape.h"
 
+#include <vector>
+
 #include <gtest/gtest.h>
 #include <cstdint>
 
@@ -47,6 +49,24 @@ TEST(TensorShapeTest, RejectsInvalid) {
   p.add_dim()->set_size(-1);
   EXPECT_EQ(TensorShape::FromProto(p, &out).code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(TensorShapeTest, RankAboveTensorFlowsLimitIsRefused) {
+  TensorShape out;
+  std::vector<int64_t> dims(TensorShape::kMaxDimensions, 1);
+  EXPECT_TRUE(TensorShape::BuildTensorShape(dims, &out).ok());
+  EXPECT_EQ(out.dims(), 254);
+  dims.push_back(1);
+  absl::Status s = TensorShape::BuildTensorShape(dims, &out);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_NE(s.message().find("255 dimensions; at most 254"), std::string::npos)
+      << s;
+  TensorShapeProto proto;
+  for (int i = 0; i < 20000; ++i) proto.add_dim()->set_size(1);
+  EXPECT_TRUE(absl::IsInvalidArgument(TensorShape::FromProto(proto, &out)));
+  PartialTensorShape partial;
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(PartialTensorShape::FromProto(proto, &partial)));
 }
 
 TEST(PartialTensorShapeTest, UnknownRankAndDims) {

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <cstdint>
 
+#include "runtime/framework/cpu_allocator.h"
+#include "runtime/framework/memory_budget.h"
+
 namespace stepflow {
 namespace {
 
@@ -134,6 +137,67 @@ TEST(TensorTest, ResourceElements) {
   Tensor copy = t.DeepCopy();
   EXPECT_EQ(copy.scalar<ResourceHandleProto>().name(), "v");
   EXPECT_NE(t.SummarizeValue(1).find("name=\"v\""), std::string::npos);
+}
+
+TEST(TensorTest, AllocateReportsOomNamingShapeTypeBytesAndAllocator) {
+  MemoryBudget budget("cpu", 1 << 20);
+  CpuAllocator allocator(&budget);
+  Tensor t = Tensor::Scalar<int32_t>(7);
+  // 4 TiB of floats: refused before any memory is touched.
+  absl::Status s = Tensor::Allocate(&allocator, DT_FLOAT,
+                                    TensorShape({1048576, 1048576}), &t);
+  EXPECT_TRUE(absl::IsResourceExhausted(s)) << s;
+  EXPECT_NE(s.message().find("OOM when allocating tensor with "
+                             "shape[1048576,1048576] and type float by "
+                             "allocator cpu"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.message().find("4398046511104 bytes"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("limit 1048576"), std::string::npos) << s;
+  // The output is untouched on error.
+  EXPECT_EQ(t.scalar<int32_t>(), 7);
+  EXPECT_EQ(budget.bytes_in_use(), 0);
+}
+
+TEST(TensorTest, AllocateChargesTheBudgetUntilTheLastReferenceGoes) {
+  MemoryBudget budget("cpu", 1000);
+  CpuAllocator allocator(&budget);
+  Tensor t;
+  ASSERT_TRUE(
+      Tensor::Allocate(&allocator, DT_FLOAT, TensorShape({100}), &t).ok());
+  EXPECT_EQ(budget.bytes_in_use(), 400);
+  EXPECT_EQ(t.flat<float>()(99), 0.0f);
+  Tensor copy = t;
+  Tensor second;
+  EXPECT_TRUE(absl::IsResourceExhausted(
+      Tensor::Allocate(&allocator, DT_FLOAT, TensorShape({200}), &second)));
+  t = Tensor();
+  EXPECT_EQ(budget.bytes_in_use(), 400);
+  copy = Tensor();
+  EXPECT_EQ(budget.bytes_in_use(), 0);
+  ASSERT_TRUE(
+      Tensor::Allocate(&allocator, DT_STRING, TensorShape({2}), &second).ok());
+  EXPECT_EQ(second.flat<std::string>()(1), "");
+  Tensor deep;
+  ASSERT_TRUE(second.DeepCopyTo(&allocator, &deep).ok());
+  EXPECT_FALSE(deep.SharesBufferWith(second));
+}
+
+TEST(TensorTest, AllocateRefusesBadTypesAndShapes) {
+  Tensor t;
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Tensor::Allocate(cpu_allocator(), DT_FLOAT_REF, TensorShape({1}), &t)));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Tensor::Allocate(cpu_allocator(), DT_FLOAT, TensorShape({-1}), &t)));
+  // An element count that overflows int64.
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Tensor::Allocate(cpu_allocator(), DT_FLOAT,
+                       TensorShape({int64_t{1} << 40, 1 << 30}), &t)));
+  // Unbudgeted, an impossible size is ResourceExhausted, not an abort.
+  absl::Status s = Tensor::Allocate(cpu_allocator(), DT_DOUBLE,
+                                    TensorShape({int64_t{1} << 58}), &t);
+  EXPECT_TRUE(absl::IsResourceExhausted(s)) << s;
+  EXPECT_FALSE(t.IsInitialized());
 }
 
 TEST(TensorDeathTest, TypeMismatchAborts) {

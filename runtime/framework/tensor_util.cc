@@ -4,6 +4,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/cpu_allocator.h"
+#include "runtime/framework/status_macros.h"
 
 namespace stepflow {
 namespace {
@@ -66,7 +68,7 @@ absl::Status ProtoDtypeAndShape(const TensorProto& proto, TensorShape* shape) {
 }
 
 // Decodes a numeric `proto` whose values are in tensor_content.
-absl::Status FromTensorContent(const TensorProto& proto,
+absl::Status FromTensorContent(Allocator* allocator, const TensorProto& proto,
                                const TensorShape& shape, Tensor* out) {
   const DataType dtype = proto.dtype();
   if (!DataTypeIsMemcpyable(dtype)) {
@@ -89,7 +91,8 @@ absl::Status FromTensorContent(const TensorProto& proto,
       }
     }
   }
-  Tensor t(dtype, shape);
+  Tensor t;
+  SF_RETURN_IF_ERROR(Tensor::Allocate(allocator, dtype, shape, &t));
   if (want > 0) std::memcpy(t.raw_data(), proto.tensor_content().data(), want);
   *out = std::move(t);
   return absl::OkStatus();
@@ -257,17 +260,25 @@ void FillTypedValues(const TensorProto& proto, int64_t count, Tensor* t) {
 }  // namespace
 
 absl::Status TensorFromProto(const TensorProto& proto, Tensor* out) {
+  return TensorFromProto(cpu_allocator(), proto, out);
+}
+
+absl::Status TensorFromProto(Allocator* allocator, const TensorProto& proto,
+                             Tensor* out) {
   TensorShape shape;
   absl::Status s = ProtoDtypeAndShape(proto, &shape);
   if (!s.ok()) return s;
   if (!proto.tensor_content().empty()) {
-    return FromTensorContent(proto, shape, out);
+    return FromTensorContent(allocator, proto, shape, out);
   }
-  // Typed fields: the value count is validated before allocating.
+  // Typed fields: the value count is validated before allocating, and the
+  // allocator's budget is asked before a single element is filled (a few
+  // bytes of proto may declare billions of elements).
   int64_t count = 0;
   s = TypedValueCount(proto, shape, &count);
   if (!s.ok()) return s;
-  Tensor t(proto.dtype(), shape);
+  Tensor t;
+  SF_RETURN_IF_ERROR(Tensor::Allocate(allocator, proto.dtype(), shape, &t));
   FillTypedValues(proto, count, &t);
   *out = std::move(t);
   return absl::OkStatus();

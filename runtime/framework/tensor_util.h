@@ -12,8 +12,12 @@ namespace stepflow {
 // non-empty (its size must equal elements * element size), otherwise from the
 // typed *_val field for the dtype: an empty field means zeros; fewer values
 // than elements means the last value repeats; more values than elements is an
-// error. Errors are InvalidArgument naming the dtype/shape/counts. Never
-// crashes on malformed input.
+// error. Errors are InvalidArgument naming the dtype/shape/counts, and
+// ResourceExhausted when `allocator` refuses the tensor (checked before
+// any element is written). Never crashes on malformed input.
+absl::Status TensorFromProto(Allocator* allocator, const TensorProto& proto,
+                             Tensor* out);
+// The same from cpu_allocator() (unbudgeted: for clients and tools).
 absl::Status TensorFromProto(const TensorProto& proto, Tensor* out);
 
 // Encodes `t`. With `use_tensor_content`, numeric values go into

@@ -368,7 +368,7 @@ const bool kRegistered = RegisterDeviceFactory(
 
 }  // namespace
 bool GpuDevice::GetAllocatorMemoryUsed(AllocatorMemoryUsed* used) const {
-  const AllocatorStats stats = pool_->stats();
+  const PoolAllocatorStats stats = pool_->stats();
   used->set_allocator_name(absl::StrCat(name(), " pool"));
   used->set_total_bytes(stats.bytes_reserved);
   used->set_peak_bytes(stats.peak_bytes_in_use);

@@ -100,10 +100,12 @@ class GpuDevice : public Device {
   cublasHandle_t blas() const { return blas_; }
   absl::Mutex* blas_mu() const { return &blas_mu_; }
 
-  AllocatorStats allocator_stats() const { return pool_->stats(); }
+  PoolAllocatorStats allocator_stats() const { return pool_->stats(); }
   // The device pool's statistics, for step stats (Device contract).
   bool GetAllocatorMemoryUsed(AllocatorMemoryUsed* used) const override;
-  AllocatorStats host_allocator_stats() const { return host_pool_->stats(); }
+  PoolAllocatorStats host_allocator_stats() const {
+    return host_pool_->stats();
+  }
 
  private:
   GpuDevice(Env* env, const DeviceAttributes& attributes, int ordinal);

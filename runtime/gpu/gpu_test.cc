@@ -245,7 +245,7 @@ TEST_F(GpuTest, DeviceCopiesRoundTripAndPoolCountsAllocations) {
   const Tensor host = Filled({1000, 3}, 9, -5, 5);
   Tensor on_device;
   ASSERT_TRUE(gpu->CopyHostToDevice(host, &on_device).ok());
-  AllocatorStats stats = gpu->allocator_stats();
+  PoolAllocatorStats stats = gpu->allocator_stats();
   EXPECT_EQ(stats.num_allocs, 1);
   EXPECT_GE(stats.bytes_in_use, 12000);
   EXPECT_GT(stats.bytes_limit, 0);

@@ -7,7 +7,7 @@
 
 namespace stepflow {
 
-std::string AllocatorStats::DebugString() const {
+std::string PoolAllocatorStats::DebugString() const {
   return absl::StrCat(
       "num_allocs: ", num_allocs, " num_raw_allocs: ", num_raw_allocs,
       " bytes_in_use: ", bytes_in_use,
@@ -93,7 +93,7 @@ void PoolAllocator::Deallocate(void* ptr) {
   free_[size].push_back(ptr);
 }
 
-AllocatorStats PoolAllocator::stats() const {
+PoolAllocatorStats PoolAllocator::stats() const {
   absl::MutexLock l(&mu_);
   return stats_;
 }

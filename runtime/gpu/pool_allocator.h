@@ -40,7 +40,7 @@ class SubAllocator {
   virtual void Free(void* ptr, size_t bytes) = 0;
 };
 
-struct AllocatorStats {
+struct PoolAllocatorStats {
   int64_t num_allocs = 0;      // Allocate calls that succeeded.
   int64_t num_raw_allocs = 0;  // Calls that reached the sub-allocator.
   int64_t bytes_in_use = 0;    // Rounded bytes handed out, not freed.
@@ -67,7 +67,7 @@ class PoolAllocator {
   // `ptr` must come from Allocate on this pool.
   void Deallocate(void* ptr);
 
-  AllocatorStats stats() const;
+  PoolAllocatorStats stats() const;
 
   // The size class a request of `bytes` is rounded to.
   static size_t RoundedSize(size_t bytes);
@@ -83,7 +83,7 @@ class PoolAllocator {
   // Chunk -> rounded size, for chunks handed out. Keyed by address only to
   // find a chunk's size; never iterated for decisions.
   std::map<void*, size_t> in_use_ ABSL_GUARDED_BY(mu_);
-  AllocatorStats stats_ ABSL_GUARDED_BY(mu_);
+  PoolAllocatorStats stats_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace stepflow

@@ -44,7 +44,7 @@ TEST(PoolAllocatorTest, ReusesFreedChunksAndKeepsStats) {
     ASSERT_NE(a, nullptr);
     ASSERT_NE(b, nullptr);
     EXPECT_NE(a, b);
-    AllocatorStats s = pool.stats();
+    PoolAllocatorStats s = pool.stats();
     EXPECT_EQ(s.num_allocs, 2);
     EXPECT_EQ(s.num_raw_allocs, 2);
     EXPECT_EQ(s.bytes_in_use, 2048);

@@ -19,7 +19,12 @@ class ConstantOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("value", &proto));
     DataType dtype = DT_INVALID;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype));
-    OP_REQUIRES_OK(ctx, AttachDef(TensorFromProto(proto, &tensor_), name()));
+    // From the device's allocator: a Const whose shape declares more than
+    // the device's budget is ResourceExhausted, however few bytes its
+    // proto has.
+    OP_REQUIRES_OK(ctx, AttachDef(TensorFromProto(ctx->device()->GetAllocator(),
+                                                  proto, &tensor_),
+                                  name()));
     OP_REQUIRES(
         ctx, tensor_.dtype() == dtype,
         NodeInvalidArgument(*this, "Type mismatch between value (",

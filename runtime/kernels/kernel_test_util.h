@@ -37,9 +37,14 @@ class TestCpuDevice : public DeviceBase {
   TestCpuDevice();
   const DeviceAttributes& attributes() const override { return attrs_; }
   ResourceMgr* resource_manager() override { return &resource_mgr_; }
+  Allocator* GetAllocator() override { return allocator_; }
+  // Kernels allocate from `allocator` (borrowed) instead of the process's
+  // unbudgeted one.
+  void set_allocator(Allocator* allocator) { allocator_ = allocator; }
 
  private:
   static Env* TestEnv();
+  Allocator* allocator_ = cpu_allocator();
   DeviceAttributes attrs_;
   ResourceMgr resource_mgr_;
 };
@@ -79,6 +84,8 @@ class KernelRunner {
   void set_call_frame(CallFrameInterface* f) { call_frame_ = f; }
   void set_cancellation_manager(CancellationManager* cm) { cm_ = cm; }
   void set_frame_iter(FrameAndIter fi) { frame_iter_ = fi; }
+  // The device's allocator (borrowed); set before Init.
+  void set_allocator(Allocator* allocator) { device_.set_allocator(allocator); }
 
   // Runs Compute (or ComputeAsync, requiring `done` before returning) on
   // `inputs`; an uninitialized Tensor is passed as is (a dead input).

@@ -17,6 +17,7 @@
 #include "runtime/distributed/service_mux.h"
 #include "runtime/distributed/worker.h"
 #include "runtime/env/real/real_env.h"
+#include "runtime/framework/memory_budget.h"
 
 namespace stepflow {
 namespace {
@@ -68,6 +69,9 @@ class GrpcServer::Impl {
   std::string address_;
   std::unique_ptr<RealEnv> real_env_;
   Env env_;
+  // Charged by the worker's devices. Never freed: tensors the server made
+  // may outlive it (a test's fetched values), and they release into it.
+  MemoryBudget* process_memory_ = nullptr;
   std::unique_ptr<GrpcTransport> transport_;
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<Master> master_;
@@ -86,6 +90,13 @@ absl::Status GrpcServer::Create(const Options& options,
     return absl::InvalidArgumentError(
         absl::StrCat("task index ", options.task_index, " is not in [0, ",
                      options.worker_addresses.size(), ")"));
+  }
+  absl::Status flags =
+      CheckThreadCountFlag("inter_op_threads", options.inter_op_threads);
+  if (!flags.ok()) return flags;
+  if (options.memory_limit_bytes < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "memory limit must be at least 0, got ", options.memory_limit_bytes));
   }
   GrpcTransport::Options transport_options;
   std::vector<std::string> tasks;
@@ -120,9 +131,12 @@ absl::Status GrpcServer::Create(const Options& options,
     impl->transport_->SetAddress(impl->task_, impl->address_);
   }
 
+  impl->process_memory_ =
+      new MemoryBudget(impl->task_, options.memory_limit_bytes);
   Worker::Options worker_options;
   worker_options.session_lease_nanos =
       std::max<int64_t>(0, options.session_lease_seconds) * 1000000000;
+  worker_options.memory.process_memory = impl->process_memory_;
   s = Worker::Create(&impl->env_, impl->task_, options.cpus, worker_options,
                      &impl->worker_);
   if (!s.ok()) return s;

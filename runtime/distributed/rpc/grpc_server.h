@@ -60,11 +60,17 @@ class GrpcServer {
     // The worker drops the sessions of a master it has not heard from
     // this long (0: never).
     int64_t session_lease_seconds = 60;
+    // Bytes of tensors this process may hold at once, over all its devices
+    // (0: no limit). A step that would go over fails with ResourceExhausted
+    // naming the node, the shape and the bytes; the server serves on.
+    // server_main's default is a fraction of physical memory.
+    int64_t memory_limit_bytes = 0;
   };
   static constexpr int64_t kDefaultSessionGcSeconds = 600;
 
   // InvalidArgument for bad options (no addresses, index out of range, an
-  // address without a port); Unavailable if the port cannot be bound.
+  // address without a port, a thread count out of range, a negative memory
+  // limit); Unavailable if the port cannot be bound.
   static absl::Status Create(const Options& options,
                              std::unique_ptr<GrpcServer>* out);
   ~GrpcServer();

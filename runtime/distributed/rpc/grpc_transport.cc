@@ -1,6 +1,7 @@
 #include "runtime/distributed/rpc/grpc_transport.h"
 
 #include <chrono>
+#include <new>
 #include <set>
 #include <utility>
 
@@ -274,26 +275,48 @@ class GrpcTransport::Impl {
         return;
       }
       method = method.substr(sizeof(kPackagePrefix) - 1);
-      // The same parse the server fuzzer drives (served_call.h).
-      absl::Status s;
-      {
-        grpc::ProtoBufferReader reader(&request_bytes_);
-        s = ParseServedCall(method, &reader, &call_);
+      // Running out of memory while parsing or handling fails this call
+      // with ResourceExhausted; left to gRPC's callback wrapper, the
+      // bad_alloc would be swallowed and the call never finished (a
+      // wedged server).
+      try {
+        // The same parse the server fuzzer drives (served_call.h).
+        absl::Status s;
+        {
+          grpc::ProtoBufferReader reader(&request_bytes_);
+          s = ParseServedCall(method, &reader, &call_);
+        }
+        if (!s.ok()) {
+          FailBeforeDispatch(ToGrpc(s));
+          return;
+        }
+        std::string task;
+        const auto& metadata = context_->client_metadata();
+        auto it = metadata.find(kTaskMetadata);
+        if (it != metadata.end())
+          task.assign(it->second.data(), it->second.size());
+        impl_->Dispatch(task, call_.method, *call_.request,
+                        call_.response.get(),
+                        [this](const absl::Status& status) {
+                          if (FirstAnswer()) {
+                            FinishOnce(ToGrpc(status),
+                                       /*with_response=*/true);
+                          }
+                          Unref();  // The handler's hold.
+                        });
+      } catch (const std::bad_alloc&) {
+        // The handler may never answer now: answer for it, unless it
+        // already did (then its answer stands). The handler's hold stays:
+        // it may still hold `done` (and write the response) and release
+        // the hold then; if it never does, this reactor is leaked, which
+        // is safer than freeing what a handler may still touch.
+        if (FirstAnswer()) {
+          FinishOnce(
+              grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                           absl::StrCat("out of memory handling ", method)),
+              /*with_response=*/false);
+        }
       }
-      if (!s.ok()) {
-        FailBeforeDispatch(ToGrpc(s));
-        return;
-      }
-      std::string task;
-      const auto& metadata = context_->client_metadata();
-      auto it = metadata.find(kTaskMetadata);
-      if (it != metadata.end())
-        task.assign(it->second.data(), it->second.size());
-      impl_->Dispatch(task, call_.method, *call_.request, call_.response.get(),
-                      [this](const absl::Status& status) {
-                        FinishOnce(ToGrpc(status), /*with_response=*/true);
-                        Unref();  // The handler's hold.
-                      });
     }
 
     void OnCancel() override {
@@ -307,6 +330,15 @@ class GrpcTransport::Impl {
     void FailBeforeDispatch(const grpc::Status& status) {
       FinishOnce(status, /*with_response=*/false);
       Unref();  // No handler will answer.
+    }
+
+    // True for the first of the handler's answer and the bad_alloc
+    // path's: that one answers the call.
+    bool FirstAnswer() {
+      absl::MutexLock l(&mu_);
+      if (answered_) return false;
+      answered_ = true;
+      return true;
     }
 
     void FinishOnce(const grpc::Status& status, bool with_response) {
@@ -340,6 +372,7 @@ class GrpcTransport::Impl {
     ServedCall call_;  // The parsed request and the handler's response.
     absl::Mutex mu_;
     bool finished_ ABSL_GUARDED_BY(mu_) = false;
+    bool answered_ ABSL_GUARDED_BY(mu_) = false;
     int refs_ ABSL_GUARDED_BY(mu_) = 2;
   };
 

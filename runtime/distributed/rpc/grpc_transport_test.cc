@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <memory>
+#include <new>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -47,6 +48,10 @@ class TestHandler : public RpcHandler {
       done(absl::OkStatus());
     } else if (method == "WorkerService/CleanupGraph") {
       done(absl::NotFoundError("step 7 is unknown"));
+    } else if (method == "WorkerService/ResetWorker") {
+      // Runs out of memory while handling the request (a huge graph under
+      // an address-space cap): the call must still be answered.
+      throw std::bad_alloc();
     } else {
       pending_.fetch_add(1);
       scheduler_->ScheduleAfter(300000000, [this, done] {
@@ -147,6 +152,25 @@ TEST_F(GrpcTransportTest, HandlerErrorsKeepTheirCode) {
   absl::Status s = CallAndWait(kTask, "WorkerService/CleanupGraph", req, &resp);
   EXPECT_TRUE(absl::IsNotFound(s)) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), "step 7")) << s;
+}
+
+TEST_F(GrpcTransportTest, OutOfMemoryInAHandlerIsResourceExhausted) {
+  ResetWorkerRequest req;
+  ResetWorkerResponse resp;
+  CallOptions options;
+  // Without the fix the call was never answered: this deadline would end
+  // it instead.
+  options.timeout_nanos = int64_t{10} * 1000000000;
+  absl::Status s =
+      CallAndWait(kTask, "WorkerService/ResetWorker", req, &resp, options);
+  EXPECT_TRUE(absl::IsResourceExhausted(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "ResetWorker")) << s;
+  // And the server serves on.
+  GetStatusRequest status_req;
+  GetStatusResponse status_resp;
+  EXPECT_TRUE(
+      CallAndWait(kTask, "WorkerService/GetStatus", status_req, &status_resp)
+          .ok());
 }
 
 TEST_F(GrpcTransportTest, UnknownAndStoppedTasksAreUnavailable) {

@@ -28,6 +28,7 @@
 #include "runtime/bin/shutdown_watchdog.h"
 #include "runtime/distributed/rpc/grpc_server.h"
 #include "runtime/env/real/malloc_tuning.h"
+#include "runtime/env/real/memory_limit.h"
 
 ABSL_FLAG(std::string, cluster, "",
           "worker=host:port,host:port (task i is the i-th address)");
@@ -54,6 +55,9 @@ ABSL_FLAG(int64_t, shutdown_grace_ms, 5000,
 ABSL_FLAG(int64_t, shutdown_teardown_ms, 5000,
           "After the grace period, how long the teardown may take before "
           "the process exits without it");
+ABSL_FLAG(std::string, memory_limit, "",
+          "Bytes of tensors this server may hold (4G, 512M, ...; 0: no "
+          "limit); default: 80% of physical memory or of ulimit -v");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
@@ -88,6 +92,15 @@ int main(int argc, char** argv) {
   options.health_check_max_missed =
       absl::GetFlag(FLAGS_health_check_max_missed);
   options.session_lease_seconds = absl::GetFlag(FLAGS_session_lease_seconds);
+  options.memory_limit_bytes = stepflow::DefaultProcessMemoryLimit();
+  if (!absl::GetFlag(FLAGS_memory_limit).empty()) {
+    s = stepflow::ParseMemoryLimit(absl::GetFlag(FLAGS_memory_limit),
+                                   &options.memory_limit_bytes);
+    if (!s.ok()) {
+      std::fprintf(stderr, "grpc_server: %s\n", s.ToString().c_str());
+      return 1;
+    }
+  }
   std::unique_ptr<stepflow::GrpcServer> server;
   s = stepflow::GrpcServer::Create(options, &server);
   if (!s.ok()) {

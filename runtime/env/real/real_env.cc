@@ -1,10 +1,24 @@
 #include "runtime/env/real/real_env.h"
 
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 
 namespace stepflow {
 
+absl::Status CheckThreadCountFlag(absl::string_view flag, int threads) {
+  if (threads < 0 || threads > kMaxInterOpThreads) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, "=", threads,
+                     " is out of range: it must be between 0 (one ",
+                     "per core) and ", kMaxInterOpThreads));
+  }
+  return absl::OkStatus();
+}
+
 std::unique_ptr<RealEnv> RealEnv::Create(int inter_op_threads) {
+  inter_op_threads = std::min(inter_op_threads, kMaxInterOpThreads);
   // Debian's Abseil is built without NDEBUG, which leaves its debug-only
   // mutex deadlock detector on: every Mutex::Lock then takes a global lock
   // and updates a lock graph (about a third of the instructions of a small

@@ -15,6 +15,8 @@
 
 #include <memory>
 
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "runtime/env/env.h"
 #include "runtime/env/real/random.h"
 #include "runtime/env/real/system_clock.h"
@@ -22,9 +24,18 @@
 
 namespace stepflow {
 
+// The most inter-op threads a binary's flag may ask for.
+inline constexpr int kMaxInterOpThreads = 1024;
+
+// OK if `threads` (the value of --<flag>) is in [0, kMaxInterOpThreads];
+// InvalidArgument naming the flag and the range otherwise.
+absl::Status CheckThreadCountFlag(absl::string_view flag, int threads);
+
 class RealEnv {
  public:
-  // `inter_op_threads` worker threads (0 = one per hardware thread).
+  // `inter_op_threads` worker threads (0 = one per hardware thread); values
+  // above kMaxInterOpThreads are clamped to it (callers check flags with
+  // CheckThreadCountFlag first).
   static std::unique_ptr<RealEnv> Create(int inter_op_threads);
   ~RealEnv() = default;
   RealEnv(const RealEnv&) = delete;

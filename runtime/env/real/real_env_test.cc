@@ -46,3 +46,19 @@ TEST(RealEnvTest, DestructionRunsQueuedWork) {
 
 }  // namespace
 }  // namespace stepflow
+
+namespace stepflow {
+namespace {
+
+TEST(RealEnvTest, ThreadCountFlagsAreBounded) {
+  EXPECT_TRUE(CheckThreadCountFlag("inter_op_threads", 0).ok());
+  EXPECT_TRUE(
+      CheckThreadCountFlag("inter_op_threads", kMaxInterOpThreads).ok());
+  absl::Status s = CheckThreadCountFlag("inter_op_threads", 100000);
+  EXPECT_TRUE(absl::IsInvalidArgument(s));
+  EXPECT_NE(s.message().find("--inter_op_threads=100000"), std::string::npos);
+  EXPECT_TRUE(absl::IsInvalidArgument(CheckThreadCountFlag("x", -1)));
+}
+
+}  // namespace
+}  // namespace stepflow
