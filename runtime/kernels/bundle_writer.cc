@@ -135,8 +135,25 @@ absl::Status BundleWriter::Finish() {
     s = index->Add(it->first, it->second.SerializeAsString());
   }
   if (s.ok()) s = index->Finish();
-  if (s.ok()) s = data->Commit();
+  if (!s.ok()) return s;
+  // An earlier checkpoint's data file keeps a second name until the new
+  // index is in place, so that a failed index rename can put it back.
+  const std::string data_path = data->path();
+  const std::string backup = TempFilePath(data_path, ~unique_id_);
+  const bool has_backup =
+      FileExists(data_path) && LinkFile(data_path, backup).ok();
+  s = data->Commit();
+  const bool data_committed = s.ok();
   if (s.ok()) s = index->Commit();
+  if (!s.ok() && data_committed) {
+    // Put back the earlier data file, or remove the orphaned new one.
+    if (has_backup) {
+      RenameFile(backup, data_path).IgnoreError();
+    } else {
+      DeleteFile(data_path).IgnoreError();
+    }
+  }
+  if (has_backup) DeleteFile(backup).IgnoreError();
   return s;
 }
 

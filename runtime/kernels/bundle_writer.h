@@ -5,8 +5,10 @@
 // Atomicity: both files are written as temporaries (file_io.h
 // AtomicFileWriter: "<file>.tmp-<16 hex>", exclusively locked), fsynced,
 // and only when both are complete renamed into place, the data file first
-// and the index last. An error at any point before the renames leaves any
-// earlier checkpoint at P untouched and deletes the temporaries; a crash
+// and the index last. An error at any point leaves any earlier checkpoint
+// at P as it was (its data file keeps a second, temporary name until the
+// new index is in place, and is put back if that rename fails) and
+// deletes the temporaries; a crash
 // can leave stale temporaries, which Finish deletes (those no live writer
 // holds) from P's directory before writing. Between the two renames a
 // crash leaves an earlier checkpoint's index beside the new data file: its

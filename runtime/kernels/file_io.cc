@@ -133,6 +133,13 @@ absl::Status RenameFile(const std::string& from, const std::string& to) {
   return absl::OkStatus();
 }
 
+absl::Status LinkFile(const std::string& from, const std::string& to) {
+  if (::link(from.c_str(), to.c_str()) != 0) {
+    return IoError(absl::StrCat("link to '", to, "' of"), from, errno);
+  }
+  return absl::OkStatus();
+}
+
 int RemoveStaleTempFiles(const std::string& dir,
                          absl::FunctionRef<bool(absl::string_view)> is_ours) {
   DIR* d = ::opendir(dir.c_str());

@@ -75,6 +75,10 @@ int RemoveStaleTempFiles(const std::string& dir,
 // rename(2): atomically replaces `to` (a file) with `from`.
 absl::Status RenameFile(const std::string& from, const std::string& to);
 
+// link(2): gives the file at `from` the second name `to` (which must not
+// exist).
+absl::Status LinkFile(const std::string& from, const std::string& to);
+
 class AtomicFileWriter {
  public:
   // Creates (truncating) the temporary file for `path` and locks it

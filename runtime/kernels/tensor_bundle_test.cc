@@ -295,6 +295,8 @@ TEST(TensorBundleTest, FailedSaveKeepsTheEarlierCheckpointAndStaleTempsGo) {
   WriteFileOrDie(dir + "/unrelated.tmp-00000000000000aa", "kept");
   // A save that fails at the last moment: the index's name is taken by a
   // directory, so its rename fails after the data file was written.
+  // Here the earlier checkpoint's index is held open by a directory
+  // standing in its way only for the second save's own prefix.
   BundleWriter second(dir + "/other", 2);
   ASSERT_TRUE(second.Add("a", Vec<float>({3})).ok());
   ASSERT_TRUE(RecursivelyCreateDir(dir + "/other.index").ok());
@@ -302,8 +304,29 @@ TEST(TensorBundleTest, FailedSaveKeepsTheEarlierCheckpointAndStaleTempsGo) {
   ExpectTensor<float>(ReadOne(prefix, "a"), TensorShape({2}), {1, 2});
   EXPECT_EQ(ListDir(dir), (std::vector<std::string>{
                               "model.data-00000-of-00001", "model.index",
-                              "other.data-00000-of-00001", "other.index",
-                              "unrelated.tmp-00000000000000aa"}));
+                              "other.index", "unrelated.tmp-00000000000000aa"}));
+}
+
+TEST(TensorBundleTest, FailedIndexRenamePutsBackTheEarlierDataFile) {
+  const std::string dir = MakeTempDir();
+  const std::string prefix = dir + "/model";
+  BundleWriter first(prefix, 1);
+  ASSERT_TRUE(first.Add("a", Vec<float>({1, 2})).ok());
+  ASSERT_TRUE(first.Finish().ok());
+  const std::string index = ReadFileOrDie(prefix + ".index");
+  // The index's name becomes a non-empty directory: the new data file is
+  // renamed into place, then the index rename fails.
+  ASSERT_TRUE(DeleteFile(prefix + ".index").ok());
+  ASSERT_TRUE(RecursivelyCreateDir(prefix + ".index/x").ok());
+  BundleWriter second(prefix, 2);
+  ASSERT_TRUE(second.Add("a", Vec<float>({3, 4})).ok());
+  EXPECT_FALSE(second.Finish().ok());
+  ASSERT_TRUE(DeleteEmptyDir(prefix + ".index/x").ok());
+  ASSERT_TRUE(DeleteEmptyDir(prefix + ".index").ok());
+  WriteFileOrDie(prefix + ".index", index);
+  ExpectTensor<float>(ReadOne(prefix, "a"), TensorShape({2}), {1, 2});
+  EXPECT_EQ(ListDir(dir), (std::vector<std::string>{
+                              "model.data-00000-of-00001", "model.index"}));
 }
 
 // Flips every byte, then truncates at every length, of each file of the
