@@ -212,41 +212,54 @@ absl::Status BundleReader::ReadSlice(const std::string& name,
                      " does not fit its shape ", stored.DebugString()));
   }
   const TensorSlice want = slice.Resolved(stored);
+  const TensorSlice whole = TensorSlice::Full(stored.dims()).Resolved(stored);
+  // Copying parts of strings is not supported (as in TensorFlow): a string
+  // slice must be exactly what was stored.
+  const absl::Status no_string_copy = absl::InvalidArgumentError(
+      absl::StrCat("Dtype ", DataTypeString(entry->dtype()), " not supported."));
   if (entry->slices_size() == 0) {
-    Tensor whole;
-    s = ReadEntry(name, *entry, alloc, &whole);
-    if (!s.ok() || slice.IsFull()) {
-      if (s.ok()) *out = std::move(whole);
+    Tensor full;
+    if (!(want == whole) && entry->dtype() == DT_STRING) return no_string_copy;
+    s = ReadEntry(name, *entry, alloc, &full);
+    if (!s.ok() || want == whole) {
+      if (s.ok()) *out = std::move(full);
       return s;
     }
     Tensor part;
     s = alloc(entry->dtype(), slice.SliceShape(stored), &part);
     if (!s.ok()) return s;
-    CopySliceRegion(whole, TensorSlice::Full(stored.dims()).Resolved(stored),
-                    want, want, &part);
+    CopySliceRegion(full, whole, want, want, &part);
     *out = std::move(part);
     return absl::OkStatus();
   }
+  const std::vector<TensorSlice>& have = slices_.at(name);
+  for (const TensorSlice& h : have) {
+    if (h.Resolved(stored) == want) {
+      const std::string key = EncodeSliceKey(name, h);
+      return ReadEntry(key, entries_.at(key), alloc, out);
+    }
+  }
+  if (entry->dtype() == DT_STRING) return no_string_copy;
   Tensor result;
   const TensorShape result_shape = slice.SliceShape(stored);
   s = alloc(entry->dtype(), result_shape, &result);
   if (!s.ok()) return s;
   int64_t covered = 0;
-  for (const TensorSlice& have : slices_.at(name)) {
-    const TensorSlice have_resolved = have.Resolved(stored);
+  for (const TensorSlice& h : have) {
+    const TensorSlice h_resolved = h.Resolved(stored);
     TensorSlice overlap;
-    if (!want.Intersect(have_resolved, &overlap)) continue;
-    const std::string key = EncodeSliceKey(name, have);
+    if (!want.Intersect(h_resolved, &overlap)) continue;
+    const std::string key = EncodeSliceKey(name, h);
     Tensor part;
     s = ReadEntry(key, entries_.at(key), alloc, &part);
     if (!s.ok()) return s;
-    CopySliceRegion(part, have_resolved, overlap, want, &result);
+    CopySliceRegion(part, h_resolved, overlap, want, &result);
     covered += overlap.SliceShape(stored).num_elements();
   }
   if (covered < result_shape.num_elements()) {
-    return absl::NotFoundError(absl::StrCat(
-        "The slice ", slice.DebugString(), " of tensor ", name,
-        " is not fully covered by the slices in checkpoint ", prefix_));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Does not have sufficient slices for partitioned tensor ", name,
+        " to restore in slice_spec: ", slice.DebugString()));
   }
   *out = std::move(result);
   return absl::OkStatus();

@@ -58,8 +58,9 @@ class BundleReader {
   absl::Status Read(const std::string& name, const bundle::TensorAllocator& alloc,
                     Tensor* out) const;
   // `slice` of tensor `name`, whose full shape the caller states:
-  // InvalidArgument if it differs from the stored shape or the slice does
-  // not fit it; NotFound if stored slices do not cover it.
+  // InvalidArgument if it differs from the stored shape, the slice does
+  // not fit it, stored slices do not cover it, or it is a string slice
+  // other than the whole tensor or one stored slice (as in TensorFlow).
   absl::Status ReadSlice(const std::string& name, const TensorShape& full_shape,
                          const TensorSlice& slice,
                          const bundle::TensorAllocator& alloc,
