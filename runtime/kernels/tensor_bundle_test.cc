@@ -172,10 +172,18 @@ TEST(TensorBundleTest, ReadsSlicesTensorFlowWrote) {
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("2 4 -:2,2", &full, &slice).ok());
   ASSERT_TRUE(reader->ReadSlice("cols", full, slice, bundle::DefaultAllocator(), &t).ok());
   ExpectTensor<int64_t>(t, TensorShape({2, 2}), {20, 30, 60, 70});
-  // A slice of a whole tensor.
-  ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("2 1,1", &full, &slice).ok());
+  // Strings: the whole tensor or a stored slice only (as in TensorFlow).
+  ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("2 0,2", &full, &slice).ok());
   ASSERT_TRUE(reader->ReadSlice("whole", full, slice, bundle::DefaultAllocator(), &t).ok());
-  ExpectTensor<std::string>(t, TensorShape({1}), {"bc"});
+  ExpectTensor<std::string>(t, TensorShape({2}), {"a", "bc"});
+  ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("2 1,1", &full, &slice).ok());
+  ExpectError(reader->ReadSlice("whole", full, slice, bundle::DefaultAllocator(), &t),
+              absl::StatusCode::kInvalidArgument, {"Dtype string not supported"});
+  // Rows 0..1 of a tensor stored as rows 0 and 1..3 are covered; a tensor
+  // with a missing part is not.
+  ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("4 3 1,3:-", &full, &slice).ok());
+  ASSERT_TRUE(reader->ReadSlice("part", full, slice, bundle::DefaultAllocator(), &t).ok());
+  ExpectTensor<float>(t, TensorShape({3, 3}), {3, 4, 5, 6, 7, 8, 9, 10, 11});
   // The stated full shape must be the stored one.
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("5 3 0,1:-", &full, &slice).ok());
   EXPECT_EQ(reader->ReadSlice("part", full, slice, bundle::DefaultAllocator(), &t).code(),
@@ -206,7 +214,8 @@ TEST(TensorBundleTest, WritesSlicesAsTensorFlowDoes) {
 }
 
 TEST(TensorBundleTest, SliceErrors) {
-  BundleWriter writer(MakeTempDir() + "/m", 1);
+  const std::string prefix = MakeTempDir() + "/m";
+  BundleWriter writer(prefix, 1);
   TensorShape full;
   TensorSlice slice;
   EXPECT_FALSE(TensorSlice::ParseShapeAndSlice("4 3 0,5:-", &full, &slice).ok());
@@ -222,11 +231,16 @@ TEST(TensorBundleTest, SliceErrors) {
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("4 3 2,2:-", &full, &slice).ok());
   EXPECT_FALSE(writer.AddSlice("p", full, slice, Tensor(DT_INT32, TensorShape({2, 3}))).ok());
   EXPECT_FALSE(writer.Add("p", Tensor(DT_FLOAT, TensorShape({4, 3}))).ok());
-  // Rows 2..3 were never saved: the full tensor is not covered.
   ASSERT_TRUE(writer.Finish().ok());
+  // Rows 2..3 were never saved: the full tensor is not covered.
   std::unique_ptr<BundleReader> reader;
-  ASSERT_TRUE(BundleReader::Open(MakeTempDir() + "/none", &reader).code() ==
-              absl::StatusCode::kNotFound);
+  ASSERT_TRUE(BundleReader::Open(prefix, &reader).ok());
+  Tensor t;
+  ExpectError(reader->Read("p", bundle::DefaultAllocator(), &t),
+              absl::StatusCode::kInvalidArgument,
+              {"Does not have sufficient slices for partitioned tensor p"});
+  EXPECT_EQ(BundleReader::Open(prefix + "_none", &reader).code(),
+            absl::StatusCode::kNotFound);
 }
 
 TEST(TensorBundleTest, ReadsAShardedCheckpointTensorFlowMerged) {
