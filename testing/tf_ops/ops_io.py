@@ -223,7 +223,7 @@ def checkpoint_interop(g):
           lambda c: Spec(fetches=restore(c, "tf_ckpt", names, dtypes), scratch=True,
                          scratch_setup=lambda d: _eager_save(
                              os.path.join(d, "tf_ckpt"), names, [v for _, v in named])),
-          note="restores every dtype from a checkpoint TensorFlow wrote")
+          golden=True, note="restores every dtype from a checkpoint TensorFlow wrote")
 
     def sliced_setup(d):
         _eager_save(os.path.join(d, "tf_ckpt"), [n for n, _, _ in _SLICED],
@@ -233,7 +233,7 @@ def checkpoint_interop(g):
               c, "tf_ckpt", ["part", "part", "part", "cols", "cols", "whole", "whole"],
               [tf.float32, tf.float32, tf.float32, tf.int64, tf.int64, tf.string, tf.string],
               ["", "4 3 0,2:1,2", "4 3 1,3:-", "", "2 4 -:2,2", "", "2 0,2"]),
-              scratch=True, scratch_setup=sliced_setup),
+              scratch=True, scratch_setup=sliced_setup), golden=True,
           note="whole tensors and slices assembled from a TensorFlow checkpoint "
                "of partitioned tensors")
     for case, spec, note in (
@@ -272,7 +272,7 @@ def checkpoint_interop(g):
                           tensors=[_const(v) for v in values], name="save")
         return Spec(targets=[save], scratch=True, scratch_outputs=files)
     g.add("SaveV2", "bytes_all_dtypes",
-          lambda c: save_bytes(c, names, [v for _, v in named]),
+          lambda c: save_bytes(c, names, [v for _, v in named]), golden=True,
           note="the files SaveV2 writes, compared byte for byte")
     g.add("SaveV2", "bytes_slices",
           lambda c: save_bytes(c, [n for n, _, _ in _SLICED], [v for _, _, v in _SLICED],
@@ -295,5 +295,5 @@ def checkpoint_interop(g):
         return Spec(init=[s1, s2], targets=[m], scratch=True,
                     scratch_outputs=["ckpt.index", "ckpt.data-00000-of-00002",
                                      "ckpt.data-00001-of-00002"])
-    g.add("MergeV2Checkpoints", "bytes_sharded_slices", merge_bytes,
+    g.add("MergeV2Checkpoints", "bytes_sharded_slices", merge_bytes, golden=True,
           note="merging parts that hold slices of one tensor, byte for byte")
