@@ -384,7 +384,9 @@ TEST_F(CheckpointSessionTest, SaveTrainRestoreIntoFreshSessionBitForBit) {
   Snapshot saved;
   auto a = TrainAndSave(graph, "save/control_dependency", &saved);
   EXPECT_EQ(saved.values[1].scalar<int64_t>(), 3);  // global_step.
-  EXPECT_EQ(ListDir(dir_), (std::vector<std::string>{"model.ckpt.data-00000-of-00001", "model.ckpt.index"}));
+  EXPECT_EQ(ListDir(dir_),
+            (std::vector<std::string>{"model.ckpt.data-00000-of-00001",
+                                      "model.ckpt.index"}));
 
   // Keep training: the values move on.
   Train(a.get(), 3);
@@ -414,7 +416,9 @@ TEST_F(CheckpointSessionTest, ShardedSaverGraph) {
   Snapshot saved;
   auto a = TrainAndSave(graph, "save/Identity", &saved);
   // The temporary shard directory was merged and removed.
-  EXPECT_EQ(ListDir(dir_), (std::vector<std::string>{"model.ckpt.data-00000-of-00001", "model.ckpt.index"}));
+  EXPECT_EQ(ListDir(dir_),
+            (std::vector<std::string>{"model.ckpt.data-00000-of-00001",
+                                      "model.ckpt.index"}));
   Train(a.get(), 2);
 
   auto b = NewSessionWith(graph);
@@ -427,7 +431,9 @@ TEST_F(CheckpointSessionTest, ShardedSaverGraph) {
   ASSERT_TRUE(Save(a.get(), "save/Identity").ok());
   ASSERT_TRUE(Restore(b.get()).ok());
   ExpectBitIdentical(Fetch(b.get()), later);
-  EXPECT_EQ(ListDir(dir_), (std::vector<std::string>{"model.ckpt.data-00000-of-00001", "model.ckpt.index"}));
+  EXPECT_EQ(ListDir(dir_),
+            (std::vector<std::string>{"model.ckpt.data-00000-of-00001",
+                                      "model.ckpt.index"}));
 }
 
 TEST_F(CheckpointSessionTest, CorruptCheckpointIsDataLossAndChangesNothing) {
@@ -453,14 +459,14 @@ TEST_F(CheckpointSessionTest, CorruptCheckpointIsDataLossAndChangesNothing) {
       bad[offset] = static_cast<char>(bad[offset] ^ 0x40);
       damages.push_back({path, "flipped byte", bad});
     }
-    for (size_t size : {size_t{0}, size_t{10}, bytes.size() / 2,
-                        bytes.size() - 1}) {
+    for (size_t size :
+         {size_t{0}, size_t{10}, bytes.size() / 2, bytes.size() - 1}) {
       damages.push_back({path, "truncated", bytes.substr(0, size)});
     }
   }
   for (const Damage& d : damages) {
-    SCOPED_TRACE(absl::StrCat(d.path, ": ", d.what, ", ", d.contents.size(),
-                              " bytes"));
+    SCOPED_TRACE(
+        absl::StrCat(d.path, ": ", d.what, ", ", d.contents.size(), " bytes"));
     for (const auto& [path, bytes] : good) test::WriteFileOrDie(path, bytes);
     test::WriteFileOrDie(d.path, d.contents);
     // A fresh session: the restore step fails; nothing gets a value.

@@ -97,15 +97,14 @@ absl::Status DecodeTensor(absl::string_view bytes, uint32_t masked_crc,
   const int64_t n = out->NumElements();
   if (out->dtype() != DT_STRING) {
     if (bytes.size() != out->TotalBytes()) {
-      return absl::DataLossError(
-          absl::StrCat(bytes.size(), " bytes where ", out->TotalBytes(),
-                       " were expected"));
+      return absl::DataLossError(absl::StrCat(
+          bytes.size(), " bytes where ", out->TotalBytes(), " were expected"));
     }
     const uint32_t crc = crc32c::Value(bytes);
     if (crc32c::Mask(crc) != masked_crc) {
-      return absl::DataLossError(absl::StrFormat(
-          "checksum mismatch (stored 0x%08x, computed 0x%08x)", masked_crc,
-          crc32c::Mask(crc)));
+      return absl::DataLossError(
+          absl::StrFormat("checksum mismatch (stored 0x%08x, computed 0x%08x)",
+                          masked_crc, crc32c::Mask(crc)));
     }
     if (out->dtype() == DT_BOOL) {
       for (char c : bytes) {
@@ -114,7 +113,8 @@ absl::Status DecodeTensor(absl::string_view bytes, uint32_t masked_crc,
         }
       }
     }
-    if (!bytes.empty()) std::memcpy(out->raw_data(), bytes.data(), bytes.size());
+    if (!bytes.empty())
+      std::memcpy(out->raw_data(), bytes.data(), bytes.size());
     return absl::OkStatus();
   }
   // Strings: lengths, their checksum, then the bytes.
@@ -129,9 +129,9 @@ absl::Status DecodeTensor(absl::string_view bytes, uint32_t masked_crc,
     }
     crc = ExtendByLength(crc, lengths[i]);
     if (lengths[i] > bytes.size() - total) {
-      return absl::DataLossError(absl::StrCat(
-          "string element ", i, " of length ", lengths[i],
-          " runs past the tensor's ", bytes.size(), " bytes"));
+      return absl::DataLossError(
+          absl::StrCat("string element ", i, " of length ", lengths[i],
+                       " runs past the tensor's ", bytes.size(), " bytes"));
     }
     total += lengths[i];
   }
@@ -144,14 +144,15 @@ absl::Status DecodeTensor(absl::string_view bytes, uint32_t masked_crc,
   crc = crc32c::Extend(crc, in.data(), 4);
   in.remove_prefix(4);
   if (in.size() != total) {
-    return absl::DataLossError(absl::StrCat(
-        "string bytes are ", in.size(), " long, the lengths add up to ", total));
+    return absl::DataLossError(absl::StrCat("string bytes are ", in.size(),
+                                            " long, the lengths add up to ",
+                                            total));
   }
   crc = crc32c::Extend(crc, in.data(), in.size());
   if (crc32c::Mask(crc) != masked_crc) {
-    return absl::DataLossError(absl::StrFormat(
-        "checksum mismatch (stored 0x%08x, computed 0x%08x)", masked_crc,
-        crc32c::Mask(crc)));
+    return absl::DataLossError(
+        absl::StrFormat("checksum mismatch (stored 0x%08x, computed 0x%08x)",
+                        masked_crc, crc32c::Mask(crc)));
   }
   std::string* elems = out->base<std::string>();
   for (int64_t i = 0; i < n; ++i) {

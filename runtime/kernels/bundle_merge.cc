@@ -57,9 +57,8 @@ void UndoMoves(const std::vector<Move>& done) {
 }  // namespace
 
 absl::Status MergeBundles(const std::vector<std::string>& prefixes,
-                          const std::string& destination,
-                          bool delete_old_dirs, bool allow_missing_files,
-                          uint64_t unique_id) {
+                          const std::string& destination, bool delete_old_dirs,
+                          bool allow_missing_files, uint64_t unique_id) {
   std::vector<std::unique_ptr<BundleReader>> sources;
   for (const std::string& prefix : prefixes) {
     std::unique_ptr<BundleReader> reader;

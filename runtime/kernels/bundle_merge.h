@@ -33,9 +33,8 @@
 namespace stepflow {
 
 absl::Status MergeBundles(const std::vector<std::string>& prefixes,
-                          const std::string& destination,
-                          bool delete_old_dirs, bool allow_missing_files,
-                          uint64_t unique_id);
+                          const std::string& destination, bool delete_old_dirs,
+                          bool allow_missing_files, uint64_t unique_id);
 
 }  // namespace stepflow
 

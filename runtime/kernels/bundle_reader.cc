@@ -54,10 +54,10 @@ absl::Status BundleReader::Parse(
   for (int b : v.bad_consumers()) bad_consumer |= b == bundle::kVersion;
   if (v.producer() < bundle::kMinProducer ||
       v.min_consumer() > bundle::kVersion || bad_consumer) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Checkpoint '", prefix_, "' has bundle format version ", v.producer(),
-        " (min consumer ", v.min_consumer(), "); this runtime reads version ",
-        bundle::kVersion));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Checkpoint '", prefix_, "' has bundle format version ",
+                     v.producer(), " (min consumer ", v.min_consumer(),
+                     "); this runtime reads version ", bundle::kVersion));
   }
   for (size_t i = 1; i < records.size(); ++i) {
     BundleEntryProto entry;
@@ -153,9 +153,9 @@ absl::Status BundleReader::ReadEntry(const std::string& key,
   const std::string path =
       bundle::DataPath(prefix_, entry.shard_id(), header_.num_shards());
   auto corrupt = [&](const auto&... why) {
-    return absl::DataLossError(absl::StrCat(
-        "Checkpoint data file '", path, "' is corrupt: tensor '", key, "' ",
-        why...));
+    return absl::DataLossError(absl::StrCat("Checkpoint data file '", path,
+                                            "' is corrupt: tensor '", key, "' ",
+                                            why...));
   };
   std::unique_ptr<RandomAccessFile> file;
   absl::Status s = RandomAccessFile::Open(path, &file);
@@ -200,11 +200,11 @@ absl::Status BundleReader::ReadSlice(const std::string& name,
   if (!s.ok()) return s;
   const TensorShape& stored = shapes_.at(name);
   if (stored != full_shape) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tensor_name = ", name, "; shape in shape_and_slice spec ",
-        full_shape.DebugString(),
-        " does not match the shape stored in checkpoint: ",
-        stored.DebugString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor_name = ", name, "; shape in shape_and_slice spec ",
+                     full_shape.DebugString(),
+                     " does not match the shape stored in checkpoint: ",
+                     stored.DebugString()));
   }
   if (!slice.FitsIn(stored)) {
     return absl::InvalidArgumentError(
@@ -215,8 +215,8 @@ absl::Status BundleReader::ReadSlice(const std::string& name,
   const TensorSlice whole = TensorSlice::Full(stored.dims()).Resolved(stored);
   // Copying parts of strings is not supported (as in TensorFlow): a string
   // slice must be exactly what was stored.
-  const absl::Status no_string_copy = absl::InvalidArgumentError(
-      absl::StrCat("Dtype ", DataTypeString(entry->dtype()), " not supported."));
+  const absl::Status no_string_copy = absl::InvalidArgumentError(absl::StrCat(
+      "Dtype ", DataTypeString(entry->dtype()), " not supported."));
   if (entry->slices_size() == 0) {
     Tensor full;
     if (!(want == whole) && entry->dtype() == DT_STRING) return no_string_copy;
@@ -257,9 +257,9 @@ absl::Status BundleReader::ReadSlice(const std::string& name,
     covered += overlap.SliceShape(stored).num_elements();
   }
   if (covered < result_shape.num_elements()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Does not have sufficient slices for partitioned tensor ", name,
-        " to restore in slice_spec: ", slice.DebugString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Does not have sufficient slices for partitioned tensor ",
+                     name, " to restore in slice_spec: ", slice.DebugString()));
   }
   *out = std::move(result);
   return absl::OkStatus();

@@ -55,8 +55,8 @@ class BundleReader {
                                    TensorShape* shape) const;
 
   // The whole tensor `name` (assembled from its slices if saved in slices).
-  absl::Status Read(const std::string& name, const bundle::TensorAllocator& alloc,
-                    Tensor* out) const;
+  absl::Status Read(const std::string& name,
+                    const bundle::TensorAllocator& alloc, Tensor* out) const;
   // `slice` of tensor `name`, whose full shape the caller states:
   // InvalidArgument if it differs from the stored shape, the slice does
   // not fit it, stored slices do not cover it, or it is a string slice

@@ -17,14 +17,14 @@ namespace stepflow {
 namespace {
 
 constexpr uint64_t kFooterSize = 48;
-constexpr uint64_t kHandlesSize = 40;  // Two handles, zero-padded.
+constexpr uint64_t kHandlesSize = 40;      // Two handles, zero-padded.
 constexpr uint64_t kBlockTrailerSize = 5;  // Compression byte + CRC.
 constexpr char kMagic[8] = {'\x57', '\xfb', '\x80', '\x8b',
                             '\x24', '\x75', '\x47', '\xdb'};
 
 absl::Status Corrupt(const std::string& path, absl::string_view what) {
-  return absl::DataLossError(absl::StrCat("Checkpoint index file '", path,
-                                          "' is corrupt: ", what));
+  return absl::DataLossError(
+      absl::StrCat("Checkpoint index file '", path, "' is corrupt: ", what));
 }
 
 struct BlockHandle {
@@ -86,7 +86,8 @@ class TableSource : public leveldb::RandomAccessFile {
   leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result,
                        char* scratch) const override {
     const uint64_t size = file_->size();
-    const uint64_t avail = offset >= size ? 0 : std::min<uint64_t>(n, size - offset);
+    const uint64_t avail =
+        offset >= size ? 0 : std::min<uint64_t>(n, size - offset);
     std::string bytes;
     if (avail > 0) {
       absl::Status s = file_->Read(offset, avail, &bytes);
@@ -179,8 +180,8 @@ absl::Status IndexTableBuilder::Create(
   absl::Status s = AtomicFileWriter::Create(path, unique_id, &b->file_);
   if (!s.ok()) return s;
   b->sink_ = std::make_unique<TableSink>(b->file_.get());
-  b->table_ = std::make_unique<leveldb::TableBuilder>(TableOptions(),
-                                                      b->sink_.get());
+  b->table_ =
+      std::make_unique<leveldb::TableBuilder>(TableOptions(), b->sink_.get());
   *builder = std::move(b);
   return absl::OkStatus();
 }

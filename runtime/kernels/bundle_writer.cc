@@ -63,8 +63,8 @@ absl::Status BundleWriter::AddSlice(const std::string& name,
         " for tensor '", name, "'"));
   }
   if (tensors_.count(name) > 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Tensor '", name, "' is saved both whole and in slices"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Tensor '", name, "' is saved both whole and in slices"));
   }
   auto [it, inserted] = sliced_.try_emplace(name);
   BundleEntryProto& entry = it->second;
@@ -83,9 +83,9 @@ absl::Status BundleWriter::AddSlice(const std::string& name,
   }
   std::string key = EncodeSliceKey(name, slice);
   if (!tensors_.emplace(key, slice_tensor).second) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Slice ", slice.DebugString(), " of tensor '", name,
-        "' is saved twice"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Slice ", slice.DebugString(), " of tensor '", name,
+                     "' is saved twice"));
   }
   order_.push_back(std::move(key));
   slice.AsProto(entry.add_slices());

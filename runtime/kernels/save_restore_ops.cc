@@ -119,11 +119,11 @@ class SaveV2Op : public OpKernel {
       TensorShape full_shape;
       TensorSlice slice;
       OP_REQUIRES_OK(ctx, ParseSpec(ctx, i, &sliced, &full_shape, &slice));
-      OP_REQUIRES_OK(
-          ctx, AttachDef(sliced ? writer.AddSlice(tensor_name, full_shape,
-                                                  slice, tensor)
-                                : writer.Add(tensor_name, tensor),
-                         name()));
+      OP_REQUIRES_OK(ctx,
+                     AttachDef(sliced ? writer.AddSlice(tensor_name, full_shape,
+                                                        slice, tensor)
+                                      : writer.Add(tensor_name, tensor),
+                               name()));
     }
     OP_REQUIRES_OK(ctx, AttachDef(writer.Finish(), name()));
   }
@@ -146,16 +146,15 @@ class RestoreV2Op : public OpKernel {
     const std::string& prefix = ctx->input(0).flat<std::string>()(0);
     const Tensor& names = ctx->input(1);
     std::unique_ptr<BundleReader> reader;
-    OP_REQUIRES_OK(ctx,
-                   AttachDef(BundleReader::Open(prefix, &reader), name()));
+    OP_REQUIRES_OK(ctx, AttachDef(BundleReader::Open(prefix, &reader), name()));
     // All lookups and dtype checks first, so a wrong request reads nothing.
     for (int64_t i = 0; i < num_tensors; ++i) {
       const std::string& key = names.flat<std::string>()(i);
       DataType dtype;
       TensorShape shape;
       OP_REQUIRES_OK(
-          ctx, AttachDef(reader->LookupDtypeAndShape(key, &dtype, &shape),
-                         name()));
+          ctx,
+          AttachDef(reader->LookupDtypeAndShape(key, &dtype, &shape), name()));
       OP_REQUIRES(
           ctx, dtype == dtypes_[i],
           NodeInvalidArgument(ctx, "tensor_name = ", key, "; expected dtype ",
@@ -174,11 +173,10 @@ class RestoreV2Op : public OpKernel {
       TensorSlice slice;
       OP_REQUIRES_OK(ctx, ParseSpec(ctx, i, &sliced, &full_shape, &slice));
       Tensor t;
-      OP_REQUIRES_OK(
-          ctx, AttachDef(sliced ? reader->ReadSlice(key, full_shape, slice,
-                                                    alloc, &t)
-                                : reader->Read(key, alloc, &t),
-                         name()));
+      OP_REQUIRES_OK(ctx, AttachDef(sliced ? reader->ReadSlice(key, full_shape,
+                                                               slice, alloc, &t)
+                                           : reader->Read(key, alloc, &t),
+                                    name()));
       ctx->set_output(static_cast<int>(i), t);
     }
   }
@@ -216,9 +214,9 @@ class MergeV2CheckpointsOp : public OpKernel {
     for (int64_t i = 0; i < sources.NumElements(); ++i) {
       prefixes.push_back(sources.flat<std::string>()(i));
     }
-    absl::Status s = MergeBundles(
-        prefixes, destination.scalar<std::string>(), delete_old_dirs_,
-        allow_missing_files_, temp_ids_.Next(ctx));
+    absl::Status s = MergeBundles(prefixes, destination.scalar<std::string>(),
+                                  delete_old_dirs_, allow_missing_files_,
+                                  temp_ids_.Next(ctx));
     // A missing source is InvalidArgument in TensorFlow (the
     // allow_missing_files contract), not NotFound.
     if (absl::IsNotFound(s) && !allow_missing_files_) {

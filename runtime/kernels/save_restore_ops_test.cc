@@ -93,22 +93,22 @@ TEST_F(SaveRestoreOpsTest, PrefixAsOneElementVectorIsAccepted) {
 // variable); RestoreV2 assembles the whole or any slice of it.
 TEST_F(SaveRestoreOpsTest, SavesAndRestoresSlices) {
   std::vector<Tensor> out;
-  ASSERT_TRUE(RunKernel(SaveNode({DT_FLOAT, DT_FLOAT}),
-                        {Str(prefix_), Strings({"w", "w"}),
-                         Strings({"4 0,2", "4 2,2"}), Vec<float>({1, 2}),
-                         Vec<float>({3, 4})},
-                        &out)
-                  .ok());
-  ASSERT_TRUE(RunKernel(RestoreNode({DT_FLOAT, DT_FLOAT}),
-                        {Str(prefix_), Strings({"w", "w"}),
-                         Strings({"", "4 1,2"})},
-                        &out)
-                  .ok());
+  ASSERT_TRUE(
+      RunKernel(SaveNode({DT_FLOAT, DT_FLOAT}),
+                {Str(prefix_), Strings({"w", "w"}), Strings({"4 0,2", "4 2,2"}),
+                 Vec<float>({1, 2}), Vec<float>({3, 4})},
+                &out)
+          .ok());
+  ASSERT_TRUE(
+      RunKernel(RestoreNode({DT_FLOAT, DT_FLOAT}),
+                {Str(prefix_), Strings({"w", "w"}), Strings({"", "4 1,2"})},
+                &out)
+          .ok());
   ExpectTensor<float>(out[0], TensorShape({4}), {1, 2, 3, 4});
   ExpectTensor<float>(out[1], TensorShape({2}), {2, 3});
   ExpectError(RunKernel(SaveNode({DT_FLOAT}),
-                        {Str(prefix_ + "2"), Strings({"w"}),
-                         Strings({"4 0,3"}), Vec<float>({1, 2})},
+                        {Str(prefix_ + "2"), Strings({"w"}), Strings({"4 0,3"}),
+                         Vec<float>({1, 2})},
                         &out),
               absl::StatusCode::kInvalidArgument,
               {"{{node save/SaveV2}}", "does not match the shape"});
@@ -238,9 +238,9 @@ TEST_F(SaveRestoreOpsTest, ResaveWithTheSameKernelReplacesTheCheckpoint) {
                         {Str(prefix_), Strings({"v"}), Strings({""})}, &out)
                   .ok());
   ExpectTensor<float>(out[0], TensorShape({}), {3.0f});
-  EXPECT_EQ(ListDir(Dirname(prefix_)),
-            (std::vector<std::string>{"model.data-00000-of-00001",
-                                      "model.index"}));
+  EXPECT_EQ(
+      ListDir(Dirname(prefix_)),
+      (std::vector<std::string>{"model.data-00000-of-00001", "model.index"}));
 }
 
 TEST_F(SaveRestoreOpsTest, MergeV2Checkpoints) {
@@ -263,10 +263,10 @@ TEST_F(SaveRestoreOpsTest, MergeV2Checkpoints) {
                  Str(prefix_)},
                 &out)
           .ok());
-  EXPECT_EQ(ListDir(Dirname(prefix_)),
-            (std::vector<std::string>{"model.data-00000-of-00002",
-                                      "model.data-00001-of-00002",
-                                      "model.index"}));
+  EXPECT_EQ(
+      ListDir(Dirname(prefix_)),
+      (std::vector<std::string>{"model.data-00000-of-00002",
+                                "model.data-00001-of-00002", "model.index"}));
   ASSERT_TRUE(
       RunKernel(RestoreNode({DT_INT32, DT_INT32}),
                 {Str(prefix_), Strings({"v0", "v1"}), Strings({"", ""})}, &out)

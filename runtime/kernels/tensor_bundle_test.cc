@@ -165,29 +165,41 @@ TEST(TensorBundleTest, ReadsSlicesTensorFlowWrote) {
   // Rows 0..1 span both stored slices; columns 2..3 of "cols" too.
   TensorShape full;
   TensorSlice slice;
-  ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("4 3 0,2:1,2", &full, &slice).ok());
+  ASSERT_TRUE(
+      TensorSlice::ParseShapeAndSlice("4 3 0,2:1,2", &full, &slice).ok());
   Tensor t;
-  ASSERT_TRUE(reader->ReadSlice("part", full, slice, bundle::DefaultAllocator(), &t).ok());
+  ASSERT_TRUE(
+      reader->ReadSlice("part", full, slice, bundle::DefaultAllocator(), &t)
+          .ok());
   ExpectTensor<float>(t, TensorShape({2, 2}), {1, 2, 4, 5});
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("2 4 -:2,2", &full, &slice).ok());
-  ASSERT_TRUE(reader->ReadSlice("cols", full, slice, bundle::DefaultAllocator(), &t).ok());
+  ASSERT_TRUE(
+      reader->ReadSlice("cols", full, slice, bundle::DefaultAllocator(), &t)
+          .ok());
   ExpectTensor<int64_t>(t, TensorShape({2, 2}), {20, 30, 60, 70});
   // Strings: the whole tensor or a stored slice only (as in TensorFlow).
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("2 0,2", &full, &slice).ok());
-  ASSERT_TRUE(reader->ReadSlice("whole", full, slice, bundle::DefaultAllocator(), &t).ok());
+  ASSERT_TRUE(
+      reader->ReadSlice("whole", full, slice, bundle::DefaultAllocator(), &t)
+          .ok());
   ExpectTensor<std::string>(t, TensorShape({2}), {"a", "bc"});
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("2 1,1", &full, &slice).ok());
-  ExpectError(reader->ReadSlice("whole", full, slice, bundle::DefaultAllocator(), &t),
-              absl::StatusCode::kInvalidArgument, {"Dtype string not supported"});
+  ExpectError(
+      reader->ReadSlice("whole", full, slice, bundle::DefaultAllocator(), &t),
+      absl::StatusCode::kInvalidArgument, {"Dtype string not supported"});
   // Rows 0..1 of a tensor stored as rows 0 and 1..3 are covered; a tensor
   // with a missing part is not.
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("4 3 1,3:-", &full, &slice).ok());
-  ASSERT_TRUE(reader->ReadSlice("part", full, slice, bundle::DefaultAllocator(), &t).ok());
+  ASSERT_TRUE(
+      reader->ReadSlice("part", full, slice, bundle::DefaultAllocator(), &t)
+          .ok());
   ExpectTensor<float>(t, TensorShape({3, 3}), {3, 4, 5, 6, 7, 8, 9, 10, 11});
   // The stated full shape must be the stored one.
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("5 3 0,1:-", &full, &slice).ok());
-  EXPECT_EQ(reader->ReadSlice("part", full, slice, bundle::DefaultAllocator(), &t).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      reader->ReadSlice("part", full, slice, bundle::DefaultAllocator(), &t)
+          .code(),
+      absl::StatusCode::kInvalidArgument);
 }
 
 TEST(TensorBundleTest, WritesSlicesAsTensorFlowDoes) {
@@ -203,7 +215,8 @@ TEST(TensorBundleTest, WritesSlicesAsTensorFlowDoes) {
   add("part", "4 3 0,1:-", Make<float>(TensorShape({1, 3}), {0, 1, 2}));
   add("part", "4 3 1,3:-",
       Make<float>(TensorShape({3, 3}), {3, 4, 5, 6, 7, 8, 9, 10, 11}));
-  add("cols", "2 4 -:0,3", Make<int64_t>(TensorShape({2, 3}), {0, 10, 20, 40, 50, 60}));
+  add("cols", "2 4 -:0,3",
+      Make<int64_t>(TensorShape({2, 3}), {0, 10, 20, 40, 50, 60}));
   add("cols", "2 4 -:3,1", Make<int64_t>(TensorShape({2, 1}), {30, 70}));
   ASSERT_TRUE(writer.Add("whole", Vec<std::string>({"a", "bc"})).ok());
   ASSERT_TRUE(writer.Finish().ok());
@@ -218,18 +231,28 @@ TEST(TensorBundleTest, SliceErrors) {
   BundleWriter writer(prefix, 1);
   TensorShape full;
   TensorSlice slice;
-  EXPECT_FALSE(TensorSlice::ParseShapeAndSlice("4 3 0,5:-", &full, &slice).ok());
+  EXPECT_FALSE(
+      TensorSlice::ParseShapeAndSlice("4 3 0,5:-", &full, &slice).ok());
   EXPECT_FALSE(TensorSlice::ParseShapeAndSlice("4 3 0,1", &full, &slice).ok());
-  EXPECT_FALSE(TensorSlice::ParseShapeAndSlice("4 x 0,1:-", &full, &slice).ok());
+  EXPECT_FALSE(
+      TensorSlice::ParseShapeAndSlice("4 x 0,1:-", &full, &slice).ok());
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("4 3 0,2:-", &full, &slice).ok());
   // Wrong shape for the slice.
-  EXPECT_EQ(writer.AddSlice("p", full, slice, Tensor(DT_FLOAT, TensorShape({3, 3}))).code(),
-            absl::StatusCode::kInvalidArgument);
-  ASSERT_TRUE(writer.AddSlice("p", full, slice, Tensor(DT_FLOAT, TensorShape({2, 3}))).ok());
+  EXPECT_EQ(
+      writer.AddSlice("p", full, slice, Tensor(DT_FLOAT, TensorShape({3, 3})))
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  ASSERT_TRUE(
+      writer.AddSlice("p", full, slice, Tensor(DT_FLOAT, TensorShape({2, 3})))
+          .ok());
   // The same slice twice; another dtype; also saved whole.
-  EXPECT_FALSE(writer.AddSlice("p", full, slice, Tensor(DT_FLOAT, TensorShape({2, 3}))).ok());
+  EXPECT_FALSE(
+      writer.AddSlice("p", full, slice, Tensor(DT_FLOAT, TensorShape({2, 3})))
+          .ok());
   ASSERT_TRUE(TensorSlice::ParseShapeAndSlice("4 3 2,2:-", &full, &slice).ok());
-  EXPECT_FALSE(writer.AddSlice("p", full, slice, Tensor(DT_INT32, TensorShape({2, 3}))).ok());
+  EXPECT_FALSE(
+      writer.AddSlice("p", full, slice, Tensor(DT_INT32, TensorShape({2, 3})))
+          .ok());
   EXPECT_FALSE(writer.Add("p", Tensor(DT_FLOAT, TensorShape({4, 3}))).ok());
   ASSERT_TRUE(writer.Finish().ok());
   // Rows 2..3 were never saved: the full tensor is not covered.
@@ -246,7 +269,8 @@ TEST(TensorBundleTest, SliceErrors) {
 TEST(TensorBundleTest, ReadsAShardedCheckpointTensorFlowMerged) {
   const std::string prefix = Testdata("tf_sharded");
   ExpectTensor<float>(ReadOne(prefix, "a"), TensorShape({2}), {1, 2});
-  ExpectTensor<std::string>(ReadOne(prefix, "b"), TensorShape({2, 1}), {"s0", "s1"});
+  ExpectTensor<std::string>(ReadOne(prefix, "b"), TensorShape({2, 1}),
+                            {"s0", "s1"});
   ExpectTensor<int64_t>(ReadOne(prefix, "c"), TensorShape({}), {3});
 }
 
@@ -257,14 +281,15 @@ TEST(TensorBundleTest, MergesAsTensorFlowDoes) {
   BundleWriter w0(p0, 1), w1(p1, 2);
   ASSERT_TRUE(w0.Add("a", Vec<float>({1, 2})).ok());
   ASSERT_TRUE(w0.Add("c", Scalar<int64_t>(3)).ok());
-  ASSERT_TRUE(w1.Add("b", Make<std::string>(TensorShape({2, 1}), {"s0", "s1"})).ok());
+  ASSERT_TRUE(
+      w1.Add("b", Make<std::string>(TensorShape({2, 1}), {"s0", "s1"})).ok());
   ASSERT_TRUE(w0.Finish().ok());
   ASSERT_TRUE(w1.Finish().ok());
   ASSERT_TRUE(MergeBundles({p0, p1}, dir + "/tf_sharded", true, false, 3).ok());
-  EXPECT_EQ(ListDir(dir), (std::vector<std::string>{
-                              "tf_sharded.data-00000-of-00002",
-                              "tf_sharded.data-00001-of-00002",
-                              "tf_sharded.index"}));
+  EXPECT_EQ(ListDir(dir),
+            (std::vector<std::string>{"tf_sharded.data-00000-of-00002",
+                                      "tf_sharded.data-00001-of-00002",
+                                      "tf_sharded.index"}));
   for (const char* file : {"tf_sharded.index", "tf_sharded.data-00000-of-00002",
                            "tf_sharded.data-00001-of-00002"}) {
     EXPECT_EQ(ReadFileOrDie(dir + "/" + file), ReadFileOrDie(Testdata(file)))
@@ -280,20 +305,26 @@ TEST(TensorBundleTest, MergeErrorsChangeNothing) {
   ASSERT_TRUE(w0.Finish().ok());
   ASSERT_TRUE(w1.Finish().ok());
   const std::vector<std::string> before = ListDir(dir);
-  ExpectError(MergeBundles({dir + "/p0", dir + "/p1"}, dir + "/m", true, false, 3),
-              absl::StatusCode::kInvalidArgument, {"Duplicate tensor keyed by a"});
+  ExpectError(
+      MergeBundles({dir + "/p0", dir + "/p1"}, dir + "/m", true, false, 3),
+      absl::StatusCode::kInvalidArgument, {"Duplicate tensor keyed by a"});
   EXPECT_EQ(ListDir(dir), before);
-  EXPECT_EQ(MergeBundles({dir + "/p0", dir + "/nope"}, dir + "/m", true, false, 3).code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(
+      MergeBundles({dir + "/p0", dir + "/nope"}, dir + "/m", true, false, 3)
+          .code(),
+      absl::StatusCode::kNotFound);
   EXPECT_EQ(ListDir(dir), before);
   EXPECT_EQ(MergeBundles({dir + "/nope"}, dir + "/m", true, true, 3).code(),
             absl::StatusCode::kInvalidArgument);
   FlipByte(dir + "/p1.data-00000-of-00001", 0);
-  ExpectError(MergeBundles({dir + "/p0", dir + "/p1"}, dir + "/m", true, false, 3),
-              absl::StatusCode::kDataLoss, {"p1.data-00000-of-00001"});
+  ExpectError(
+      MergeBundles({dir + "/p0", dir + "/p1"}, dir + "/m", true, false, 3),
+      absl::StatusCode::kDataLoss, {"p1.data-00000-of-00001"});
   EXPECT_EQ(ListDir(dir), before);
   // Missing parts are skipped when allowed.
-  ASSERT_TRUE(MergeBundles({dir + "/p0", dir + "/nope"}, dir + "/m", true, true, 3).ok());
+  ASSERT_TRUE(
+      MergeBundles({dir + "/p0", dir + "/nope"}, dir + "/m", true, true, 3)
+          .ok());
   ExpectTensor<float>(ReadOne(dir + "/m", "a"), TensorShape({2}), {1, 2});
 }
 
@@ -316,9 +347,10 @@ TEST(TensorBundleTest, FailedSaveKeepsTheEarlierCheckpointAndStaleTempsGo) {
   ASSERT_TRUE(RecursivelyCreateDir(dir + "/other.index").ok());
   EXPECT_FALSE(second.Finish().ok());
   ExpectTensor<float>(ReadOne(prefix, "a"), TensorShape({2}), {1, 2});
-  EXPECT_EQ(ListDir(dir), (std::vector<std::string>{
-                              "model.data-00000-of-00001", "model.index",
-                              "other.index", "unrelated.tmp-00000000000000aa"}));
+  EXPECT_EQ(ListDir(dir),
+            (std::vector<std::string>{"model.data-00000-of-00001",
+                                      "model.index", "other.index",
+                                      "unrelated.tmp-00000000000000aa"}));
 }
 
 TEST(TensorBundleTest, FailedIndexRenamePutsBackTheEarlierDataFile) {
@@ -339,8 +371,8 @@ TEST(TensorBundleTest, FailedIndexRenamePutsBackTheEarlierDataFile) {
   ASSERT_TRUE(DeleteEmptyDir(prefix + ".index").ok());
   WriteFileOrDie(prefix + ".index", index);
   ExpectTensor<float>(ReadOne(prefix, "a"), TensorShape({2}), {1, 2});
-  EXPECT_EQ(ListDir(dir), (std::vector<std::string>{
-                              "model.data-00000-of-00001", "model.index"}));
+  EXPECT_EQ(ListDir(dir), (std::vector<std::string>{"model.data-00000-of-00001",
+                                                    "model.index"}));
 }
 
 // Flips every byte, then truncates at every length, of each file of the
@@ -354,14 +386,16 @@ void ExpectEveryDamageIsDataLoss(const std::string& prefix) {
     for (size_t i = 0; i < good.size(); ++i) {
       FlipByte(path, i);
       absl::Status s = ReadAll(prefix, nullptr);
-      EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << name << " byte " << i << ": " << s;
+      EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss)
+          << name << " byte " << i << ": " << s;
       EXPECT_TRUE(absl::StrContains(s.message(), path)) << s;
       WriteFileOrDie(path, good);
     }
     for (size_t n = 0; n < good.size(); ++n) {
       TruncateFile(path, n);
       absl::Status s = ReadAll(prefix, nullptr);
-      EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << name << " length " << n << ": " << s;
+      EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss)
+          << name << " length " << n << ": " << s;
       EXPECT_TRUE(absl::StrContains(s.message(), path)) << s;
       WriteFileOrDie(path, good);
     }

@@ -43,7 +43,8 @@ void AppendSigned(int64_t v, std::string* out) {
   unsigned char buf[10];
   const uint64_t u = static_cast<uint64_t>(v);
   buf[0] = buf[1] = v < 0 ? 0xff : 0x00;
-  for (int i = 0; i < 8; ++i) buf[2 + i] = static_cast<unsigned char>(u >> (56 - 8 * i));
+  for (int i = 0; i < 8; ++i)
+    buf[2 + i] = static_cast<unsigned char>(u >> (56 - 8 * i));
   unsigned char* begin = buf + 10 - len;
   // The length as that many leading one bits (then a zero), flipping the
   // sign-extension bits there.
@@ -153,12 +154,11 @@ absl::Status TensorSlice::FromProto(const TensorSliceProto& proto,
   for (const TensorSliceProto::Extent& e : proto.extent()) {
     const int64_t length =
         e.has_length_case() == TensorSliceProto::Extent::kLength ? e.length()
-                                                                  : kFullExtent;
+                                                                 : kFullExtent;
     if (e.start() < 0 || (length < 0 && length != kFullExtent) ||
         (length == kFullExtent && e.start() != 0)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("bad slice extent: start ", e.start(), ", length ",
-                       length));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bad slice extent: start ", e.start(), ", length ", length));
     }
     out.start_.push_back(e.start());
     out.length_.push_back(length);
@@ -214,8 +214,8 @@ bool TensorSlice::Intersect(const TensorSlice& other, TensorSlice* out) const {
   TensorSlice r;
   for (int d = 0; d < dims(); ++d) {
     const int64_t lo = std::max(start_[d], other.start_[d]);
-    const int64_t hi = std::min(start_[d] + length_[d],
-                                other.start_[d] + other.length_[d]);
+    const int64_t hi =
+        std::min(start_[d] + length_[d], other.start_[d] + other.length_[d]);
     if (hi <= lo) return false;
     r.start_.push_back(lo);
     r.length_.push_back(hi - lo);

@@ -93,9 +93,9 @@ absl::Status CopyScratchInputs(const LoadedCase& c) {
   for (const std::string& rel : c.spec.scratch_inputs()) {
     std::error_code ec;
     const std::filesystem::path from = std::filesystem::path(c.dir) / rel;
-    std::filesystem::copy_file(from, from.filename(),
-                               std::filesystem::copy_options::overwrite_existing,
-                               ec);
+    std::filesystem::copy_file(
+        from, from.filename(),
+        std::filesystem::copy_options::overwrite_existing, ec);
     if (ec) {
       return absl::NotFoundError("cannot copy scratch input " + from.string() +
                                  ": " + ec.message());
