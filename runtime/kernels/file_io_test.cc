@@ -212,6 +212,33 @@ TEST(FileIoTest, UnlockedTemporaryIsStaleAndMissingDirIsHarmless) {
   EXPECT_EQ(RemoveStaleTempFiles(dir + "/missing", ".sfckpt"), 0);
 }
 
+TEST(FileIoTest, StaleTemporariesByPredicate) {
+  const std::string dir = MakeTempDir();
+  WriteFileOrDie(TempFilePath(dir + "/m.index", 1), "x");
+  WriteFileOrDie(TempFilePath(dir + "/m.data-00000-of-00001", 1), "x");
+  WriteFileOrDie(TempFilePath(dir + "/notes", 1), "x");
+  EXPECT_EQ(
+      RemoveStaleTempFiles(
+          dir, [](absl::string_view head) { return head.rfind("m.", 0) == 0; }),
+      2);
+  EXPECT_EQ(ListDir(dir),
+            std::vector<std::string>{"notes.tmp-0000000000000001"});
+}
+
+TEST(FileIoTest, RenameAndLink) {
+  const std::string dir = MakeTempDir();
+  WriteFileOrDie(dir + "/a", "A");
+  WriteFileOrDie(dir + "/b", "B");
+  ASSERT_TRUE(LinkFile(dir + "/a", dir + "/c").ok());
+  EXPECT_EQ(LinkFile(dir + "/a", dir + "/b").code(),
+            absl::StatusCode::kAlreadyExists);
+  ASSERT_TRUE(RenameFile(dir + "/b", dir + "/a").ok());
+  EXPECT_EQ(ReadFileOrDie(dir + "/a"), "B");
+  EXPECT_EQ(ReadFileOrDie(dir + "/c"), "A");
+  EXPECT_EQ(RenameFile(dir + "/missing", dir + "/a").code(),
+            absl::StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace stepflow

@@ -226,6 +226,27 @@ TEST(TensorBundleTest, WritesSlicesAsTensorFlowDoes) {
             ReadFileOrDie(Testdata("tf_sliced.data-00000-of-00001")));
 }
 
+// Keys TensorFlow wrote for slices of a [70000] tensor named "a\0b\xc3\xbf"
+// (escapes, and one- to three-byte numbers).
+TEST(TensorBundleTest, SliceKeysAreTensorFlows) {
+  const std::string name("a\0b\xc3\xbf", 5);
+  const std::string head(
+      "\x00"
+      "a\x00\xff"
+      "b\xc3\xbf\x00\x01\x01\x01",
+      11);
+  auto key = [&](const std::string& spec) {
+    TensorShape full;
+    TensorSlice slice;
+    EXPECT_TRUE(TensorSlice::ParseShapeAndSlice(spec, &full, &slice).ok());
+    return EncodeSliceKey(name, slice);
+  };
+  EXPECT_EQ(key("70000 100,1"), head + "\xc0\x64\x81");
+  EXPECT_EQ(key("70000 8191,64"), head + "\xdf\xff\xc0\x40");
+  EXPECT_EQ(key("70000 65536,2"), head + std::string("\xe1\x00\x00\x82", 4));
+  EXPECT_EQ(key("70000 -"), head + "\x80\x7f");
+}
+
 TEST(TensorBundleTest, SliceErrors) {
   const std::string prefix = MakeTempDir() + "/m";
   BundleWriter writer(prefix, 1);
