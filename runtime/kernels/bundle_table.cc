@@ -124,6 +124,9 @@ class TableSink : public leveldb::WritableFile {
 leveldb::Options TableOptions() {
   leveldb::Options options;
   options.compression = leveldb::kNoCompression;
+  // TensorFlow's table block size, so that big indexes split into the same
+  // blocks as TensorFlow's and the files stay byte-identical.
+  options.block_size = 256 * 1024;
   options.paranoid_checks = true;
   options.env = nullptr;  // Never used by Table / TableBuilder.
   return options;

@@ -274,6 +274,10 @@ def checkpoint_interop(g):
     g.add("SaveV2", "bytes_all_dtypes",
           lambda c: save_bytes(c, names, [v for _, v in named]), golden=True,
           note="the files SaveV2 writes, compared byte for byte")
+    many = ["layer_%03d/kernel" % i for i in range(400)]
+    g.add("SaveV2", "bytes_many_tensors",
+          lambda c: save_bytes(c, many, [np.float32(i) for i in range(len(many))]),
+          note="an index of several table blocks, byte for byte")
     g.add("SaveV2", "bytes_slices",
           lambda c: save_bytes(c, [n for n, _, _ in _SLICED], [v for _, _, v in _SLICED],
                                [s for _, s, _ in _SLICED]),
