@@ -124,6 +124,32 @@ def checkpoints(g):
         return Spec(targets=[m], scratch=True)
     g.add("MergeV2Checkpoints", "missing_part", merge_missing)
 
+    def partitioned_saver(c):
+        with v1.variable_scope("model"):
+            p = v1.get_variable("emb", [6, 2], initializer=v1.ones_initializer(),
+                                partitioner=v1.fixed_size_partitioner(3),
+                                use_resource=False)
+            q = v1.get_variable("cols", [2, 4], initializer=v1.ones_initializer(),
+                                partitioner=v1.fixed_size_partitioner(2, axis=1),
+                                use_resource=False)
+        saver = v1.train.Saver([p, q])
+        init = v1.global_variables_initializer()
+        parts = list(p) + list(q)
+        fill = tf.group(*[v1.assign(part, tf.constant(
+            np.arange(4, dtype=np.float32).reshape(2, 2) + 10 * i))
+            for i, part in enumerate(parts)], name="fill")
+        clobber = tf.group(*[v1.assign(part, tf.zeros_like(part)) for part in parts],
+                           name="clobber")
+        sd = saver.saver_def
+        return Spec(fetches=[tf.identity(p.as_tensor()), tf.identity(q.as_tensor())],
+                    init=[init.name, fill.name, sd.save_tensor_name.split(":")[0],
+                          clobber.name,
+                          sd.restore_op_name], scratch=True,
+                    scratch_outputs=["model.index", "model.data-00000-of-00001"])
+    g.add("SaveV2", "partitioned_saver", partitioned_saver, golden=True,
+          note="tf.compat.v1 partitioned variables saved as slices "
+               "by a Saver, clobbered and restored; the files compared byte for byte")
+
     checkpoint_interop(g)
 
     op = "ShardedFilename"
