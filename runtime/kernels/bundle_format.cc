@@ -100,22 +100,10 @@ absl::Status DecodeTensor(absl::string_view bytes, uint32_t masked_crc,
       return absl::DataLossError(absl::StrCat(
           bytes.size(), " bytes where ", out->TotalBytes(), " were expected"));
     }
-    const uint32_t crc = crc32c::Value(bytes);
-    if (crc32c::Mask(crc) != masked_crc) {
-      return absl::DataLossError(
-          absl::StrFormat("checksum mismatch (stored 0x%08x, computed 0x%08x)",
-                          masked_crc, crc32c::Mask(crc)));
-    }
-    if (out->dtype() == DT_BOOL) {
-      for (char c : bytes) {
-        if (c != 0 && c != 1) {
-          return absl::DataLossError("a bool byte other than 0 or 1");
-        }
-      }
-    }
-    if (!bytes.empty())
+    if (!bytes.empty()) {
       std::memcpy(out->raw_data(), bytes.data(), bytes.size());
-    return absl::OkStatus();
+    }
+    return CheckTensorBytes(*out, masked_crc);
   }
   // Strings: lengths, their checksum, then the bytes.
   absl::string_view in = bytes;
@@ -158,6 +146,25 @@ absl::Status DecodeTensor(absl::string_view bytes, uint32_t masked_crc,
   for (int64_t i = 0; i < n; ++i) {
     elems[i].assign(in.data(), lengths[i]);
     in.remove_prefix(lengths[i]);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckTensorBytes(const Tensor& tensor, uint32_t masked_crc) {
+  absl::string_view bytes(static_cast<const char*>(tensor.raw_data()),
+                          tensor.TotalBytes());
+  const uint32_t crc = crc32c::Value(bytes);
+  if (crc32c::Mask(crc) != masked_crc) {
+    return absl::DataLossError(
+        absl::StrFormat("checksum mismatch (stored 0x%08x, computed 0x%08x)",
+                        masked_crc, crc32c::Mask(crc)));
+  }
+  if (tensor.dtype() == DT_BOOL) {
+    for (char c : bytes) {
+      if (c != 0 && c != 1) {
+        return absl::DataLossError("a bool byte other than 0 or 1");
+      }
+    }
   }
   return absl::OkStatus();
 }

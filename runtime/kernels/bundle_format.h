@@ -69,6 +69,9 @@ uint32_t EncodeTensor(const Tensor& tensor, std::string* out);
 // `masked_crc`. DataLoss describing the problem.
 absl::Status DecodeTensor(absl::string_view bytes, uint32_t masked_crc,
                           Tensor* out);
+// For a numeric or bool tensor whose bytes were read straight into its
+// buffer: checks them against `masked_crc` (and bools are 0 or 1).
+absl::Status CheckTensorBytes(const Tensor& tensor, uint32_t masked_crc);
 
 // Whether an extent of `size` bytes can hold a tensor of `dtype` with
 // `num_elements` elements (exactly, for fixed-size dtypes; at least the

@@ -167,13 +167,19 @@ absl::Status BundleReader::ReadEntry(const std::string& key,
     return corrupt("extends past the end of the ", file->size(),
                    "-byte file (truncated)");
   }
-  std::string bytes;
-  s = file->Read(offset, size, &bytes);
-  if (!s.ok()) return corrupt(s.message());
   Tensor t;
   s = alloc(entry.dtype(), shapes_.at(key), &t);
   if (!s.ok()) return s;
-  s = bundle::DecodeTensor(bytes, entry.crc32c(), &t);
+  if (entry.dtype() == DT_STRING) {
+    std::string bytes;
+    s = file->Read(offset, size, &bytes);
+    if (!s.ok()) return corrupt(s.message());
+    s = bundle::DecodeTensor(bytes, entry.crc32c(), &t);
+  } else {  // Straight into the tensor (its size was checked at Open).
+    s = file->ReadInto(offset, size, static_cast<char*>(t.raw_data()));
+    if (!s.ok()) return corrupt(s.message());
+    s = bundle::CheckTensorBytes(t, entry.crc32c());
+  }
   if (!s.ok()) return corrupt("has ", s.message());
   *out = std::move(t);
   return absl::OkStatus();

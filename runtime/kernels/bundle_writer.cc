@@ -116,10 +116,20 @@ absl::Status BundleWriter::Finish() {
     entry.set_dtype(tensor.dtype());
     tensor.shape().AsProto(entry.mutable_shape());
     entry.set_offset(static_cast<int64_t>(data->size()));
-    bytes.clear();
-    entry.set_crc32c(crc32c::Mask(bundle::EncodeTensor(tensor, &bytes)));
-    entry.set_size(static_cast<int64_t>(bytes.size()));
-    s = data->Append(bytes);
+    absl::string_view view;
+    uint32_t crc;
+    if (tensor.dtype() == DT_STRING) {
+      bytes.clear();
+      crc = bundle::EncodeTensor(tensor, &bytes);
+      view = bytes;
+    } else {  // Written from the tensor's own buffer, without a copy.
+      view = absl::string_view(static_cast<const char*>(tensor.raw_data()),
+                               tensor.TotalBytes());
+      crc = crc32c::Value(view);
+    }
+    entry.set_crc32c(crc32c::Mask(crc));
+    entry.set_size(static_cast<int64_t>(view.size()));
+    s = data->Append(view);
     if (!s.ok()) return s;
   }
 

@@ -299,10 +299,20 @@ absl::Status RandomAccessFile::Read(uint64_t offset, uint64_t n,
                                             path_, "' (", size_, " bytes)"));
   }
   out->resize(n);
+  return ReadInto(offset, n, out->data());
+}
+
+absl::Status RandomAccessFile::ReadInto(uint64_t offset, uint64_t n,
+                                        char* out) const {
+  if (offset > size_ || n > size_ - offset) {
+    return absl::DataLossError(absl::StrCat("Read of ", n, " bytes at offset ",
+                                            offset, " runs past the end of '",
+                                            path_, "' (", size_, " bytes)"));
+  }
   uint64_t done = 0;
   while (done < n) {
-    const ssize_t got = ::pread(fd_, &(*out)[done], n - done,
-                                static_cast<off_t>(offset + done));
+    const ssize_t got =
+        ::pread(fd_, out + done, n - done, static_cast<off_t>(offset + done));
     if (got < 0) {
       if (errno == EINTR) continue;
       return IoError("read", path_, errno);

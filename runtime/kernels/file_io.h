@@ -128,6 +128,8 @@ class RandomAccessFile {
   // Reads exactly `n` bytes at `offset` into `out` (resized). DataLoss if
   // the file ends first.
   absl::Status Read(uint64_t offset, uint64_t n, std::string* out) const;
+  // The same into `n` bytes at `out`.
+  absl::Status ReadInto(uint64_t offset, uint64_t n, char* out) const;
   const std::string& path() const { return path_; }
 
  private:
