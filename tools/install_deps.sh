@@ -15,6 +15,7 @@ PACKAGES=(
   libbenchmark-dev
   libtbb-dev                # oneTBB flow graph: executor benchmark peer
   libeigen3-dev
+  libleveldb-dev            # table format of checkpoint .index files
   libopenblas-dev           # GEMM for the MatMul kernels (runtime CPU dispatch)
   librapidcheck-dev
   chromium python3          # timeline screenshots (tools/timeline_viewer)

@@ -384,7 +384,9 @@ TEST_F(CheckpointSessionTest, SaveTrainRestoreIntoFreshSessionBitForBit) {
   Snapshot saved;
   auto a = TrainAndSave(graph, "save/control_dependency", &saved);
   EXPECT_EQ(saved.values[1].scalar<int64_t>(), 3);  // global_step.
-  EXPECT_EQ(ListDir(dir_), std::vector<std::string>{"model.ckpt.sfckpt"});
+  EXPECT_EQ(ListDir(dir_),
+            (std::vector<std::string>{"model.ckpt.data-00000-of-00001",
+                                      "model.ckpt.index"}));
 
   // Keep training: the values move on.
   Train(a.get(), 3);
@@ -414,7 +416,9 @@ TEST_F(CheckpointSessionTest, ShardedSaverGraph) {
   Snapshot saved;
   auto a = TrainAndSave(graph, "save/Identity", &saved);
   // The temporary shard directory was merged and removed.
-  EXPECT_EQ(ListDir(dir_), std::vector<std::string>{"model.ckpt.sfckpt"});
+  EXPECT_EQ(ListDir(dir_),
+            (std::vector<std::string>{"model.ckpt.data-00000-of-00001",
+                                      "model.ckpt.index"}));
   Train(a.get(), 2);
 
   auto b = NewSessionWith(graph);
@@ -427,7 +431,9 @@ TEST_F(CheckpointSessionTest, ShardedSaverGraph) {
   ASSERT_TRUE(Save(a.get(), "save/Identity").ok());
   ASSERT_TRUE(Restore(b.get()).ok());
   ExpectBitIdentical(Fetch(b.get()), later);
-  EXPECT_EQ(ListDir(dir_), std::vector<std::string>{"model.ckpt.sfckpt"});
+  EXPECT_EQ(ListDir(dir_),
+            (std::vector<std::string>{"model.ckpt.data-00000-of-00001",
+                                      "model.ckpt.index"}));
 }
 
 TEST_F(CheckpointSessionTest, CorruptCheckpointIsDataLossAndChangesNothing) {
@@ -436,32 +442,38 @@ TEST_F(CheckpointSessionTest, CorruptCheckpointIsDataLossAndChangesNothing) {
   auto a = TrainAndSave(graph, "save/control_dependency", &saved);
   Train(a.get(), 2);
   const Snapshot current = Fetch(a.get());
-  const std::string path = prefix_ + ".sfckpt";
-  const std::string good = ReadFileOrDie(path);
-
   struct Damage {
+    std::string path;
     const char* what;
     std::string contents;
   };
   std::vector<Damage> damages;
-  for (size_t offset : {size_t{3}, size_t{17}, size_t{30}, good.size() / 2,
-                        good.size() - 40, good.size() - 3}) {
-    std::string bad = good;
-    bad[offset] = static_cast<char>(bad[offset] ^ 0x40);
-    damages.push_back({"flipped byte", bad});
-  }
-  for (size_t size :
-       {size_t{0}, size_t{10}, size_t{40}, good.size() / 2, good.size() - 1}) {
-    damages.push_back({"truncated", good.substr(0, size)});
+  std::vector<std::pair<std::string, std::string>> good;
+  for (const char* suffix : {".index", ".data-00000-of-00001"}) {
+    const std::string path = prefix_ + suffix;
+    const std::string bytes = ReadFileOrDie(path);
+    good.emplace_back(path, bytes);
+    for (size_t offset : {size_t{0}, size_t{3}, bytes.size() / 2,
+                          bytes.size() - 20, bytes.size() - 1}) {
+      std::string bad = bytes;
+      bad[offset] = static_cast<char>(bad[offset] ^ 0x40);
+      damages.push_back({path, "flipped byte", bad});
+    }
+    for (size_t size :
+         {size_t{0}, size_t{10}, bytes.size() / 2, bytes.size() - 1}) {
+      damages.push_back({path, "truncated", bytes.substr(0, size)});
+    }
   }
   for (const Damage& d : damages) {
-    SCOPED_TRACE(absl::StrCat(d.what, ", ", d.contents.size(), " bytes"));
-    test::WriteFileOrDie(path, d.contents);
+    SCOPED_TRACE(
+        absl::StrCat(d.path, ": ", d.what, ", ", d.contents.size(), " bytes"));
+    for (const auto& [path, bytes] : good) test::WriteFileOrDie(path, bytes);
+    test::WriteFileOrDie(d.path, d.contents);
     // A fresh session: the restore step fails; nothing gets a value.
     auto b = NewSessionWith(graph);
     absl::Status st = Restore(b.get());
     EXPECT_EQ(st.code(), absl::StatusCode::kDataLoss) << st;
-    EXPECT_TRUE(absl::StrContains(st.message(), path)) << st;
+    EXPECT_TRUE(absl::StrContains(st.message(), d.path)) << st;
     EXPECT_TRUE(absl::StrContains(st.message(), "{{node save/RestoreV2}}"))
         << st;
     ExpectUninitialized(b.get());
@@ -470,8 +482,8 @@ TEST_F(CheckpointSessionTest, CorruptCheckpointIsDataLossAndChangesNothing) {
     EXPECT_EQ(st.code(), absl::StatusCode::kDataLoss) << st;
     ExpectBitIdentical(Fetch(a.get()), current);
   }
+  for (const auto& [path, bytes] : good) test::WriteFileOrDie(path, bytes);
   // Repaired, it restores again.
-  test::WriteFileOrDie(path, good);
   ASSERT_TRUE(Restore(a.get()).ok());
   ExpectBitIdentical(Fetch(a.get()), saved);
 }
@@ -525,7 +537,7 @@ TEST_F(CheckpointSessionTest, InterruptedSaveNeverLeavesARestorableHalfFile) {
   const std::string graph = ModelGraph() + PlainSaver(ModelVars());
   Snapshot saved;
   auto a = TrainAndSave(graph, "save/control_dependency", &saved);
-  const std::string path = prefix_ + ".sfckpt";
+  const std::string path = prefix_ + ".index";
   const std::string good = ReadFileOrDie(path);
   // The crashed second save: a prefix of a newer file under a temporary
   // name (as AtomicFileWriter names it).
@@ -536,7 +548,7 @@ TEST_F(CheckpointSessionTest, InterruptedSaveNeverLeavesARestorableHalfFile) {
   ASSERT_TRUE(Restore(b.get()).ok());
   ExpectBitIdentical(Fetch(b.get()), saved);
 
-  // Without the committed file only the stale temporary exists.
+  // Without the committed index only the stale temporary exists.
   ASSERT_EQ(std::remove(path.c_str()), 0);
   auto c = NewSessionWith(graph);
   absl::Status st = Restore(c.get());
@@ -548,9 +560,9 @@ TEST_F(CheckpointSessionTest, FailedRenameFailsTheSaveAndLeavesNothing) {
   const std::string graph = ModelGraph() + PlainSaver(ModelVars());
   auto a = NewSessionWith(graph);
   ASSERT_TRUE(RunTarget(a.get(), "init").ok());
-  // The checkpoint's file name is taken by a directory: the final rename
-  // fails after the data was written to the temporary file.
-  const std::string path = prefix_ + ".sfckpt";
+  // The checkpoint's index name is taken by a directory: the final rename
+  // fails after the data was written.
+  const std::string path = prefix_ + ".index";
   test::WriteFileOrDie(dir_ + "/unrelated", "x");
   ASSERT_EQ(::mkdir(path.c_str(), 0755), 0);
   test::WriteFileOrDie(path + "/occupant", "x");
@@ -561,7 +573,7 @@ TEST_F(CheckpointSessionTest, FailedRenameFailsTheSaveAndLeavesNothing) {
   EXPECT_TRUE(absl::StrContains(st.message(), "{{node save/SaveV2}}")) << st;
   // No temporary file is left, and nothing can be restored.
   EXPECT_EQ(ListDir(dir_),
-            (std::vector<std::string>{"model.ckpt.sfckpt", "unrelated"}));
+            (std::vector<std::string>{"model.ckpt.index", "unrelated"}));
   auto b = NewSessionWith(graph);
   st = Restore(b.get());
   EXPECT_FALSE(st.ok());

@@ -7,6 +7,10 @@
 // Extend lets a checksum be computed over data arriving in pieces:
 // Extend(Crc32c(a), b) == Crc32c(a + b).
 //
+// Mask/Unmask: the stored form of a checksum in LevelDB tables and tensor
+// bundles (a rotation plus a constant, so that a CRC of data that itself
+// holds CRCs is not degenerate).
+//
 // Pure functions; thread-safe.
 #ifndef STEPFLOW_RUNTIME_KERNELS_CRC32C_H_
 #define STEPFLOW_RUNTIME_KERNELS_CRC32C_H_
@@ -26,6 +30,14 @@ uint32_t Extend(uint32_t crc, const void* data, size_t n);
 inline uint32_t Value(const void* data, size_t n) { return Extend(0, data, n); }
 inline uint32_t Value(absl::string_view s) {
   return Extend(0, s.data(), s.size());
+}
+
+inline uint32_t Mask(uint32_t crc) {
+  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
+}
+inline uint32_t Unmask(uint32_t masked) {
+  const uint32_t rot = masked - 0xa282ead8u;
+  return (rot >> 17) | (rot << 15);
 }
 
 }  // namespace crc32c

@@ -32,17 +32,19 @@ bool StillLinkedAt(int fd, const std::string& path) {
          by_fd.st_dev == by_path.st_dev && by_fd.st_ino == by_path.st_ino;
 }
 
-// Whether `name` is "<anything><suffix>.tmp-<16 lowercase hex digits>".
-bool IsTempName(absl::string_view name, absl::string_view suffix) {
+// Whether `name` is "<head>.tmp-<16 lowercase hex digits>" with `is_ours`
+// true for a non-empty <head>.
+bool IsTempName(absl::string_view name,
+                absl::FunctionRef<bool(absl::string_view)> is_ours) {
   const size_t tail = sizeof(kTempMarker) - 1 + kTempIdDigits;
-  if (name.size() <= tail + suffix.size()) return false;
+  if (name.size() <= tail) return false;
   absl::string_view id = name.substr(name.size() - kTempIdDigits);
   for (char c : id) {
     if (!absl::ascii_isdigit(c) && !(c >= 'a' && c <= 'f')) return false;
   }
   absl::string_view head = name.substr(0, name.size() - tail);
   return name.substr(head.size(), sizeof(kTempMarker) - 1) == kTempMarker &&
-         absl::EndsWith(head, suffix);
+         is_ours(head);
 }
 
 }  // namespace
@@ -119,11 +121,32 @@ std::string TempFilePath(absl::string_view path, uint64_t unique_id) {
 }
 
 int RemoveStaleTempFiles(const std::string& dir, absl::string_view suffix) {
+  return RemoveStaleTempFiles(dir, [suffix](absl::string_view head) {
+    return head.size() > suffix.size() && absl::EndsWith(head, suffix);
+  });
+}
+
+absl::Status RenameFile(const std::string& from, const std::string& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) {
+    return IoError(absl::StrCat("rename to '", to, "' of"), from, errno);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LinkFile(const std::string& from, const std::string& to) {
+  if (::link(from.c_str(), to.c_str()) != 0) {
+    return IoError(absl::StrCat("link to '", to, "' of"), from, errno);
+  }
+  return absl::OkStatus();
+}
+
+int RemoveStaleTempFiles(const std::string& dir,
+                         absl::FunctionRef<bool(absl::string_view)> is_ours) {
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return 0;
   std::vector<std::string> candidates;
   while (struct dirent* e = ::readdir(d)) {
-    if (IsTempName(e->d_name, suffix)) candidates.emplace_back(e->d_name);
+    if (IsTempName(e->d_name, is_ours)) candidates.emplace_back(e->d_name);
   }
   ::closedir(d);
   int removed = 0;
@@ -276,10 +299,20 @@ absl::Status RandomAccessFile::Read(uint64_t offset, uint64_t n,
                                             path_, "' (", size_, " bytes)"));
   }
   out->resize(n);
+  return ReadInto(offset, n, out->data());
+}
+
+absl::Status RandomAccessFile::ReadInto(uint64_t offset, uint64_t n,
+                                        char* out) const {
+  if (offset > size_ || n > size_ - offset) {
+    return absl::DataLossError(absl::StrCat("Read of ", n, " bytes at offset ",
+                                            offset, " runs past the end of '",
+                                            path_, "' (", size_, " bytes)"));
+  }
   uint64_t done = 0;
   while (done < n) {
-    const ssize_t got = ::pread(fd_, &(*out)[done], n - done,
-                                static_cast<off_t>(offset + done));
+    const ssize_t got =
+        ::pread(fd_, out + done, n - done, static_cast<off_t>(offset + done));
     if (got < 0) {
       if (errno == EINTR) continue;
       return IoError("read", path_, errno);

@@ -31,6 +31,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
@@ -66,6 +67,17 @@ std::string TempFilePath(absl::string_view path, uint64_t unique_id);
 // delete is skipped; an unreadable `dir` deletes nothing. (A temporary
 // written by a writer older than the locking scheme counts as stale.)
 int RemoveStaleTempFiles(const std::string& dir, absl::string_view suffix);
+// The same for every temporary whose destination's file name (the name
+// without ".tmp-<16 hex digits>") satisfies `is_ours`.
+int RemoveStaleTempFiles(const std::string& dir,
+                         absl::FunctionRef<bool(absl::string_view)> is_ours);
+
+// rename(2): atomically replaces `to` (a file) with `from`.
+absl::Status RenameFile(const std::string& from, const std::string& to);
+
+// link(2): gives the file at `from` the second name `to` (which must not
+// exist).
+absl::Status LinkFile(const std::string& from, const std::string& to);
 
 class AtomicFileWriter {
  public:
@@ -116,6 +128,8 @@ class RandomAccessFile {
   // Reads exactly `n` bytes at `offset` into `out` (resized). DataLoss if
   // the file ends first.
   absl::Status Read(uint64_t offset, uint64_t n, std::string* out) const;
+  // The same into `n` bytes at `out`.
+  absl::Status ReadInto(uint64_t offset, uint64_t n, char* out) const;
   const std::string& path() const { return path_; }
 
  private:

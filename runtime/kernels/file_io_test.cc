@@ -27,8 +27,8 @@ TEST(FileIoTest, Dirname) {
 }
 
 TEST(FileIoTest, TempFilePathIsDeterministic) {
-  EXPECT_EQ(TempFilePath("/d/model.sfckpt", 0xabc),
-            "/d/model.sfckpt.tmp-0000000000000abc");
+  EXPECT_EQ(TempFilePath("/d/model.index", 0xabc),
+            "/d/model.index.tmp-0000000000000abc");
 }
 
 TEST(FileIoTest, CommitPublishesAndLeavesNoTemporary) {
@@ -170,7 +170,7 @@ void KillAndReap(pid_t pid) {
 
 TEST(FileIoTest, RemovesTheTemporaryOfAKilledWriterOnly) {
   const std::string dir = MakeTempDir();
-  const std::string path = dir + "/m.sfckpt";
+  const std::string path = dir + "/m.index";
   const pid_t killed = StartWriterProcess(path, 1);
   const pid_t live = StartWriterProcess(path, 2);
   ASSERT_GT(killed, 0);
@@ -180,25 +180,24 @@ TEST(FileIoTest, RemovesTheTemporaryOfAKilledWriterOnly) {
   std::unique_ptr<AtomicFileWriter> own;
   ASSERT_TRUE(AtomicFileWriter::Create(path, 3, &own).ok());
   // Names outside the scheme are never touched.
-  WriteFileOrDie(dir + "/m.sfckpt.tmp-xyz", "not ours");
+  WriteFileOrDie(dir + "/m.index.tmp-xyz", "not ours");
   WriteFileOrDie(dir + "/notes.tmp-0000000000000001", "other suffix");
-  WriteFileOrDie(dir + "/m.sfckpt", "committed");
+  WriteFileOrDie(dir + "/m.index", "committed");
 
-  EXPECT_EQ(RemoveStaleTempFiles(dir, ".sfckpt"), 1);
-  EXPECT_EQ(ListDir(dir),
-            (std::vector<std::string>{
-                "m.sfckpt", "m.sfckpt.tmp-0000000000000002",
-                "m.sfckpt.tmp-0000000000000003", "m.sfckpt.tmp-xyz",
-                "notes.tmp-0000000000000001"}));
+  EXPECT_EQ(RemoveStaleTempFiles(dir, ".index"), 1);
+  EXPECT_EQ(ListDir(dir), (std::vector<std::string>{
+                              "m.index", "m.index.tmp-0000000000000002",
+                              "m.index.tmp-0000000000000003", "m.index.tmp-xyz",
+                              "notes.tmp-0000000000000001"}));
   // The live writer is killed too: now its temporary goes.
   KillAndReap(live);
-  EXPECT_EQ(RemoveStaleTempFiles(dir, ".sfckpt"), 1);
+  EXPECT_EQ(RemoveStaleTempFiles(dir, ".index"), 1);
   // Our own writer still commits.
   ASSERT_TRUE(own->Append("new").ok());
   ASSERT_TRUE(own->Commit().ok());
   EXPECT_EQ(ReadFileOrDie(path), "new");
   EXPECT_EQ(ListDir(dir),
-            (std::vector<std::string>{"m.sfckpt", "m.sfckpt.tmp-xyz",
+            (std::vector<std::string>{"m.index", "m.index.tmp-xyz",
                                       "notes.tmp-0000000000000001"}));
 }
 
@@ -206,10 +205,37 @@ TEST(FileIoTest, UnlockedTemporaryIsStaleAndMissingDirIsHarmless) {
   const std::string dir = MakeTempDir();
   // What a writer killed before this scheme (or by the OOM killer) leaves:
   // a temporary nobody holds.
-  WriteFileOrDie(TempFilePath(dir + "/a.sfckpt", 0xdead), "partial");
-  EXPECT_EQ(RemoveStaleTempFiles(dir, ".sfckpt"), 1);
+  WriteFileOrDie(TempFilePath(dir + "/a.index", 0xdead), "partial");
+  EXPECT_EQ(RemoveStaleTempFiles(dir, ".index"), 1);
   EXPECT_TRUE(ListDir(dir).empty());
-  EXPECT_EQ(RemoveStaleTempFiles(dir + "/missing", ".sfckpt"), 0);
+  EXPECT_EQ(RemoveStaleTempFiles(dir + "/missing", ".index"), 0);
+}
+
+TEST(FileIoTest, StaleTemporariesByPredicate) {
+  const std::string dir = MakeTempDir();
+  WriteFileOrDie(TempFilePath(dir + "/m.index", 1), "x");
+  WriteFileOrDie(TempFilePath(dir + "/m.data-00000-of-00001", 1), "x");
+  WriteFileOrDie(TempFilePath(dir + "/notes", 1), "x");
+  EXPECT_EQ(
+      RemoveStaleTempFiles(
+          dir, [](absl::string_view head) { return head.rfind("m.", 0) == 0; }),
+      2);
+  EXPECT_EQ(ListDir(dir),
+            std::vector<std::string>{"notes.tmp-0000000000000001"});
+}
+
+TEST(FileIoTest, RenameAndLink) {
+  const std::string dir = MakeTempDir();
+  WriteFileOrDie(dir + "/a", "A");
+  WriteFileOrDie(dir + "/b", "B");
+  ASSERT_TRUE(LinkFile(dir + "/a", dir + "/c").ok());
+  EXPECT_EQ(LinkFile(dir + "/a", dir + "/b").code(),
+            absl::StatusCode::kAlreadyExists);
+  ASSERT_TRUE(RenameFile(dir + "/b", dir + "/a").ok());
+  EXPECT_EQ(ReadFileOrDie(dir + "/a"), "B");
+  EXPECT_EQ(ReadFileOrDie(dir + "/c"), "A");
+  EXPECT_EQ(RenameFile(dir + "/missing", dir + "/a").code(),
+            absl::StatusCode::kNotFound);
 }
 
 }  // namespace

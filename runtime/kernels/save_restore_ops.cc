@@ -1,16 +1,17 @@
-// Checkpoint kernels: SaveV2, RestoreV2, MergeV2Checkpoints (the
-// checkpoint_format.h file format), ShardedFilename and ShardedFilespec.
+// Checkpoint kernels: SaveV2, RestoreV2, MergeV2Checkpoints (TensorFlow's
+// tensor bundle format: bundle_writer.h, bundle_reader.h, bundle_merge.h),
+// ShardedFilename and ShardedFilespec.
 //
-// SaveV2 saves whole tensors only: a non-empty shape_and_slices entry is
-// Unimplemented naming the node. RestoreV2 restores a whole tensor, or a
-// slice of one given as TensorFlow spells it ("<full dims> <slice>:...",
-// each slice "start,length" or "-" for the whole dim; InvalidArgument when
-// malformed, outside the full shape, or when the full shape differs from
-// the stored one). Input validation follows
-// TensorFlow's kernels (InvalidArgument for a non-scalar prefix, name and
-// slice lists of different lengths, too few tensors or dtypes). RestoreV2:
-// missing checkpoint or tensor -> NotFound, stored dtype other than the
-// node's `dtypes` entry -> InvalidArgument, corrupt file -> DataLoss; every
+// shape_and_slices: "" saves or restores a whole tensor; otherwise the
+// entry is "<full dims> <slice>" (tensor_slice.h). SaveV2 then stores the
+// tensor as that slice of the full tensor (a partitioned variable's part);
+// RestoreV2 returns that slice, assembled from whatever was saved (a whole
+// tensor or slices). Input validation follows TensorFlow's kernels
+// (InvalidArgument for a non-scalar prefix, name and slice lists of
+// different lengths, too few tensors or dtypes, a malformed slice spec or
+// one whose shape differs from the stored one). RestoreV2: missing
+// checkpoint or tensor -> NotFound, stored dtype other than the node's
+// `dtypes` entry -> InvalidArgument, corrupt file -> DataLoss; every
 // message names the node.
 //
 // Temporary file names come from the Env's Random when the device has one,
@@ -27,8 +28,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/types/span.h"
 #include "runtime/framework/op_kernel.h"
-#include "runtime/kernels/checkpoint_format.h"
+#include "runtime/kernels/bundle_format.h"
+#include "runtime/kernels/bundle_merge.h"
+#include "runtime/kernels/bundle_reader.h"
+#include "runtime/kernels/bundle_writer.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/tensor_slice.h"
 
 namespace stepflow {
 namespace {
@@ -86,86 +91,15 @@ absl::Status ValidateInputs(OpKernelContext* ctx, int64_t num_tensors,
   return absl::OkStatus();
 }
 
-// A parsed shape-and-slice spec: the full shape and, per dim, the slice's
-// start and length.
-struct SliceSpec {
-  std::vector<int64_t> full;
-  std::vector<int64_t> start;
-  std::vector<int64_t> length;
-};
-
-absl::Status ParseSliceSpec(OpKernelContext* ctx, const std::string& spec,
-                            SliceSpec* out) {
-  const std::vector<std::string> parts =
-      absl::StrSplit(spec, ' ', absl::SkipEmpty());
-  auto bad = [&](absl::string_view why) {
-    return NodeInvalidArgument(ctx, "Invalid shape_and_slice '", spec,
-                               "': ", why);
-  };
-  if (parts.size() < 2) return bad("expected dims and a slice");
-  const size_t rank = parts.size() - 1;
-  const std::vector<std::string> slices = absl::StrSplit(parts.back(), ':');
-  if (slices.size() != rank) return bad("the slice's rank differs");
-  for (size_t d = 0; d < rank; ++d) {
-    int64_t dim = 0;
-    if (!absl::SimpleAtoi(parts[d], &dim) || dim < 0) {
-      return bad("bad dimension");
-    }
-    int64_t start = 0, length = dim;
-    if (slices[d] != "-") {
-      const std::vector<std::string> sl = absl::StrSplit(slices[d], ',');
-      if (sl.size() != 2 || !absl::SimpleAtoi(sl[0], &start) ||
-          !absl::SimpleAtoi(sl[1], &length) || start < 0 || length < 0 ||
-          start > dim || length > dim - start) {
-        return bad("bad slice extent");
-      }
-    }
-    out->full.push_back(dim);
-    out->start.push_back(start);
-    out->length.push_back(length);
-  }
-  return absl::OkStatus();
-}
-
-// Copies the slice `spec` of `whole` (whose shape is spec.full) into a new
-// tensor.
-template <typename U>
-void CopySlice(const Tensor& whole, const SliceSpec& spec, Tensor* out) {
-  const int rank = static_cast<int>(spec.full.size());
-  const U* in = whole.base<U>();
-  U* o = out->base<U>();
-  const int64_t n = out->NumElements();
-  std::vector<int64_t> idx(rank, 0);
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t offset = 0;
-    for (int d = 0; d < rank; ++d) {
-      offset = offset * spec.full[d] + spec.start[d] + idx[d];
-    }
-    o[k] = in[offset];
-    for (int d = rank - 1; d >= 0; --d) {
-      if (++idx[d] < spec.length[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
-
-absl::Status RequireFullTensors(OpKernelContext* ctx) {
-  const Tensor& names = ctx->input(1);
-  const Tensor& slices = ctx->input(2);
-  for (int64_t i = 0; i < slices.NumElements(); ++i) {
-    const std::string& slice = slices.flat<std::string>()(i);
-    if (!slice.empty()) {
-      return AttachDef(
-          absl::UnimplementedError(absl::StrCat(
-              "Partitioned (sliced) tensors are not supported: "
-              "tensor '",
-              names.flat<std::string>()(i), "' has shape_and_slice '", slice,
-              "'; only whole tensors (\"\") can be saved or "
-              "restored")),
-          ctx->op_kernel().name());
-    }
-  }
-  return absl::OkStatus();
+// The node's shape_and_slices entry `i` parsed; false for "" (a whole
+// tensor).
+absl::Status ParseSpec(OpKernelContext* ctx, int64_t i, bool* sliced,
+                       TensorShape* full_shape, TensorSlice* slice) {
+  const std::string& spec = ctx->input(2).flat<std::string>()(i);
+  *sliced = !spec.empty();
+  if (!*sliced) return absl::OkStatus();
+  return AttachDef(TensorSlice::ParseShapeAndSlice(spec, full_shape, slice),
+                   ctx->op_kernel().name());
 }
 
 class SaveV2Op : public OpKernel {
@@ -175,14 +109,21 @@ class SaveV2Op : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const int64_t num_tensors = ctx->num_inputs() - kFixedInputs;
     OP_REQUIRES_OK(ctx, ValidateInputs(ctx, num_tensors, "tensors"));
-    OP_REQUIRES_OK(ctx, RequireFullTensors(ctx));
     const std::string& prefix = ctx->input(0).flat<std::string>()(0);
     const Tensor& names = ctx->input(1);
-    checkpoint::CheckpointWriter writer(prefix, temp_ids_.Next(ctx));
+    BundleWriter writer(prefix, temp_ids_.Next(ctx));
     for (int64_t i = 0; i < num_tensors; ++i) {
-      OP_REQUIRES_OK(ctx, AttachDef(writer.Add(names.flat<std::string>()(i),
-                                               ctx->input(kFixedInputs + i)),
-                                    name()));
+      const std::string& tensor_name = names.flat<std::string>()(i);
+      const Tensor& tensor = ctx->input(kFixedInputs + static_cast<int>(i));
+      bool sliced = false;
+      TensorShape full_shape;
+      TensorSlice slice;
+      OP_REQUIRES_OK(ctx, ParseSpec(ctx, i, &sliced, &full_shape, &slice));
+      OP_REQUIRES_OK(ctx,
+                     AttachDef(sliced ? writer.AddSlice(tensor_name, full_shape,
+                                                        slice, tensor)
+                                      : writer.Add(tensor_name, tensor),
+                               name()));
     }
     OP_REQUIRES_OK(ctx, AttachDef(writer.Finish(), name()));
   }
@@ -204,45 +145,38 @@ class RestoreV2Op : public OpKernel {
     OP_REQUIRES_OK(ctx, ValidateInputs(ctx, num_tensors, "expected dtypes"));
     const std::string& prefix = ctx->input(0).flat<std::string>()(0);
     const Tensor& names = ctx->input(1);
-    const Tensor& slices = ctx->input(2);
-    std::unique_ptr<checkpoint::CheckpointReader> reader;
-    OP_REQUIRES_OK(
-        ctx,
-        AttachDef(checkpoint::CheckpointReader::Open(prefix, &reader), name()));
+    std::unique_ptr<BundleReader> reader;
+    OP_REQUIRES_OK(ctx, AttachDef(BundleReader::Open(prefix, &reader), name()));
     // All lookups and dtype checks first, so a wrong request reads nothing.
     for (int64_t i = 0; i < num_tensors; ++i) {
       const std::string& key = names.flat<std::string>()(i);
-      const checkpoint::EntryInfo* info = nullptr;
-      OP_REQUIRES_OK(ctx, AttachDef(reader->Lookup(key, &info), name()));
+      DataType dtype;
+      TensorShape shape;
+      OP_REQUIRES_OK(
+          ctx,
+          AttachDef(reader->LookupDtypeAndShape(key, &dtype, &shape), name()));
       OP_REQUIRES(
-          ctx, info->dtype == dtypes_[i],
+          ctx, dtype == dtypes_[i],
           NodeInvalidArgument(ctx, "tensor_name = ", key, "; expected dtype ",
                               DataTypeString(dtypes_[i]),
                               " does not equal restored dtype ",
-                              DataTypeString(info->dtype)));
+                              DataTypeString(dtype)));
     }
+    const bundle::TensorAllocator alloc =
+        [ctx](DataType dtype, const TensorShape& shape, Tensor* out) {
+          return ctx->allocate_temp(dtype, shape, out);
+        };
     for (int64_t i = 0; i < num_tensors; ++i) {
       const std::string& key = names.flat<std::string>()(i);
+      bool sliced = false;
+      TensorShape full_shape;
+      TensorSlice slice;
+      OP_REQUIRES_OK(ctx, ParseSpec(ctx, i, &sliced, &full_shape, &slice));
       Tensor t;
-      OP_REQUIRES_OK(ctx, AttachDef(reader->Read(key, &t), name()));
-      const std::string& spec_text = slices.flat<std::string>()(i);
-      if (!spec_text.empty()) {
-        SliceSpec spec;
-        OP_REQUIRES_OK(ctx, ParseSliceSpec(ctx, spec_text, &spec));
-        const TensorShape full(absl::MakeConstSpan(spec.full));
-        OP_REQUIRES(
-            ctx, full == t.shape(),
-            NodeInvalidArgument(ctx, "tensor_name = ", key,
-                                "; shape in shape_and_slice spec ", spec_text,
-                                " does not match the shape stored in "
-                                "checkpoint: ",
-                                t.shape().DebugString()));
-        Tensor part(t.dtype(), TensorShape(absl::MakeConstSpan(spec.length)));
-        DispatchByElementSize(t.dtype(), [&](auto tag) {
-          CopySlice<decltype(tag)>(t, spec, &part);
-        });
-        t = std::move(part);
-      }
+      OP_REQUIRES_OK(ctx, AttachDef(sliced ? reader->ReadSlice(key, full_shape,
+                                                               slice, alloc, &t)
+                                           : reader->Read(key, alloc, &t),
+                                    name()));
       ctx->set_output(static_cast<int>(i), t);
     }
   }
@@ -280,9 +214,9 @@ class MergeV2CheckpointsOp : public OpKernel {
     for (int64_t i = 0; i < sources.NumElements(); ++i) {
       prefixes.push_back(sources.flat<std::string>()(i));
     }
-    absl::Status s = checkpoint::MergeCheckpoints(
-        prefixes, destination.scalar<std::string>(), delete_old_dirs_,
-        allow_missing_files_, temp_ids_.Next(ctx));
+    absl::Status s = MergeBundles(prefixes, destination.scalar<std::string>(),
+                                  delete_old_dirs_, allow_missing_files_,
+                                  temp_ids_.Next(ctx));
     // A missing source is InvalidArgument in TensorFlow (the
     // allow_missing_files contract), not NotFound.
     if (absl::IsNotFound(s) && !allow_missing_files_) {

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/kernels/checkpoint_format.h"
 #include "runtime/kernels/checkpoint_test_util.h"
+#include "runtime/kernels/file_io.h"
 #include "runtime/kernels/kernel_test_util.h"
 
 namespace stepflow {
@@ -89,15 +89,35 @@ TEST_F(SaveRestoreOpsTest, PrefixAsOneElementVectorIsAccepted) {
   ExpectTensor<int32_t>(out[0], TensorShape({}), {3});
 }
 
-TEST_F(SaveRestoreOpsTest, SavingSlicesIsUnimplementedNamingTheNode) {
+// SaveV2 with shape_and_slices saves parts of one tensor (a partitioned
+// variable); RestoreV2 assembles the whole or any slice of it.
+TEST_F(SaveRestoreOpsTest, SavesAndRestoresSlices) {
   std::vector<Tensor> out;
+  ASSERT_TRUE(
+      RunKernel(SaveNode({DT_FLOAT, DT_FLOAT}),
+                {Str(prefix_), Strings({"w", "w"}), Strings({"4 0,2", "4 2,2"}),
+                 Vec<float>({1, 2}), Vec<float>({3, 4})},
+                &out)
+          .ok());
+  ASSERT_TRUE(
+      RunKernel(RestoreNode({DT_FLOAT, DT_FLOAT}),
+                {Str(prefix_), Strings({"w", "w"}), Strings({"", "4 1,2"})},
+                &out)
+          .ok());
+  ExpectTensor<float>(out[0], TensorShape({4}), {1, 2, 3, 4});
+  ExpectTensor<float>(out[1], TensorShape({2}), {2, 3});
   ExpectError(RunKernel(SaveNode({DT_FLOAT}),
-                        {Str(prefix_), Strings({"w"}), Strings({"4 0,2"}),
+                        {Str(prefix_ + "2"), Strings({"w"}), Strings({"4 0,3"}),
                          Vec<float>({1, 2})},
                         &out),
-              absl::StatusCode::kUnimplemented,
-              {"{{node save/SaveV2}}", "'w'", "4 0,2"});
-  EXPECT_TRUE(ListDir(Dirname(prefix_)).empty());  // Nothing written.
+              absl::StatusCode::kInvalidArgument,
+              {"{{node save/SaveV2}}", "does not match the shape"});
+  ExpectError(RunKernel(SaveNode({DT_FLOAT}),
+                        {Str(prefix_ + "2"), Strings({"w"}),
+                         Strings({"4 0,2:-"}), Vec<float>({1, 2})},
+                        &out),
+              absl::StatusCode::kInvalidArgument,
+              {"{{node save/SaveV2}}", "Invalid shape_and_slice"});
 }
 
 // RestoreV2 reads a slice of a whole saved tensor, as TensorFlow does.
@@ -188,20 +208,20 @@ TEST_F(SaveRestoreOpsTest, RestoreErrors) {
 
 TEST_F(SaveRestoreOpsTest, CorruptCheckpointIsDataLossNamingNodeAndFile) {
   ASSERT_TRUE(SaveThree().ok());
-  const std::string path = prefix_ + ".sfckpt";
-  FlipByte(path, 20);  // Inside the payloads.
+  const std::string path = prefix_ + ".data-00000-of-00001";
+  FlipByte(path, 3);  // Inside the float tensor's bytes.
   KernelRunner runner;
   ASSERT_TRUE(runner.Init(RestoreNode({DT_FLOAT, DT_INT64, DT_STRING})).ok());
   absl::Status s = runner.Run(
       {Str(prefix_), Strings({"w", "step", "words"}), Strings({"", "", ""})});
   ExpectError(s, absl::StatusCode::kDataLoss,
               {"checksum mismatch", path, "{{node save/RestoreV2}}"});
-  const std::string good_size_file = ReadFileOrDie(path);
-  TruncateFile(path, good_size_file.size() / 2);
+  const std::string index = prefix_ + ".index";
+  TruncateFile(index, ReadFileOrDie(index).size() / 2);
   s = runner.Run(
       {Str(prefix_), Strings({"w", "step", "words"}), Strings({"", "", ""})});
   ExpectError(s, absl::StatusCode::kDataLoss,
-              {path, "{{node save/RestoreV2}}"});
+              {index, "{{node save/RestoreV2}}"});
 }
 
 TEST_F(SaveRestoreOpsTest, ResaveWithTheSameKernelReplacesTheCheckpoint) {
@@ -218,8 +238,9 @@ TEST_F(SaveRestoreOpsTest, ResaveWithTheSameKernelReplacesTheCheckpoint) {
                         {Str(prefix_), Strings({"v"}), Strings({""})}, &out)
                   .ok());
   ExpectTensor<float>(out[0], TensorShape({}), {3.0f});
-  EXPECT_EQ(ListDir(Dirname(prefix_)),
-            std::vector<std::string>{"model.sfckpt"});
+  EXPECT_EQ(
+      ListDir(Dirname(prefix_)),
+      (std::vector<std::string>{"model.data-00000-of-00001", "model.index"}));
 }
 
 TEST_F(SaveRestoreOpsTest, MergeV2Checkpoints) {
@@ -242,8 +263,10 @@ TEST_F(SaveRestoreOpsTest, MergeV2Checkpoints) {
                  Str(prefix_)},
                 &out)
           .ok());
-  EXPECT_EQ(ListDir(Dirname(prefix_)),
-            std::vector<std::string>{"model.sfckpt"});
+  EXPECT_EQ(
+      ListDir(Dirname(prefix_)),
+      (std::vector<std::string>{"model.data-00000-of-00002",
+                                "model.data-00001-of-00002", "model.index"}));
   ASSERT_TRUE(
       RunKernel(RestoreNode({DT_INT32, DT_INT32}),
                 {Str(prefix_), Strings({"v0", "v1"}), Strings({"", ""})}, &out)
@@ -267,7 +290,9 @@ TEST_F(SaveRestoreOpsTest, MergeV2Checkpoints) {
                         &out)
                   .ok());
   EXPECT_EQ(ListDir(Dirname(prefix_)),
-            std::vector<std::string>{"model_merged.sfckpt"});
+            (std::vector<std::string>{"model_merged.data-00000-of-00002",
+                                      "model_merged.data-00001-of-00002",
+                                      "model_merged.index"}));
   ExpectError(RunKernel(merge, {Strings({prefix_}), Strings({prefix_})}, &out),
               absl::StatusCode::kInvalidArgument,
               {"destination_prefix should be a scalar"});
@@ -286,7 +311,8 @@ TEST_F(SaveRestoreOpsTest, MergeKeepsOldDirsWhenTold) {
                       .Attr("delete_old_dirs", false);
   ASSERT_TRUE(RunKernel(merge, {Strings({shard}), Str(prefix_)}, &out).ok());
   EXPECT_EQ(ListDir(Dirname(prefix_)),
-            (std::vector<std::string>{"model.sfckpt", "model_temp"}));
+            (std::vector<std::string>{"model.data-00000-of-00001",
+                                      "model.index", "model_temp"}));
 }
 
 TEST(ShardedFilenameTest, Formats) {

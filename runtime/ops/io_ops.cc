@@ -2,8 +2,9 @@
 // RestoreV2, MergeV2Checkpoints, ShardedFilename and ShardedFilespec.
 // Signatures match TensorFlow's OpDefs (MergeV2Checkpoints includes the
 // later `allow_missing_files` attr; graphs without it get the default).
-// The kernels (runtime/kernels/save_restore_ops.cc) write stepflow's own
-// file format, runtime/kernels/CHECKPOINT_FORMAT.md.
+// The kernels (runtime/kernels/save_restore_ops.cc) read and write
+// TensorFlow's checkpoint format (the tensor bundle),
+// runtime/kernels/CHECKPOINT_FORMAT.md.
 #include "runtime/framework/op.h"
 
 namespace stepflow {

@@ -66,7 +66,8 @@ class Spec:
     """What a case runs: fetched tensors, target and init ops, steps."""
 
     def __init__(self, fetches=(), targets=(), init=(), steps=1,
-                 scratch=False, edit=None, extra_fetch_names=()):
+                 scratch=False, edit=None, extra_fetch_names=(),
+                 scratch_setup=None, scratch_outputs=()):
         self.fetches = list(fetches)
         self.targets = list(targets)
         self.init = list(init)
@@ -76,6 +77,11 @@ class Spec:
         # TensorFlow's Python layer will not build).
         self.edit = edit
         self.extra_fetch_names = list(extra_fetch_names)
+        # With scratch: called with a directory to write the case's scratch
+        # inputs into (e.g. a checkpoint saved by TensorFlow), and the files
+        # of the scratch directory whose bytes the run reports.
+        self.scratch_setup = scratch_setup
+        self.scratch_outputs = list(scratch_outputs)
 
 
 class Ctx:
@@ -285,11 +291,18 @@ class Generator:
         case_dir = os.path.join(self.out_dir, op, name)
         if os.path.isdir(case_dir):
             shutil.rmtree(case_dir)
+        scratch_inputs = []
+        if spec.scratch_setup is not None:
+            inputs_dir = os.path.join(case_dir, "scratch_inputs")
+            os.makedirs(inputs_dir)
+            spec.scratch_setup(inputs_dir)
+            scratch_inputs = ["scratch_inputs/" + f for f in sorted(os.listdir(inputs_dir))]
         tf_oracle.write_case(
             case_dir, full, graph_def, fetches=fetches, feeds=ctx.feeds,
             targets=[t.name for t in spec.targets],
             init_targets=[t if isinstance(t, str) else t.name for t in spec.init],
-            steps=spec.steps, note=note, run_in_scratch_dir=spec.scratch)
+            steps=spec.steps, note=note, run_in_scratch_dir=spec.scratch,
+            scratch_inputs=scratch_inputs, scratch_outputs=spec.scratch_outputs)
         code = tf_oracle.run_case(case_dir, os.path.join(case_dir, "expected"))
         self.counts[op] = self.counts.get(op, 0) + 1
         self.codes[code] = self.codes.get(code, 0) + 1

@@ -71,9 +71,37 @@ CaseOutcome RunGraphCase(const LoadedCase& c, Env* env) {
     for (const Tensor& v : values) copies.push_back(v.DeepCopy());
     out.steps.push_back(std::move(copies));
   }
+  if (c.spec.scratch_outputs_size() > 0) {
+    std::vector<Tensor> files;
+    for (const std::string& name : c.spec.scratch_outputs()) {
+      std::string bytes;
+      if (ReadFileToString(name, &bytes).ok()) {
+        files.push_back(Tensor::Scalar<std::string>(std::move(bytes)));
+      } else {
+        files.emplace_back(DT_STRING, TensorShape({0}));
+      }
+    }
+    out.steps.push_back(std::move(files));
+  }
   out.phase.clear();
   session->Close().IgnoreError();
   return out;
+}
+
+// Copies the case's scratch inputs into the (current) scratch directory.
+absl::Status CopyScratchInputs(const LoadedCase& c) {
+  for (const std::string& rel : c.spec.scratch_inputs()) {
+    std::error_code ec;
+    const std::filesystem::path from = std::filesystem::path(c.dir) / rel;
+    std::filesystem::copy_file(
+        from, from.filename(),
+        std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) {
+      return absl::NotFoundError("cannot copy scratch input " + from.string() +
+                                 ": " + ec.message());
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -92,6 +120,13 @@ CaseOutcome RunCaseInStepflow(const LoadedCase& c, Env* env) {
     CaseOutcome out;
     out.phase = "load";
     out.status = absl::UnavailableError("cannot create a scratch directory");
+    return out;
+  }
+  absl::Status s = CopyScratchInputs(c);
+  if (!s.ok()) {
+    CaseOutcome out;
+    out.phase = "load";
+    out.status = s;
     return out;
   }
   return RunGraphCase(c, env);

@@ -103,7 +103,7 @@ def read_tensor(path):
 def write_case(case_dir, name, graph_def=None, fetches=(), feeds=None,
                targets=(), init_targets=(), steps=1, note="",
                run_in_scratch_dir=False, saved_model=None, tags=(),
-               signature=""):
+               signature="", scratch_inputs=(), scratch_outputs=()):
     """Writes a case directory. `feeds` maps endpoint names (or, for a
     SavedModel case, signature input keys) to ndarrays or TensorProtos;
     numeric values go to .npy, the rest to TensorProto. For a SavedModel
@@ -131,6 +131,10 @@ def write_case(case_dir, name, graph_def=None, fetches=(), feeds=None,
         case["note"] = note
     if run_in_scratch_dir:
         case["run_in_scratch_dir"] = True
+    if scratch_inputs:
+        case["scratch_inputs"] = list(scratch_inputs)
+    if scratch_outputs:
+        case["scratch_outputs"] = list(scratch_outputs)
     with open(os.path.join(case_dir, "case.json"), "w") as f:
         json.dump(case, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -169,6 +173,19 @@ def _run_steps(sess, case, feed_dict, fetches, targets, init, result_dir,
             file = _write_tensor(os.path.join(result_dir, "s%d_f%d" % (step, i)),
                                  v, prefer_npy=False)
             entries.append({"name": n, "file": file})
+        result["steps"].append({"values": entries})
+    outputs = case.get("scratch_outputs", [])
+    if outputs:
+        entries = []
+        for i, name in enumerate(outputs):
+            if os.path.exists(name):
+                with open(name, "rb") as f:
+                    value = np.array(f.read(), object)
+            else:
+                value = np.zeros([0], object)
+            file = _write_tensor(os.path.join(result_dir, "out_f%d" % i), value,
+                                 prefer_npy=False)
+            entries.append({"name": name, "file": file})
         result["steps"].append({"values": entries})
     del result["phase"]
 
@@ -235,6 +252,9 @@ def run_case(case_dir, result_dir):
                  for e in case.get("feeds", [])}
         if case.get("run_in_scratch_dir"):
             scratch = tempfile.mkdtemp(prefix="tf_oracle_")
+            for rel in case.get("scratch_inputs", []):
+                shutil.copy(os.path.join(case_dir, rel),
+                            os.path.join(scratch, os.path.basename(rel)))
             os.chdir(scratch)
         if case.get("saved_model"):
             _run_saved_model_case(case_dir, case, feeds, result_dir, result)
