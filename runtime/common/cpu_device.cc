@@ -27,7 +27,7 @@ CpuDevice::CpuDevice(Env* env, const DeviceAttributes& attributes,
     : Device(env, attributes),
       allocator_(new DeviceCpuAllocator(std::make_unique<MemoryBudget>(
           attributes.name(), options.per_device_memory_limit,
-          options.process_memory))) {}
+          options.process_memory, options.allocation_faults))) {}
 
 CpuDevice::~CpuDevice() { allocator_->ReleaseOwner(); }
 

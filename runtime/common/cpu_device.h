@@ -37,6 +37,9 @@ struct CpuDeviceOptions {
   MemoryBudget* process_memory = nullptr;
   // Bytes each device may hold at once; <= 0: no per-device limit.
   int64_t per_device_memory_limit = 0;
+  // Injected allocation failures for every device budget (borrowed; must
+  // outlive the devices); null in production.
+  AllocationFaults* allocation_faults = nullptr;
 };
 
 class CpuDevice : public Device {

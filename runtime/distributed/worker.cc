@@ -71,11 +71,11 @@ Worker::Worker(Env* env, std::string task, uint64_t incarnation,
       task_(std::move(task)),
       incarnation_(incarnation),
       device_mgr_(std::move(device_mgr)),
-      steps_(env, task_),
+      steps_(env, task_, options.session_lease_nanos),
       leases_(std::make_unique<WorkerLeases>(
           env, task_, options.session_lease_nanos,
           [this](const std::vector<std::string>& handles, const std::string&) {
-            DropSessions(handles);
+            DropSessions(handles, /*expired=*/true);
           })) {}
 
 int64_t Worker::NumExpiredSessions() const {
@@ -83,7 +83,8 @@ int64_t Worker::NumExpiredSessions() const {
   return expired_sessions_;
 }
 
-void Worker::DropSessions(const std::vector<std::string>& handles) {
+void Worker::DropSessions(const std::vector<std::string>& handles,
+                          bool expired) {
   std::vector<std::shared_ptr<GraphMgr>> dropped;
   std::vector<int64_t> steps;
   {
@@ -93,7 +94,7 @@ void Worker::DropSessions(const std::vector<std::string>& handles) {
       if (it == sessions_.end()) continue;
       dropped.push_back(std::move(it->second));
       sessions_.erase(it);
-      ++expired_sessions_;
+      if (expired) ++expired_sessions_;
     }
     for (auto it = step_sessions_.begin(); it != step_sessions_.end();) {
       if (std::find(handles.begin(), handles.end(), it->second) !=
@@ -211,15 +212,9 @@ void Worker::CreateWorkerSession(const CreateWorkerSessionRequest& req,
 void Worker::DeleteWorkerSession(const DeleteWorkerSessionRequest& req,
                                  DeleteWorkerSessionResponse*,
                                  DoneCallback done) {
-  std::shared_ptr<GraphMgr> dropped;
-  {
-    absl::MutexLock l(&mu_);
-    auto it = sessions_.find(req.session_handle());
-    if (it != sessions_.end()) {
-      dropped = std::move(it->second);
-      sessions_.erase(it);
-    }
-  }
+  // The session's steps go with it: a CleanupGraph lost with its master
+  // would otherwise leave their state behind.
+  DropSessions({req.session_handle()}, /*expired=*/false);
   leases_->RemoveSession(req.session_handle());
   // Deleting an unknown session is OK (idempotent).
   done(absl::OkStatus());
@@ -252,7 +247,7 @@ void Worker::RunGraph(const RunGraphRequest& req, RunGraphResponse* resp,
   std::shared_ptr<GraphMgr> mgr;
   if (s.ok()) s = FindSession(req.session_handle(), &mgr);
   std::shared_ptr<WorkerStep> step;
-  if (s.ok()) s = steps_.FindOrCreate(req.step_id(), &step);
+  if (s.ok()) s = steps_.FindOrCreate(req.step_id(), /*claim=*/true, &step);
   if (!s.ok()) return done(s);
   leases_->HeardFromSession(req.session_handle());
   {
@@ -306,7 +301,7 @@ void Worker::RecvTensor(const RecvTensorRequest& req, RecvTensorResponse* resp,
     }
   }
   std::shared_ptr<WorkerStep> step;
-  if (s.ok()) s = steps_.FindOrCreate(req.step_id(), &step);
+  if (s.ok()) s = steps_.FindOrCreate(req.step_id(), /*claim=*/false, &step);
   if (!s.ok()) return done(s);
   Rendezvous::Args args;
   args.cancellation_manager = &step->cancellation;

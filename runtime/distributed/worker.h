@@ -19,7 +19,9 @@
 // heard from (its heartbeat GetStatus, or any call for one of its sessions)
 // for Options::session_lease_nanos, or as soon as a new incarnation of the
 // same master task creates a session. A later call for a dropped session
-// is Aborted (not found).
+// is Aborted (not found). Step state a RecvTensor created for a step whose
+// RunGraph never came within the lease (its master died mid-step) is
+// cleaned up too (WorkerSteps' orphans).
 //
 // Errors: a request naming another incarnation (a restarted worker) is
 // Aborted; so is an unknown session or graph handle, a repeated request id
@@ -105,8 +107,9 @@ class Worker : public RpcHandler {
   Worker(Env* env, std::string task, uint64_t incarnation,
          std::unique_ptr<DeviceMgr> device_mgr, const Options& options);
 
-  // Forgets `handles` and cleans up their steps (a lease ran out).
-  void DropSessions(const std::vector<std::string>& handles);
+  // Forgets `handles` and cleans up their steps; `expired`: a lease ran
+  // out (counted in NumExpiredSessions), else the master deleted them.
+  void DropSessions(const std::vector<std::string>& handles, bool expired);
 
   absl::Status CheckIncarnation(uint64_t incarnation) const;
   absl::Status FindSession(const std::string& handle,

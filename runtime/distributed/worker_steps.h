@@ -8,6 +8,15 @@
 // `remembered` ones) so a late RunGraph/RecvTensor for it fails Aborted
 // instead of re-creating state nobody would clean.
 //
+// Orphans: state a RecvTensor created whose RunGraph never comes (the
+// master died between sending the step's RunGraphs, so no CleanupGraph
+// will come either) would wait for ever. A step is claimed by its RunGraph
+// (FindOrCreate with claim); an unclaimed step older than `orphan_nanos`
+// (the worker's session lease: by then its master is surely gone) is
+// cleaned up like CleanupGraph would, its waiting RecvTensors answered
+// Aborted. The sweep timer (env->scheduler) runs only while unclaimed
+// steps exist; orphan_nanos <= 0 turns the sweep off.
+//
 // Ownership: steps are shared_ptrs; whoever runs or serves a step holds one
 // until done, so Cleanup never frees state in use. The Env is borrowed.
 // Thread-safety: thread-safe.
@@ -15,11 +24,9 @@
 #define STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_STEPS_H_
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -62,11 +69,17 @@ struct WorkerStep {
 
 class WorkerSteps {
  public:
-  WorkerSteps(Env* env, std::string task, size_t remembered = 4096)
-      : env_(env), task_(std::move(task)), remembered_(remembered) {}
+  WorkerSteps(Env* env, std::string task, int64_t orphan_nanos = 0,
+              size_t remembered = 4096);
+  ~WorkerSteps();
+  WorkerSteps(const WorkerSteps&) = delete;
+  WorkerSteps& operator=(const WorkerSteps&) = delete;
 
-  // The step's state, created if new. Aborted if the step was cleaned up.
-  absl::Status FindOrCreate(int64_t step_id, std::shared_ptr<WorkerStep>* out);
+  // The step's state, created if new; `claim` (RunGraph) marks it owned by
+  // a running step, so it is never swept as an orphan. Aborted if the step
+  // was cleaned up.
+  absl::Status FindOrCreate(int64_t step_id, bool claim,
+                            std::shared_ptr<WorkerStep>* out);
 
   // Cancels and aborts the step and drops its state (no-op if unknown).
   void Cleanup(int64_t step_id);
@@ -78,15 +91,10 @@ class WorkerSteps {
   size_t NumSteps() const;
 
  private:
-  void RememberLocked(int64_t step_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  struct State;
+  static void OnSweep(const std::weak_ptr<State>& weak);
 
-  Env* const env_;
-  const std::string task_;
-  const size_t remembered_;
-  mutable absl::Mutex mu_;
-  std::map<int64_t, std::shared_ptr<WorkerStep>> steps_ ABSL_GUARDED_BY(mu_);
-  std::set<int64_t> cleaned_ ABSL_GUARDED_BY(mu_);
-  std::deque<int64_t> cleaned_order_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<State> state_;
 };
 
 }  // namespace stepflow

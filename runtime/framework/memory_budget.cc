@@ -7,10 +7,11 @@
 namespace stepflow {
 
 MemoryBudget::MemoryBudget(std::string name, int64_t limit_bytes,
-                           MemoryBudget* parent)
+                           MemoryBudget* parent, AllocationFaults* faults)
     : name_(std::move(name)),
       limit_(limit_bytes <= 0 ? kUnlimited : limit_bytes),
-      parent_(parent) {}
+      parent_(parent),
+      faults_(faults) {}
 
 bool MemoryBudget::TryReserveHere(int64_t bytes) {
   int64_t cur = in_use_.load(std::memory_order_relaxed);
@@ -32,6 +33,7 @@ void MemoryBudget::ReleaseHere(int64_t bytes) {
 
 bool MemoryBudget::TryReserve(int64_t bytes) {
   if (bytes < 0) return false;
+  if (faults_ != nullptr && faults_->Refuse(name_, bytes)) return false;
   MemoryBudget* b = this;
   for (; b != nullptr; b = b->parent_) {
     if (!b->TryReserveHere(bytes)) break;

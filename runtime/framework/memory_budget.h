@@ -8,7 +8,12 @@
 // (main() reads physical memory, runtime/env/real/physical_memory.h) and
 // injected; the core never reads it.
 //
-// Ownership: `parent` is borrowed and must outlive this budget.
+// A budget may also be given AllocationFaults (allocation_faults.h): its
+// reservations are then refused whenever the faults say so, as if over
+// the limit (injected out-of-memory; never set in production).
+//
+// Ownership: `parent` and `faults` are borrowed and must outlive this
+// budget.
 // Thread-safety: thread-safe (atomics; no locks).
 #ifndef STEPFLOW_RUNTIME_FRAMEWORK_MEMORY_BUDGET_H_
 #define STEPFLOW_RUNTIME_FRAMEWORK_MEMORY_BUDGET_H_
@@ -16,6 +21,8 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+
+#include "runtime/framework/allocation_faults.h"
 
 namespace stepflow {
 
@@ -26,13 +33,14 @@ class MemoryBudget {
 
   // `limit_bytes` <= 0 means kUnlimited.
   MemoryBudget(std::string name, int64_t limit_bytes,
-               MemoryBudget* parent = nullptr);
+               MemoryBudget* parent = nullptr,
+               AllocationFaults* faults = nullptr);
   MemoryBudget(const MemoryBudget&) = delete;
   MemoryBudget& operator=(const MemoryBudget&) = delete;
 
   // Reserves `bytes` here and in every parent. False (nothing reserved
-  // anywhere) if any of them would go over its limit, or if `bytes` is
-  // negative.
+  // anywhere) if any of them would go over its limit, if this budget's
+  // faults refuse it, or if `bytes` is negative.
   bool TryReserve(int64_t bytes);
   // Gives back a reservation made with TryReserve (here and in parents).
   void Release(int64_t bytes);
@@ -60,6 +68,7 @@ class MemoryBudget {
   const std::string name_;
   const int64_t limit_;
   MemoryBudget* const parent_;
+  AllocationFaults* const faults_;
   std::atomic<int64_t> in_use_{0};
   std::atomic<int64_t> peak_{0};
 };

@@ -45,6 +45,35 @@ TEST(MemoryBudgetTest, ParentRefusalReservesNothingAnywhere) {
   EXPECT_EQ(process.bytes_in_use(), 30);
 }
 
+// Refuses every reservation of at least `min_bytes` while armed.
+class RefuseLarge : public AllocationFaults {
+ public:
+  explicit RefuseLarge(int64_t min_bytes) : min_bytes_(min_bytes) {}
+  bool Refuse(const std::string& budget, int64_t bytes) override {
+    last_budget = budget;
+    return armed && bytes >= min_bytes_;
+  }
+  bool armed = true;
+  std::string last_budget;
+
+ private:
+  const int64_t min_bytes_;
+};
+
+TEST(MemoryBudgetTest, InjectedFaultsRefuseWithoutReservingAnywhere) {
+  MemoryBudget process("process", 0);
+  RefuseLarge faults(16);
+  MemoryBudget dev("cpu0", 0, &process, &faults);
+  EXPECT_TRUE(dev.TryReserve(8));
+  EXPECT_FALSE(dev.TryReserve(16));
+  EXPECT_EQ(faults.last_budget, "cpu0");
+  EXPECT_EQ(dev.bytes_in_use(), 8);
+  EXPECT_EQ(process.bytes_in_use(), 8);
+  faults.armed = false;
+  EXPECT_TRUE(dev.TryReserve(16));
+  EXPECT_EQ(process.bytes_in_use(), 24);
+}
+
 TEST(MemoryBudgetTest, DebugStringNamesUseAndLimit) {
   MemoryBudget b("cpu", 1024);
   ASSERT_TRUE(b.TryReserve(12));

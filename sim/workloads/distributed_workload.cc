@@ -5,15 +5,19 @@
 #include <memory>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "proto/master.pb.h"
 #include "runtime/distributed/call_util.h"
 #include "runtime/env/notification.h"
+#include "runtime/framework/cpu_allocator.h"
 #include "runtime/framework/tensor_util.h"
+#include "sim/env/sim_allocation_faults.h"
 #include "sim/env/sim_env.h"
 #include "sim/trace/tensor_digest.h"
+#include "sim/workloads/distributed_faults.h"
 #include "sim/workloads/multi_client_graphs.h"
 #include "sim/workloads/sim_cluster.h"
 #include "testing/reference_eval.h"
@@ -22,7 +26,7 @@ namespace stepflow {
 namespace {
 
 constexpr int64_t kMilli = 1000 * 1000;
-constexpr int64_t kMaxClogNanos = 500 * kMilli;
+constexpr int64_t kMaxClogNanos = DistributedFaults::kMaxClogNanos;
 constexpr int kSessionCallAttempts = 30;
 
 int64_t Between(Random* r, int64_t lo, int64_t hi) {
@@ -31,9 +35,10 @@ int64_t Between(Random* r, int64_t lo, int64_t hi) {
          static_cast<int64_t>(r->Uniform(static_cast<uint64_t>(hi - lo + 1)));
 }
 
-bool Allowed(const absl::Status& s) {
-  return absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s) ||
-         absl::IsAborted(s);
+// The master lost the session (it crashed and restarted, or collected it).
+bool SessionNotFound(const absl::Status& s) {
+  return absl::IsAborted(s) && absl::StrContains(s.message(), "is not found") &&
+         absl::StrContains(s.message(), "Session");
 }
 
 // One step a client runs: feeds by placeholder, fetches, its timeout.
@@ -57,12 +62,27 @@ class DistributedRun {
     std::string handle;
     int next_step = 0;
     int attempts = 0;
+    bool lost = false;  // The master lost the session: create a new one.
   };
 
   static SimEventLoop::Options LoopOptions(
       const DistributedWorkloadOptions& o) {
     SimEventLoop::Options l = o.loop;
     l.task = "sim";
+    // Every run is over (leases and the session GC included) well within
+    // minutes of virtual time: a livelock fails the seed instead of
+    // spinning for the loop's default day.
+    const int64_t bound = o.chaos_nanos + 2 * o.session_gc_nanos +
+                          2 * o.session_lease_nanos +
+                          int64_t{120} * 1000 * 1000 * 1000;
+    if (l.max_virtual_nanos == 0 || l.max_virtual_nanos > bound) {
+      l.max_virtual_nanos = bound;
+    }
+    // A run takes thousands of events; millions mean a busy loop.
+    constexpr uint64_t kMaxEvents = 5000000;
+    if (l.max_events == 0 || l.max_events > kMaxEvents) {
+      l.max_events = kMaxEvents;
+    }
     return l;
   }
 
@@ -73,12 +93,11 @@ class DistributedRun {
                      {"invariant", invariant},
                      {"detail", detail}});
   }
+  bool Allowed(const absl::Status& s) const;
   absl::Status BuildCluster();
   void BuildGraph();
   StepPlan DrawStep();
   void ScheduleChaos();
-  void ApplyFault();
-  void Heal();
 
   // Client chains.
   void CreateSession(std::shared_ptr<Client> c);
@@ -94,8 +113,8 @@ class DistributedRun {
                    int call);
   // Counts and traces a step's (or partial call's) status and checks it is
   // allowed; true if it is OK.
-  bool CheckStatus(const Client& c, int step, const absl::Status& s,
-                   int64_t start, int64_t bound);
+  bool CheckStatus(Client* c, int step, const absl::Status& s, int64_t start,
+                   int64_t bound);
   void NextStepLater(std::shared_ptr<Client> c);
   void CloseSession(std::shared_ptr<Client> c);
   void ClientDone();
@@ -115,20 +134,23 @@ class DistributedRun {
 
   void Probe();
   void CheckLeaks();
+  // Step states held by the live workers.
+  size_t LiveWorkerSteps() const;
+  void CheckDeviceMemory(Worker* w);
 
   const DistributedWorkloadOptions options_;
   DistributedWorkloadResult* const result_;
   SimEnv sim_;
   Random* workload_ = nullptr;
+  std::unique_ptr<SimAllocationFaults> allocation_faults_;
   std::unique_ptr<SimCluster> cluster_;
+  std::unique_ptr<DistributedFaults> faults_;
+  bool budgets_ = false;  // Tight device memory budgets this seed.
   SimNetworkOptions network_;
   ConfigProto config_;
   GraphDef graph_;
   std::vector<std::string> placeholders_;
   std::vector<std::string> fetchable_;
-  std::vector<std::string> tasks_;  // Master and workers (fault targets).
-  std::vector<bool> crashed_;
-  bool healed_ = false;
   int clients_left_ = 0;
   Notification all_done_;
 };
@@ -150,6 +172,23 @@ absl::Status DistributedRun::BuildCluster() {
   co.master_skew_nanos = Between(workload_, -options_.max_clock_skew_nanos,
                                  options_.max_clock_skew_nanos);
   co.master.session_gc_nanos = options_.session_gc_nanos;
+  co.master.task = SimCluster::kMasterTask;
+  co.master.health_check_interval_nanos = options_.health_check_interval_nanos;
+  co.master.health_check_max_missed = options_.health_check_max_missed;
+  co.worker.session_lease_nanos = options_.session_lease_nanos;
+  if (options_.alloc_fault_per_mille > 0) {
+    allocation_faults_ = std::make_unique<SimAllocationFaults>(
+        &sim_.loop, sim_.random.Stream("allocation_faults"),
+        options_.alloc_fault_per_mille);
+    co.worker.memory.allocation_faults = allocation_faults_.get();
+  }
+  budgets_ = workload_->Uniform(100) <
+             static_cast<uint64_t>(std::max(0, options_.budget_percent));
+  if (budgets_) {
+    // A few scalars' worth: enough for a step alone, not always for
+    // several at once (partial runs hold theirs between calls).
+    co.worker.memory.per_device_memory_limit = Between(workload_, 64, 512);
+  }
   // Broken connections and duplicates start with the chaos phase.
   co.network.drop_per_mille = 0;
   co.network.duplicate_per_mille = 0;
@@ -157,14 +196,13 @@ absl::Status DistributedRun::BuildCluster() {
   absl::Status s = SimCluster::Create(&sim_, co, &cluster_);
   if (!s.ok()) return s;
   result_->workers = workers;
-  tasks_.push_back(SimCluster::kMasterTask);
-  for (int i = 0; i < workers; ++i) tasks_.push_back(SimCluster::WorkerTask(i));
-  crashed_.assign(workers, false);
   config_.set_operation_timeout_in_ms(options_.operation_timeout_ms);
   sim_.loop.Trace(SIM_NOTE, "workload",
                   {{"event", "cluster"},
                    {"workers", absl::StrCat(workers)},
-                   {"cpus", absl::StrJoin(co.cpus, ",")}});
+                   {"cpus", absl::StrJoin(co.cpus, ",")},
+                   {"device_memory_limit",
+                    absl::StrCat(co.worker.memory.per_device_memory_limit)}});
   return absl::OkStatus();
 }
 
@@ -213,10 +251,26 @@ StepPlan DistributedRun::DrawStep() {
   }
   p.timeout_ms = Between(workload_, options_.min_step_timeout_ms,
                          options_.max_step_timeout_ms);
+  if (workload_->Uniform(100) <
+      static_cast<uint64_t>(std::max(0, options_.no_timeout_percent))) {
+    p.timeout_ms = 0;
+  }
   return p;
 }
 
 int64_t DistributedRun::StepBound(int64_t timeout_ms) const {
+  if (timeout_ms == 0) {
+    // No timeout: a step waiting on a hung or unreachable worker ends when
+    // the health checks miss it (the missed checks, plus the one in flight
+    // and its own deadline), never at the heal. Without health checks
+    // nothing ends it before the heal.
+    timeout_ms = options_.health_check_interval_nanos > 0
+                     ? (options_.health_check_interval_nanos *
+                            (options_.health_check_max_missed + 2) +
+                        options_.operation_timeout_ms * kMilli) /
+                           kMilli
+                     : options_.chaos_nanos / kMilli;
+  }
   // Refresh (GetStatus + CreateWorkerSession), registration, the step, the
   // first cleanup attempt: each bounded by a deadline; plus the network's
   // worst case to and from the master (connection timeout, clogs, tails).
@@ -227,77 +281,30 @@ int64_t DistributedRun::StepBound(int64_t timeout_ms) const {
 }
 
 void DistributedRun::ScheduleChaos() {
-  cluster_->network()->SetFaultRates(options_.drop_per_mille,
-                                     options_.duplicate_per_mille);
-  const int faults =
-      static_cast<int>(Between(workload_, 0, std::max(0, options_.faults)));
-  for (int i = 0; i < faults; ++i) {
-    const int64_t at = Between(workload_, 0, options_.chaos_nanos - 1);
-    sim_.loop.ScheduleAfterLabeled(at, "fault", [this] { ApplyFault(); });
-  }
-  sim_.loop.ScheduleAfterLabeled(options_.chaos_nanos, "heal",
-                                 [this] { Heal(); });
+  DistributedFaultOptions fo;
+  fo.faults = options_.faults;
+  fo.crashes = options_.crashes;
+  fo.partitions = options_.partitions;
+  fo.clogs = options_.clogs;
+  fo.hangs = options_.hangs;
+  fo.master_crashes = options_.master_crashes;
+  fo.drop_per_mille = options_.drop_per_mille;
+  fo.duplicate_per_mille = options_.duplicate_per_mille;
+  fo.chaos_nanos = options_.chaos_nanos;
+  faults_ = std::make_unique<DistributedFaults>(
+      &sim_, cluster_.get(), workload_, allocation_faults_.get(), fo,
+      [this](const std::string& invariant, const std::string& detail) {
+        Violation(invariant, detail);
+      });
+  faults_->Schedule();
 }
 
-void DistributedRun::ApplyFault() {
-  if (healed_) return;
-  std::vector<int> kinds;
-  if (options_.crashes) kinds.push_back(0);
-  if (options_.partitions) kinds.push_back(1);
-  if (options_.partitions) kinds.push_back(2);
-  if (options_.clogs) kinds.push_back(3);
-  if (kinds.empty()) return;
-  const int kind = kinds[workload_->Uniform(kinds.size())];
-  SimNetwork* net = cluster_->network();
-  ++result_->faults_applied;
-  if (kind == 0) {
-    const int w = static_cast<int>(workload_->Uniform(cluster_->num_workers()));
-    if (crashed_[w]) return;
-    crashed_[w] = true;
-    cluster_->CrashWorker(w);
-    const int64_t down = Between(workload_, 50 * kMilli, 1500 * kMilli);
-    sim_.loop.ScheduleAfterLabeled(down, "restart", [this, w] {
-      if (!crashed_[w]) return;
-      crashed_[w] = false;
-      sim_.loop.Trace(
-          SIM_FAULT, "network",
-          {{"fault", "restart"}, {"task", SimCluster::WorkerTask(w)}});
-      absl::Status s = cluster_->RestartWorker(w);
-      if (!s.ok())
-        Violation("liveness", absl::StrCat("restart failed: ", s.ToString()));
-    });
-    return;
+bool DistributedRun::Allowed(const absl::Status& s) const {
+  if (absl::IsResourceExhausted(s)) {
+    return budgets_ || allocation_faults_ != nullptr;
   }
-  const std::string a = tasks_[workload_->Uniform(tasks_.size())];
-  if (kind == 3) {
-    net->Clog(a, sim_.loop.NowNanos() +
-                     Between(workload_, 10 * kMilli, kMaxClogNanos));
-    return;
-  }
-  std::string b = tasks_[workload_->Uniform(tasks_.size())];
-  if (b == a) b = SimCluster::kClientTask;
-  if (kind == 1) {
-    net->Partition(a, b);
-  } else {
-    net->PartitionOneWay(a, b);
-  }
-}
-
-void DistributedRun::Heal() {
-  healed_ = true;
-  SimNetwork* net = cluster_->network();
-  net->Heal();
-  net->SetFaultRates(0, 0);
-  for (int w = 0; w < cluster_->num_workers(); ++w) {
-    if (!crashed_[w]) continue;
-    crashed_[w] = false;
-    sim_.loop.Trace(
-        SIM_FAULT, "network",
-        {{"fault", "restart"}, {"task", SimCluster::WorkerTask(w)}});
-    absl::Status s = cluster_->RestartWorker(w);
-    if (!s.ok())
-      Violation("liveness", absl::StrCat("restart failed: ", s.ToString()));
-  }
+  return absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s) ||
+         absl::IsAborted(s);
 }
 
 void DistributedRun::Retry(std::shared_ptr<Client> c, const std::string& what,
@@ -310,10 +317,11 @@ void DistributedRun::Retry(std::shared_ptr<Client> c, const std::string& what,
     return;
   }
   if (++c->attempts >= kSessionCallAttempts) {
-    Violation("liveness",
-              absl::StrCat("client ", c->id, ": ", what, " still fails after ",
-                           c->attempts, " attempts (healed ",
-                           healed_ ? "yes" : "no", "): ", s.ToString()));
+    Violation(
+        "liveness",
+        absl::StrCat("client ", c->id, ": ", what, " still fails after ",
+                     c->attempts, " attempts (healed ",
+                     faults_->healed() ? "yes" : "no", "): ", s.ToString()));
     give_up();
     return;
   }
@@ -379,7 +387,7 @@ void DistributedRun::RunNextStep(std::shared_ptr<Client> c) {
       "MasterService/RunStep", req, bound,
       [this, c, step, plan, start, bound](const absl::Status& s,
                                           RunStepResponse* r) {
-        if (CheckStatus(*c, step, s, start, bound)) {
+        if (CheckStatus(c.get(), step, s, start, bound)) {
           ++result_->steps_ok;
           CheckStep(*c, step, *plan, *r);
         }
@@ -387,14 +395,16 @@ void DistributedRun::RunNextStep(std::shared_ptr<Client> c) {
       });
 }
 
-bool DistributedRun::CheckStatus(const Client& c, int step,
+bool DistributedRun::CheckStatus(Client* client, int step,
                                  const absl::Status& s, int64_t start,
                                  int64_t bound) {
+  const Client& c = *client;
   const std::string code = absl::StatusCodeToString(s.code());
   ++result_->steps_by_code[code];
   sim_.loop.Trace(SIM_STEP_DONE, absl::StrCat("client", c.id),
                   {{"step", absl::StrCat(step)}, {"status", code}});
   if (s.ok()) return true;
+  if (SessionNotFound(s)) client->lost = true;
   if (absl::IsDeadlineExceeded(s) && sim_.loop.NowNanos() - start >= bound) {
     Violation("liveness",
               absl::StrCat("client ", c.id, " step ", step,
@@ -409,6 +419,14 @@ bool DistributedRun::CheckStatus(const Client& c, int step,
 
 void DistributedRun::NextStepLater(std::shared_ptr<Client> c) {
   const int64_t think = Between(workload_, 0, 200 * kMilli);
+  if (c->lost) {
+    // The master lost the session (it restarted): start a new one.
+    c->lost = false;
+    c->attempts = 0;
+    sim_.loop.ScheduleAfterLabeled(think, "client recreate",
+                                   [this, c] { CreateSession(c); });
+    return;
+  }
   sim_.loop.ScheduleAfterLabeled(think, "client think",
                                  [this, c] { RunNextStep(c); });
 }
@@ -432,7 +450,7 @@ void DistributedRun::RunPartialStep(std::shared_ptr<Client> c, int step,
       "MasterService/PartialRunSetup", req, bound,
       [this, c, step, plan, start, bound](const absl::Status& s,
                                           PartialRunSetupResponse* r) {
-        if (!CheckStatus(*c, step, s, start, bound)) {
+        if (!CheckStatus(c.get(), step, s, start, bound)) {
           NextStepLater(c);
           return;
         }
@@ -469,7 +487,7 @@ void DistributedRun::PartialCall(std::shared_ptr<Client> c, int step,
       "MasterService/RunStep", req, bound,
       [this, c, step, plan, part, handle, call, start, bound](
           const absl::Status& s, RunStepResponse* r) {
-        if (!CheckStatus(*c, step, s, start, bound)) {
+        if (!CheckStatus(c.get(), step, s, start, bound)) {
           NextStepLater(c);  // The partial run ended with the failure.
           return;
         }
@@ -523,9 +541,9 @@ void DistributedRun::CloseSession(std::shared_ptr<Client> c) {
         sim_.loop.Trace(SIM_SESSION, absl::StrCat("client", c->id),
                         {{"event", "close"},
                          {"status", absl::StatusCodeToString(s.code())}});
-        // A repeated close (the first one's answer was lost) finds no
-        // session: Aborted, which is fine.
-        if (s.ok() || (absl::IsAborted(s) && c->attempts > 0)) {
+        // A repeated close (the first one's answer was lost), or a close
+        // after the master restarted, finds no session: that is fine.
+        if (s.ok() || SessionNotFound(s)) {
           ClientDone();
           return;
         }
@@ -539,9 +557,18 @@ void DistributedRun::ClientDone() {
   if (--clients_left_ == 0) all_done_.Notify();
 }
 
+size_t DistributedRun::LiveWorkerSteps() const {
+  size_t n = 0;
+  for (int i = 0; i < cluster_->num_workers(); ++i) {
+    if (Worker* w = cluster_->worker(i)) n += w->NumSteps();
+  }
+  return n;
+}
+
 void DistributedRun::Probe() {
   auto session = cluster_->NewSession(config_);
   absl::Status s = session->Create(graph_);
+  const size_t steps_before = LiveWorkerSteps();
   StepPlan plan = DrawStep();
   Session::FeedList feeds;
   for (const auto& [name, value] : plan.feeds) {
@@ -561,6 +588,18 @@ void DistributedRun::Probe() {
     for (const Tensor& t : out)
       TensorToProto(t, resp.add_tensor()->mutable_tensor());
     CheckStep(Client(), -1, plan, resp);
+    // On the healed cluster the step's CleanupGraphs arrive: its state
+    // must not outlive it while the session stays open (a worker drops a
+    // session's leftover steps with the session, so the leak check after
+    // the close alone would not see a missing cleanup).
+    sim_.loop.RunFor(options_.operation_timeout_ms * 1000000);
+    if (LiveWorkerSteps() > steps_before) {
+      Violation("leaks",
+                absl::StrCat("the healed cluster's step left ",
+                             LiveWorkerSteps() - steps_before,
+                             " step states on the workers after it finished "
+                             "(no CleanupGraph)"));
+    }
   }
   absl::Status closed = session->Close();
   if (!closed.ok()) {
@@ -585,6 +624,7 @@ void DistributedRun::CheckLeaks() {
                              " sessions, ", w->NumRegisteredGraphs(),
                              " graphs and ", w->NumSteps(), " steps"));
     }
+    CheckDeviceMemory(w);
   }
   if (cluster_->network()->NumPendingCalls() != 0) {
     Violation("leaks", absl::StrCat(cluster_->network()->NumPendingCalls(),
@@ -592,6 +632,17 @@ void DistributedRun::CheckLeaks() {
   }
   for (const std::string& stale : cluster_->stale_recvs()) {
     Violation("stale_recv", stale);
+  }
+}
+
+void DistributedRun::CheckDeviceMemory(Worker* w) {
+  for (Device* d : w->device_mgr()->ListDevices()) {
+    std::optional<AllocatorStats> stats = d->GetAllocator()->GetStats();
+    if (stats.has_value() && stats->bytes_in_use != 0) {
+      Violation("leaks",
+                absl::StrCat(d->name(), " still holds ", stats->bytes_in_use,
+                             " bytes in ", stats->num_allocs, " allocations"));
+    }
   }
 }
 
@@ -628,13 +679,14 @@ absl::Status DistributedRun::Run() {
   }
   if (sim_.loop.RunUntilNotified(&all_done_, "clients") && !failed) {
     // The heal may still be ahead (short runs): reach it, then probe.
-    if (!healed_)
+    if (!faults_->healed())
       sim_.loop.RunFor(options_.chaos_nanos - sim_.loop.NowNanos() + 1);
     Probe();
   }
   sim_.loop.RunUntilIdle();
   if (!failed) CheckLeaks();
 
+  result_->faults_applied = faults_->applied();
   result_->restarts = cluster_->restarts();
   result_->rpcs = cluster_->network()->stats().calls;
   result_->virtual_nanos = sim_.loop.NowNanos();
@@ -691,6 +743,12 @@ constexpr IntField kIntFields[] = {
     {"partial_run_percent", &DistributedWorkloadOptions::partial_run_percent},
     {"drop_per_mille", &DistributedWorkloadOptions::drop_per_mille},
     {"duplicate_per_mille", &DistributedWorkloadOptions::duplicate_per_mille},
+    {"health_check_max_missed",
+     &DistributedWorkloadOptions::health_check_max_missed},
+    {"alloc_fault_per_mille",
+     &DistributedWorkloadOptions::alloc_fault_per_mille},
+    {"budget_percent", &DistributedWorkloadOptions::budget_percent},
+    {"no_timeout_percent", &DistributedWorkloadOptions::no_timeout_percent},
 };
 constexpr Int64Field kInt64Fields[] = {
     {"chaos_ns", &DistributedWorkloadOptions::chaos_nanos},
@@ -699,11 +757,16 @@ constexpr Int64Field kInt64Fields[] = {
     {"max_step_timeout_ms", &DistributedWorkloadOptions::max_step_timeout_ms},
     {"operation_timeout_ms", &DistributedWorkloadOptions::operation_timeout_ms},
     {"session_gc_ns", &DistributedWorkloadOptions::session_gc_nanos},
+    {"health_check_interval_ns",
+     &DistributedWorkloadOptions::health_check_interval_nanos},
+    {"session_lease_ns", &DistributedWorkloadOptions::session_lease_nanos},
 };
 constexpr BoolField kBoolFields[] = {
     {"crashes", &DistributedWorkloadOptions::crashes},
     {"partitions", &DistributedWorkloadOptions::partitions},
     {"clogs", &DistributedWorkloadOptions::clogs},
+    {"hangs", &DistributedWorkloadOptions::hangs},
+    {"master_crashes", &DistributedWorkloadOptions::master_crashes},
 };
 
 }  // namespace

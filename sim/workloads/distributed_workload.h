@@ -14,24 +14,33 @@
 // session (retrying the same way). Clients speak the master's RPCs directly,
 // asynchronously, so steps overlap without nested waits.
 //
-// Chaos phase [0, chaos): broken connections and duplicated requests at
-// the configured rates, heavy-tailed latency throughout, and `faults`
-// events at random times: worker crash (restarted after a random delay or
-// at the heal), symmetric or one-way partition between two tasks, clog of
-// a task. At `chaos` the network heals and every crashed worker restarts.
+// Chaos phase [0, chaos): the fault schedule of
+// sim/workloads/distributed_faults.h (worker and master crashes, hung
+// workers, partitions, clogs, broken connections, duplicated requests),
+// heavy-tailed latency throughout, and injected allocation failures
+// (alloc_fault_per_mille of device reservations fail); budget_percent of
+// seeds also give every device a tight memory budget for the whole run.
+// The master health-checks its workers and the workers lease their
+// sessions to it (health_check_interval, session_lease). no_timeout_percent
+// of the steps run without a timeout: only the health checks can end such
+// a step on a hung worker. At `chaos` the network heals and every crashed
+// task restarts. A client whose session the master lost (it crashed)
+// creates a new one and goes on.
 //
 // Invariants (names as in sim/workload_runner.h):
 //   values       an OK step's fetches equal the single-process reference
 //                (testing/reference_eval.h), bit for bit;
 //   error_codes  a failed step or session call failed with Unavailable,
-//                DeadlineExceeded or Aborted only;
+//                DeadlineExceeded or Aborted only (or ResourceExhausted
+//                where memory faults or budgets are on);
 //   liveness     every RunStep answers before a bound derived from its
 //                timeout and the operation timeout (a hang shows up as the
 //                client's own deadline), the loop never deadlocks, and
 //                after the heal a new session's step succeeds at once;
 //   leaks        once everything is closed and the loop is idle (the
-//                master's session GC included): no master session, no worker
-//                session, graph or step state on any live worker, no pending
+//                master's session GC and the workers' leases included): no
+//                master session, no worker session, graph, step state or
+//                allocated device memory on any live worker, no pending
 //                network call;
 //   stale_recv   no RecvTensor answered for a step already cleaned up, or
 //                naming another incarnation (SimCluster's probe).
@@ -67,6 +76,8 @@ struct DistributedWorkloadOptions {
   bool crashes = true;
   bool partitions = true;
   bool clogs = true;
+  bool hangs = true;
+  bool master_crashes = true;
   int drop_per_mille = 15;
   int duplicate_per_mille = 15;
   int64_t chaos_nanos = int64_t{3} * 1000 * 1000 * 1000;
@@ -77,6 +88,18 @@ struct DistributedWorkloadOptions {
   // The master's session garbage collection: sessions orphaned by a lost
   // CreateSession answer are closed after this much idle time.
   int64_t session_gc_nanos = int64_t{30} * 1000 * 1000 * 1000;
+  // The master's heartbeat period (0: no health checks, no leases) and the
+  // missed heartbeats that make a worker unresponsive.
+  int64_t health_check_interval_nanos = 200 * 1000 * 1000;
+  int health_check_max_missed = 3;
+  // Workers drop the sessions of a master not heard from this long.
+  int64_t session_lease_nanos = int64_t{2} * 1000 * 1000 * 1000;
+  // Device reservations refused during the chaos phase, per mille.
+  int alloc_fault_per_mille = 3;
+  // Seeds (percent) whose devices get a tight memory budget.
+  int budget_percent = 20;
+  // Steps run without a timeout (percent).
+  int no_timeout_percent = 20;
   SimEventLoop::Options loop;
   // Record into this recorder (borrowed; null: an own one, hash only).
   TraceRecorder* recorder = nullptr;

@@ -115,15 +115,21 @@ absl::Status SimCluster::Create(SimEnv* sim, const SimClusterOptions& options,
     if (!s.ok()) return s;
     tasks.push_back(slot.task);
   }
-  c->master_env_ = c->NewTaskEnv(kMasterTask, options.master_skew_nanos);
+  c->master_options_ = options.master;
+  c->master_skew_ = options.master_skew_nanos;
+  c->worker_tasks_ = tasks;
   c->client_ = c->NewTaskEnv(kClientTask, 0);
-  c->master_ =
-      std::make_unique<Master>(c->master_env_.env.get(), tasks, options.master);
-  absl::Status s =
-      c->master_env_.env->transport->Serve(kMasterTask, c->master_.get());
+  absl::Status s = c->StartMaster();
   if (!s.ok()) return s;
   *out = std::move(c);
   return absl::OkStatus();
+}
+
+absl::Status SimCluster::StartMaster() {
+  master_env_ = NewTaskEnv(kMasterTask, master_skew_);
+  master_ = std::make_unique<Master>(master_env_.env.get(), worker_tasks_,
+                                     master_options_);
+  return master_env_.env->transport->Serve(kMasterTask, master_.get());
 }
 
 absl::Status SimCluster::StartWorker(WorkerSlot* slot) {
@@ -136,13 +142,14 @@ absl::Status SimCluster::StartWorker(WorkerSlot* slot) {
 }
 
 SimCluster::~SimCluster() {
-  network_->Crash(kMasterTask);
+  if (master_ != nullptr) network_->Crash(kMasterTask);
   for (WorkerSlot& slot : workers_) {
     if (slot.live != nullptr) network_->Crash(slot.task);
   }
   // Let whatever the shutdown queued unwind before freeing its owners.
   sim_->loop.RunUntilIdle();
   master_.reset();
+  zombie_masters_.clear();
   for (WorkerSlot& slot : workers_) {
     slot.probe.reset();
     slot.live.reset();
@@ -169,6 +176,19 @@ void SimCluster::CrashWorker(int i) {
   zombies_.push_back(std::move(slot.live));
   dead_probes_.push_back(std::move(slot.probe));
   dead_envs_.push_back(std::move(slot.env));
+}
+
+void SimCluster::CrashMaster() {
+  if (master_ == nullptr) return;
+  network_->Crash(kMasterTask);
+  zombie_masters_.push_back(std::move(master_));
+  dead_envs_.push_back(std::move(master_env_));
+}
+
+absl::Status SimCluster::RestartMaster() {
+  if (master_ != nullptr) return absl::OkStatus();
+  ++restarts_;
+  return StartMaster();
 }
 
 absl::Status SimCluster::RestartWorker(int i) {

@@ -68,6 +68,7 @@ class SimCluster {
   int num_workers() const { return static_cast<int>(workers_.size()); }
   // The live worker i, or null while it is crashed.
   Worker* worker(int i) const { return workers_[i].live.get(); }
+  // The live master, or null while it is crashed.
   Master* master() const { return master_.get(); }
   SimNetwork* network() const { return network_.get(); }
   // The client task's Env (loop clock, "runtime/client" stream, client
@@ -79,6 +80,9 @@ class SimCluster {
 
   void CrashWorker(int i);
   absl::Status RestartWorker(int i);
+  void CrashMaster();
+  absl::Status RestartMaster();
+  // Worker and master restarts so far.
   int restarts() const { return restarts_; }
 
   // Stale or aborted RecvTensor answers seen so far (descriptions).
@@ -104,9 +108,13 @@ class SimCluster {
   explicit SimCluster(SimEnv* sim) : sim_(sim) {}
   TaskEnv NewTaskEnv(const std::string& task, int64_t skew);
   absl::Status StartWorker(WorkerSlot* slot);
+  absl::Status StartMaster();
 
   SimEnv* const sim_;
   Worker::Options worker_options_;
+  Master::Options master_options_;
+  int64_t master_skew_ = 0;
+  std::vector<std::string> worker_tasks_;
   std::unique_ptr<SimNetwork> network_;
   TaskEnv master_env_;
   TaskEnv client_;
@@ -114,6 +122,7 @@ class SimCluster {
   std::vector<WorkerSlot> workers_;
   // Crashed workers, their probes and Envs: kept until destruction.
   std::vector<std::unique_ptr<Worker>> zombies_;
+  std::vector<std::unique_ptr<Master>> zombie_masters_;
   std::vector<std::shared_ptr<WorkerProbe>> dead_probes_;
   std::vector<TaskEnv> dead_envs_;
   std::vector<std::string> stale_recvs_;
