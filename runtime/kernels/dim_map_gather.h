@@ -1,0 +1,74 @@
+// N-d gathers and scatters through per-dimension index maps, the common
+// core of the kernels that rearrange whole rows and columns: MirrorPad and
+// its gradient, ReverseV2, Roll and BroadcastTo.
+//
+// A map list `maps` has one vector per dimension of the output; output
+// element (o_0, ..., o_{r-1}) reads input element (maps[0][o_0], ...,
+// maps[r-1][o_{r-1}]). The caller guarantees every map entry lies inside
+// the input's dimension (nothing is checked here) and that the output holds
+// prod(maps[d].size()) elements. Header-only and stateless; safe to call
+// from any thread.
+#ifndef STEPFLOW_RUNTIME_KERNELS_DIM_MAP_GATHER_H_
+#define STEPFLOW_RUNTIME_KERNELS_DIM_MAP_GATHER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/framework/tensor_shape.h"
+
+namespace stepflow {
+
+using DimMaps = std::vector<std::vector<int64_t>>;
+
+// Row-major strides of `shape`.
+inline std::vector<int64_t> RowMajorStrides(const TensorShape& shape) {
+  std::vector<int64_t> strides(shape.dims(), 1);
+  for (int d = shape.dims() - 2; d >= 0; --d) {
+    strides[d] = strides[d + 1] * shape.dim_size(d + 1);
+  }
+  return strides;
+}
+
+// Calls visit(out_index, in_index) for every output element in row-major
+// order.
+template <typename Visit>
+void ForEachMapped(const TensorShape& in_shape, const DimMaps& maps,
+                   Visit&& visit) {
+  const int rank = static_cast<int>(maps.size());
+  int64_t total = 1;
+  for (const auto& m : maps) total *= static_cast<int64_t>(m.size());
+  if (total == 0) return;
+  if (rank == 0) {
+    visit(0, 0);
+    return;
+  }
+  const std::vector<int64_t> strides = RowMajorStrides(in_shape);
+  const std::vector<int64_t>& last = maps[rank - 1];
+  const int64_t n = static_cast<int64_t>(last.size());
+  std::vector<int64_t> idx(rank, 0);
+  int64_t base = 0;
+  for (int d = 0; d < rank - 1; ++d) base += maps[d][0] * strides[d];
+  for (int64_t o = 0; o < total; o += n) {
+    for (int64_t j = 0; j < n; ++j) visit(o + j, base + last[j]);
+    for (int d = rank - 2; d >= 0; --d) {
+      base -= maps[d][idx[d]] * strides[d];
+      if (++idx[d] < static_cast<int64_t>(maps[d].size())) {
+        base += maps[d][idx[d]] * strides[d];
+        break;
+      }
+      idx[d] = 0;
+      base += maps[d][0] * strides[d];
+    }
+  }
+}
+
+// out[o] = in[map(o)].
+template <typename U>
+void GatherByDimMaps(const U* in, const TensorShape& in_shape,
+                     const DimMaps& maps, U* out) {
+  ForEachMapped(in_shape, maps, [&](int64_t o, int64_t i) { out[o] = in[i]; });
+}
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_KERNELS_DIM_MAP_GATHER_H_
