@@ -129,6 +129,11 @@ def generate(g):
     ops_array_layout.unique(g)
     ops_array_layout.segments(g)
     ops_array_layout.gather_scatter_nd(g)
+    ops_array_layout.reverse_sequence(g)
+    ops_array_layout.space_batch(g)
+    ops_array_layout.space_depth(g)
+    ops_array_layout.matrix_band(g)
+    ops_array_layout.matrix_diag(g)
 
 
 def read_exemptions(path):

@@ -483,3 +483,250 @@ def gather_scatter_nd(g):
               lambda c, f=f: (lambda x, u: grads(c, [f(tensor=x, indices=tf.constant(
                   [[2], [0]]), updates=u)], [x, u]))(
                   _static(c, "float", [3, 2]), _static(c, "float", [2, 2])))
+
+
+def reverse_sequence(g):
+    op = "ReverseSequence"
+
+    def rs(c, shape, lens, seq_dim, batch_dim=0, t="float", tl=np.int64):
+        return raw.ReverseSequence(input=c.input(DTYPES[t], shape, name="x"),
+                                   seq_lengths=c.feed(np.array(lens, tl), name="lens"),
+                                   seq_dim=seq_dim, batch_dim=batch_dim)
+
+    for t in g.types(op):
+        g.add(op, "dtype_" + t, lambda c, t=t: rs(c, [3, 4], [4, 0, 2], 1, t=t),
+              golden=(t == "float"))
+    g.add(op, "batch_dim2", lambda c: rs(c, [4, 2, 3], [1, 3, 2], 0, 2, tl=np.int32),
+          golden=True)
+    g.add(op, "len_too_large", lambda c: rs(c, [2, 3], [4, 1], 1), golden=True)
+    g.add(op, "negative_len", lambda c: rs(c, [2, 3], [-1, 1], 1))
+    g.add(op, "lens_size_mismatch", lambda c: rs(c, [2, 3], [1], 1))
+    g.add(op, "empty", lambda c: rs(c, [0, 3], np.zeros([0], np.int64), 1))
+    g.add(op, "grad_float",
+          lambda c: _grad(c, lambda x: raw.ReverseSequence(
+              input=x, seq_lengths=tf.constant([2, 3], tf.int64), seq_dim=1), [2, 4]))
+
+
+def space_batch(g):
+    op = "SpaceToBatchND"
+
+    def sb(c, shape, block, pads, t="float", ti=np.int32, f=raw.SpaceToBatchND):
+        x = c.input(DTYPES[t], shape, name="x")
+        b = c.feed(np.array(block, ti), name="block", static=True)
+        p = c.feed(np.array(pads, ti), name="pads")
+        if f is raw.SpaceToBatchND:
+            return f(input=x, block_shape=b, paddings=p)
+        return f(input=x, block_shape=b, crops=p)
+
+    for t in g.types(op):
+        g.add(op, "dtype_" + t, lambda c, t=t: sb(c, [2, 4, 4, 1], [2, 2], [[0, 0], [0, 0]], t),
+              golden=(t == "float"))
+    g.add(op, "padded", lambda c: sb(c, [1, 3, 2, 2], [2, 3], [[1, 0], [2, 2]], ti=np.int64),
+          golden=True)
+    g.add(op, "one_dim", lambda c: sb(c, [2, 5, 2], [3], [[0, 1]]))
+    g.add(op, "not_divisible", lambda c: sb(c, [1, 3, 3, 1], [2, 2], [[0, 0], [0, 0]]),
+          golden=True)
+    g.add(op, "negative_padding", lambda c: sb(c, [1, 4, 1], [2], [[-2, 0]]))
+    g.add(op, "zero_block", lambda c: sb(c, [1, 4, 1], [0], [[0, 0]]))
+    g.add(op, "paddings_shape", lambda c: sb(c, [1, 4, 1], [2], [[0, 0], [0, 0]]))
+    g.add(op, "rank_too_low", lambda c: sb(c, [4], [2], [[0, 0]]))
+    g.add(op, "grad_float",
+          lambda c: _grad(c, lambda x: raw.SpaceToBatchND(
+              input=x, block_shape=tf.constant([2, 2]),
+              paddings=tf.constant([[1, 1], [0, 2]])), [1, 2, 2, 1]))
+
+    op = "BatchToSpaceND"
+    for t in g.types(op):
+        g.add(op, "dtype_" + t,
+              lambda c, t=t: sb(c, [4, 2, 2, 1], [2, 2], [[0, 0], [0, 0]], t,
+                                f=raw.BatchToSpaceND),
+              golden=(t == "float"))
+    g.add(op, "cropped", lambda c: sb(c, [6, 2, 2, 2], [2, 3], [[1, 0], [2, 1]], ti=np.int64,
+                                      f=raw.BatchToSpaceND), golden=True)
+    g.add(op, "batch_not_divisible",
+          lambda c: sb(c, [3, 2, 1], [2], [[0, 0]], f=raw.BatchToSpaceND), golden=True)
+    g.add(op, "crop_too_large",
+          lambda c: sb(c, [2, 2, 1], [2], [[3, 2]], f=raw.BatchToSpaceND))
+    g.add(op, "negative_crop",
+          lambda c: sb(c, [2, 2, 1], [2], [[-1, 0]], f=raw.BatchToSpaceND))
+    g.add(op, "grad_float",
+          lambda c: _grad(c, lambda x: raw.BatchToSpaceND(
+              input=x, block_shape=tf.constant([2, 2]),
+              crops=tf.constant([[1, 0], [0, 1]])), [4, 2, 2, 1]))
+
+    for op in ("SpaceToBatch", "BatchToSpace"):
+        f = getattr(raw, op)
+
+        def v1(c, shape, pads, bs=2, t="float", ti=np.int32, f=f, op=op):
+            x = c.input(DTYPES[t], shape, name="x")
+            p = c.feed(np.array(pads, ti), name="pads")
+            if op == "SpaceToBatch":
+                return f(input=x, paddings=p, block_size=bs)
+            return f(input=x, crops=p, block_size=bs)
+
+        first = [1, 4, 2, 1] if op == "SpaceToBatch" else [4, 2, 1, 1]
+        for t in g.types(op):
+            g.add(op, "dtype_" + t, lambda c, t=t, v1=v1, first=first:
+                  v1(c, first, [[0, 0], [0, 0]], t=t), golden=(t == "float"))
+        g.add(op, "pads_int64", lambda c, v1=v1, first=first:
+              v1(c, first, [[0, 2], [1, 1]] if op == "SpaceToBatch" else [[1, 1], [0, 1]],
+                 ti=np.int64, bs=2), golden=True)
+        g.add(op, "rank3", lambda c, v1=v1: v1(c, [4, 2, 2], [[0, 0], [0, 0]]), golden=True)
+
+
+def space_depth(g):
+    for op in ("SpaceToDepth", "DepthToSpace"):
+        f = getattr(raw, op)
+        shape = [2, 4, 6, 3] if op == "SpaceToDepth" else [2, 2, 3, 8]
+
+        def sd(c, shape, bs=2, t="float", fmt="NHWC", f=f):
+            return f(input=c.input(DTYPES[t], shape, name="x"), block_size=bs,
+                     data_format=fmt)
+
+        for t in g.types(op):
+            g.add(op, "dtype_" + t, lambda c, t=t, sd=sd, shape=shape: sd(c, shape, t=t),
+                  golden=(t == "float"))
+        g.add(op, "block3", lambda c, sd=sd: sd(c, [1, 3, 6, 9], bs=3))
+        g.add(op, "not_divisible", lambda c, sd=sd: sd(c, [1, 3, 5, 2], bs=2), golden=True)
+        g.add(op, "rank3", lambda c, sd=sd: sd(c, [3, 4, 4]))
+        g.add(op, "nchw", lambda c, sd=sd, shape=shape: sd(c, shape, fmt="NCHW"))
+        g.add(op, "empty", lambda c, sd=sd: sd(c, [0, 4, 4, 4]))
+        g.add(op, "grad_float",
+              lambda c, f=f, shape=shape: _grad(c, lambda x: f(input=x, block_size=2), shape))
+
+
+def matrix_band(g):
+    op = "MatrixBandPart"
+
+    def bp(c, shape, lo, up, t="float", ti=np.int64):
+        return raw.MatrixBandPart(input=c.input(DTYPES[t], shape, name="x"),
+                                  num_lower=c.feed(np.array(lo, ti), name="lo"),
+                                  num_upper=c.feed(np.array(up, ti), name="up"))
+
+    for t in g.types(op):
+        g.add(op, "dtype_" + t, lambda c, t=t: bp(c, [2, 3, 4], 1, 2, t),
+              golden=(t == "float"))
+    g.add(op, "negative_bounds", lambda c: bp(c, [4, 3], -1, 0, ti=np.int32))
+    g.add(op, "lower_too_large", lambda c: bp(c, [3, 4], 4, 0), golden=True)
+    g.add(op, "rank1", lambda c: bp(c, [3], 0, 0))
+    g.add(op, "bound_not_scalar", lambda c: bp(c, [3, 3], [0], 0))
+    g.add(op, "empty", lambda c: bp(c, [0, 3, 3], 1, 1))
+    g.add(op, "grad_float",
+          lambda c: _grad(c, lambda x: raw.MatrixBandPart(
+              input=x, num_lower=tf.constant(0, tf.int64), num_upper=tf.constant(1, tf.int64)),
+              [3, 3]))
+
+
+ALIGNS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
+
+
+def matrix_diag(g):
+    # MatrixDiagPart[V2,V3].
+    for op in ("MatrixDiagPart", "MatrixDiagPartV2", "MatrixDiagPartV3"):
+        f = getattr(raw, op)
+
+        def dp(c, shape, k=0, t="float", align=None, pad=9, f=f, op=op):
+            x = c.input(DTYPES[t], shape, name="x")
+            if op == "MatrixDiagPart":
+                return f(input=x)
+            kw = dict(input=x, k=c.feed(np.array(k, np.int32), name="k"),
+                      padding_value=c.feed(_values(pad, t), dtype=DTYPES[t], name="pad"))
+            if align:
+                kw["align"] = align
+            return f(**kw)
+
+        for t in g.types(op):
+            g.add(op, "dtype_" + t, lambda c, t=t, dp=dp: dp(c, [2, 3, 4], t=t),
+                  golden=(t == "float"))
+        g.add(op, "rank1", lambda c, dp=dp: dp(c, [3]))
+        g.add(op, "empty", lambda c, dp=dp: dp(c, [0, 2, 2]))
+        g.add(op, "grad_float", lambda c, f=f, op=op: _grad(
+            c, lambda x: f(input=x) if op == "MatrixDiagPart" else
+            f(input=x, k=tf.constant([-1, 1]), padding_value=tf.constant(0.0)), [3, 4]))
+        if op == "MatrixDiagPart":
+            continue
+        g.add(op, "band", lambda c, dp=dp: dp(c, [2, 3, 4], [-1, 2]), golden=True)
+        g.add(op, "single_k", lambda c, dp=dp: dp(c, [4, 3], -2))
+        g.add(op, "k_out_of_bound", lambda c, dp=dp: dp(c, [3, 3], [0, 3]), golden=True)
+        g.add(op, "k_reversed", lambda c, dp=dp: dp(c, [3, 3], [1, 0]))
+        g.add(op, "k_three", lambda c, dp=dp: dp(c, [3, 3], [0, 1, 2]))
+        if op == "MatrixDiagPartV3":
+            for a in ALIGNS:
+                g.add(op, "align_" + a.lower(),
+                      lambda c, a=a, dp=dp: dp(c, [3, 5], [-2, 1], align=a))
+
+    # MatrixDiag[V2,V3].
+    for op in ("MatrixDiag", "MatrixDiagV2", "MatrixDiagV3"):
+        f = getattr(raw, op)
+
+        def md(c, shape, k=0, rows=-1, cols=-1, t="float", align=None, pad=7, f=f, op=op):
+            d = c.input(DTYPES[t], shape, name="d")
+            if op == "MatrixDiag":
+                return f(diagonal=d)
+            kw = dict(diagonal=d, k=c.feed(np.array(k, np.int32), name="k"),
+                      num_rows=c.feed(np.array(rows, np.int32), name="rows"),
+                      num_cols=c.feed(np.array(cols, np.int32), name="cols"),
+                      padding_value=c.feed(_values(pad, t), dtype=DTYPES[t], name="pad"))
+            if align:
+                kw["align"] = align
+            return f(**kw)
+
+        for t in g.types(op):
+            g.add(op, "dtype_" + t, lambda c, t=t, md=md: md(c, [2, 3], t=t),
+                  golden=(t == "float"))
+        g.add(op, "scalar", lambda c, md=md: md(c, []))
+        g.add(op, "empty", lambda c, md=md: md(c, [0, 2]))
+        g.add(op, "grad_float", lambda c, f=f, op=op: _grad(
+            c, lambda x: f(diagonal=x) if op == "MatrixDiag" else
+            f(diagonal=x, k=tf.constant([-1, 1]), num_rows=tf.constant(-1),
+              num_cols=tf.constant(-1), padding_value=tf.constant(0.0)), [2, 3, 2]
+            if op != "MatrixDiag" else [2, 3]))
+        if op == "MatrixDiag":
+            continue
+        g.add(op, "band", lambda c, md=md: md(c, [2, 3, 3], [-1, 1]), golden=True)
+        g.add(op, "rectangular", lambda c, md=md: md(c, [2], 1, rows=3, cols=4))
+        g.add(op, "rows_only", lambda c, md=md: md(c, [3], -1, rows=4))
+        g.add(op, "rows_too_small", lambda c, md=md: md(c, [3], 0, rows=2), golden=True)
+        g.add(op, "inconsistent", lambda c, md=md: md(c, [3], 0, rows=5, cols=5))
+        g.add(op, "count_mismatch", lambda c, md=md: md(c, [2, 3], [0, 2]))
+        if op == "MatrixDiagV3":
+            for a in ALIGNS:
+                g.add(op, "align_" + a.lower(),
+                      lambda c, a=a, md=md: md(c, [3, 3], [-2, 0], align=a))
+
+    # MatrixSetDiag[V2,V3].
+    for op in ("MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3"):
+        f = getattr(raw, op)
+
+        def ms(c, shape, dshape, k=0, t="float", align=None, f=f, op=op, static=False):
+            x = c.input(DTYPES[t], shape, name="x", static=static)
+            d = c.input(DTYPES[t], dshape, name="d", static=static)
+            if op == "MatrixSetDiag":
+                return x, d, f(input=x, diagonal=d)
+            kw = dict(input=x, diagonal=d,
+                      k=tf.constant(np.array(k, np.int32)) if static else
+                      c.feed(np.array(k, np.int32), name="k"))
+            if align:
+                kw["align"] = align
+            return x, d, f(**kw)
+
+        for t in g.types(op):
+            g.add(op, "dtype_" + t, lambda c, t=t, ms=ms: ms(c, [2, 3, 4], [2, 3], t=t)[2],
+                  golden=(t == "float"))
+        g.add(op, "diag_shape_mismatch", lambda c, ms=ms: ms(c, [3, 4], [4])[2],
+              golden=True)
+        g.add(op, "rank1", lambda c, ms=ms: ms(c, [3], [3])[2])
+        g.add(op, "empty", lambda c, ms=ms: ms(c, [0, 2, 2], [0, 2])[2])
+        g.add(op, "grad_float",
+              lambda c, ms=ms, op=op: (lambda x, d, y: grads(c, [y], [x, d]))(
+                  *ms(c, [3, 4], [3, 3] if op != "MatrixSetDiag" else [3],
+                      [-1, 1] if op != "MatrixSetDiag" else 0, static=True)))
+        if op == "MatrixSetDiag":
+            continue
+        g.add(op, "band", lambda c, ms=ms: ms(c, [2, 4, 3], [2, 2, 3], [-1, 0])[2],
+              golden=True)
+        g.add(op, "k_out_of_bound", lambda c, ms=ms: ms(c, [3, 3], [3], 3)[2])
+        if op == "MatrixSetDiagV3":
+            for a in ALIGNS:
+                g.add(op, "align_" + a.lower(),
+                      lambda c, a=a, ms=ms: ms(c, [3, 5], [4, 3], [-2, 1], align=a)[2])
