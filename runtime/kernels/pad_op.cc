@@ -40,6 +40,13 @@ class PadOp : public OpKernel {
       OP_REQUIRES(ctx, pads[2 * d] >= 0 && pads[2 * d + 1] >= 0,
                   NodeInvalidArgument(ctx, "Paddings must be non-negative: ",
                                       pads[2 * d], " ", pads[2 * d + 1]));
+      // Larger paddings could only describe an output over the size limit
+      // (and their sum could overflow).
+      OP_REQUIRES(
+          ctx,
+          pads[2 * d] <= kMaxTensorBytes && pads[2 * d + 1] <= kMaxTensorBytes,
+          NodeInvalidArgument(ctx, "Paddings too large: ", pads[2 * d], " ",
+                              pads[2 * d + 1]));
       dims[d] = input.dim_size(d) + pads[2 * d] + pads[2 * d + 1];
     }
     if (std::all_of(pads.begin(), pads.end(),

@@ -102,8 +102,9 @@ class SegmentReductionOp : public OpKernel {
                                         "), possibly because 'segment_ids' "
                                         "input is not sorted."));
       }
-      shape.AddDim(rows);
-      for (int d = 1; d < data.dims(); ++d) shape.AddDim(data.dim_size(d));
+      std::vector<int64_t> dims = {rows};
+      for (int d = 1; d < data.dims(); ++d) dims.push_back(data.dim_size(d));
+      OP_REQUIRES_OK(ctx, MakeOutputShape(*this, dims, data.dtype(), &shape));
     } else {
       const Tensor& num_t = ctx->input(2);
       OP_REQUIRES(ctx, num_t.dims() == 0,
@@ -141,7 +142,9 @@ class SegmentReductionOp : public OpKernel {
     }
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    const int64_t inner = rows == 0 ? 0 : shape.num_elements() / rows;
+    // From here on rows <= the output's element count.
+    if (shape.num_elements() == 0) return;
+    const int64_t inner = shape.num_elements() / rows;
     T* o = out->base<T>();
     const T* in = data.base<T>();
     const T identity = Identity<T>(reduce_, sorted_);

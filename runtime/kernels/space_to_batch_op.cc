@@ -65,6 +65,10 @@ class SpaceBatchOp : public OpKernel {
                                       "All values in block_shape must be "
                                       "positive, got value, ",
                                       block[i]));
+      // Bounded so that the block count and the batch cannot overflow.
+      OP_REQUIRES(
+          ctx, block[i] <= kMaxTensorBytes / blocks,
+          NodeInvalidArgument(ctx, "block_shape too large: ", block[i]));
       blocks *= block[i];
     }
     // Spatial sizes on the space side (padded) and the batch side.
@@ -99,6 +103,9 @@ class SpaceBatchOp : public OpKernel {
                                       "sizes (",
                                       blocks, ")"));
     }
+    OP_REQUIRES(ctx, !to_batch_ || batch <= kMaxTensorBytes / blocks,
+                NodeError(absl::StatusCode::kResourceExhausted, *this,
+                          "output batch ", batch, " * ", blocks, " too large"));
     const int64_t small_batch = to_batch_ ? batch * blocks : batch;
     const int64_t big_batch = to_batch_ ? batch : batch / blocks;
     int64_t inner = 1;

@@ -28,7 +28,7 @@ class SpaceDepthOp : public OpKernel {
                                     "Got ",
                                     format));
     OP_REQUIRES(
-        ctx, bs_ >= 2,
+        ctx, bs_ >= 2 && bs_ <= INT32_MAX,  // bs * bs cannot overflow.
         NodeInvalidArgument(*this, "Block size should be > 1, but was: ", bs_));
   }
 
