@@ -334,6 +334,10 @@ def unique(g):
               lambda c, f=f, op=op: f(x=c.feed(np.array([0.0, -0.0, 1.0, -0.0], np.float32)),
                                       **({"axis": c.feed(np.zeros([0], np.int64))}
                                          if op == "UniqueV2" else {})))
+        g.add(op, "nans",
+              lambda c, f=f, op=op: f(x=c.feed(np.array([np.nan, 1.0, np.nan, 1.0], np.float64)),
+                                      **({"axis": c.feed(np.zeros([0], np.int64))}
+                                         if op == "UniqueV2" else {})))
         g.add(op, "not_vector", lambda c, un=un: un(c, [[1, 2], [2, 1]]), golden=True)
         if op == "UniqueV2":
             g.add(op, "axis0", lambda c, un=un: un(c, [[1, 2], [3, 4], [1, 2]], axis=[0]),
@@ -357,6 +361,9 @@ def unique(g):
     g.add(op, "out_idx_int64", lambda c: ld(c, [4, 3, 4], [3], it=tf.int64))
     g.add(op, "empty_y", lambda c: ld(c, [4, 3], np.zeros([0], np.int32)))
     g.add(op, "all_removed", lambda c: ld(c, [1, 1], [1]))
+    g.add(op, "signed_zero_nan",
+          lambda c: raw.ListDiff(x=c.feed(np.array([-0.0, np.nan, 2.0], np.float32)),
+                                 y=c.feed(np.array([0.0, np.nan], np.float32))))
     g.add(op, "x_not_vector", lambda c: ld(c, [[1]], [1]), golden=True)
     g.add(op, "y_not_vector", lambda c: ld(c, [1], 1))
 
