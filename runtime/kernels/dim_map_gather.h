@@ -1,6 +1,6 @@
 // N-d gathers and scatters through per-dimension index maps, the common
 // core of the kernels that rearrange whole rows and columns: MirrorPad and
-// its gradient, ReverseV2, Roll and BroadcastTo.
+// its gradient, Pad, StridedSliceGrad, ReverseV2, Roll and BroadcastTo.
 //
 // A map list `maps` has one vector per dimension of the output; output
 // element (o_0, ..., o_{r-1}) reads input element (maps[0][o_0], ...,
@@ -11,6 +11,7 @@
 #ifndef STEPFLOW_RUNTIME_KERNELS_DIM_MAP_GATHER_H_
 #define STEPFLOW_RUNTIME_KERNELS_DIM_MAP_GATHER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -29,27 +30,28 @@ inline std::vector<int64_t> RowMajorStrides(const TensorShape& shape) {
   return strides;
 }
 
-// Calls visit(out_index, in_index) for every output element in row-major
-// order.
-template <typename Visit>
-void ForEachMapped(const TensorShape& in_shape, const DimMaps& maps,
-                   Visit&& visit) {
+// Calls row(out_start, in_base) for every row of the output (its last
+// dim) in row-major order: output elements out_start + j read input
+// elements in_base + maps.back()[j]. A scalar output is one row of one
+// element with in_base 0 (and no maps).
+template <typename Row>
+void ForEachMappedRow(const TensorShape& in_shape, const DimMaps& maps,
+                      Row&& row) {
   const int rank = static_cast<int>(maps.size());
   int64_t total = 1;
   for (const auto& m : maps) total *= static_cast<int64_t>(m.size());
   if (total == 0) return;
   if (rank == 0) {
-    visit(0, 0);
+    row(0, 0);
     return;
   }
   const std::vector<int64_t> strides = RowMajorStrides(in_shape);
-  const std::vector<int64_t>& last = maps[rank - 1];
-  const int64_t n = static_cast<int64_t>(last.size());
+  const int64_t n = static_cast<int64_t>(maps[rank - 1].size());
   std::vector<int64_t> idx(rank, 0);
   int64_t base = 0;
   for (int d = 0; d < rank - 1; ++d) base += maps[d][0] * strides[d];
   for (int64_t o = 0; o < total; o += n) {
-    for (int64_t j = 0; j < n; ++j) visit(o + j, base + last[j]);
+    row(o, base);
     for (int d = rank - 2; d >= 0; --d) {
       base -= maps[d][idx[d]] * strides[d];
       if (++idx[d] < static_cast<int64_t>(maps[d].size())) {
@@ -62,11 +64,62 @@ void ForEachMapped(const TensorShape& in_shape, const DimMaps& maps,
   }
 }
 
+// Calls visit(out_index, in_index) for every output element in row-major
+// order.
+template <typename Visit>
+void ForEachMapped(const TensorShape& in_shape, const DimMaps& maps,
+                   Visit&& visit) {
+  if (maps.empty()) {
+    visit(0, 0);
+    return;
+  }
+  const std::vector<int64_t>& last = maps.back();
+  ForEachMappedRow(in_shape, maps, [&](int64_t o, int64_t base) {
+    for (size_t j = 0; j < last.size(); ++j) visit(o + j, base + last[j]);
+  });
+}
+
+// True when the last map reads consecutive elements (rows copy as blocks).
+inline bool LastMapIsConsecutive(const DimMaps& maps) {
+  if (maps.empty()) return false;
+  const std::vector<int64_t>& last = maps.back();
+  for (size_t j = 1; j < last.size(); ++j) {
+    if (last[j] != last[0] + static_cast<int64_t>(j)) return false;
+  }
+  return true;
+}
+
 // out[o] = in[map(o)].
 template <typename U>
 void GatherByDimMaps(const U* in, const TensorShape& in_shape,
                      const DimMaps& maps, U* out) {
-  ForEachMapped(in_shape, maps, [&](int64_t o, int64_t i) { out[o] = in[i]; });
+  if (!LastMapIsConsecutive(maps)) {
+    ForEachMapped(in_shape, maps,
+                  [&](int64_t o, int64_t i) { out[o] = in[i]; });
+    return;
+  }
+  const int64_t first = maps.back().empty() ? 0 : maps.back()[0];
+  const int64_t n = static_cast<int64_t>(maps.back().size());
+  ForEachMappedRow(in_shape, maps, [&](int64_t o, int64_t base) {
+    std::copy(in + base + first, in + base + first + n, out + o);
+  });
+}
+
+// out[map(i)] = in[i]: the inverse placement, for maps that are
+// one-to-one (every output element written at most once).
+template <typename U>
+void ScatterByDimMaps(const U* in, const TensorShape& out_shape,
+                      const DimMaps& maps, U* out) {
+  if (!LastMapIsConsecutive(maps)) {
+    ForEachMapped(out_shape, maps,
+                  [&](int64_t i, int64_t o) { out[o] = in[i]; });
+    return;
+  }
+  const int64_t first = maps.back().empty() ? 0 : maps.back()[0];
+  const int64_t n = static_cast<int64_t>(maps.back().size());
+  ForEachMappedRow(out_shape, maps, [&](int64_t i, int64_t base) {
+    std::copy(in + i, in + i + n, out + base + first);
+  });
 }
 
 }  // namespace stepflow

@@ -74,8 +74,7 @@ class PadOp : public OpKernel {
         }
       }
       const U* in = input.base<U>();
-      ForEachMapped(shape, maps,
-                    [&](int64_t src, int64_t dst) { o[dst] = in[src]; });
+      ScatterByDimMaps(in, shape, maps, o);
     });
     OP_REQUIRES(
         ctx, ok,

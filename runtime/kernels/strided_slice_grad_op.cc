@@ -54,8 +54,7 @@ class StridedSliceGradOp : public OpKernel {
       U* o = out->base<U>();
       std::fill(o, o + shape.num_elements(), U{});
       const U* g = dy.base<U>();
-      ForEachMapped(shape, maps,
-                    [&](int64_t src, int64_t dst) { o[dst] = g[src]; });
+      ScatterByDimMaps(g, shape, maps, o);
     });
     OP_REQUIRES(
         ctx, ok,
