@@ -89,20 +89,38 @@ inline bool LastMapIsConsecutive(const DimMaps& maps) {
   return true;
 }
 
-// out[o] = in[map(o)].
+// The element moves of the two functions below: gather (out[o] =
+// in[map(o)]) or scatter (out[map(i)] = in[i]); rows whose last map is
+// consecutive copy as blocks.
 template <typename U>
-void GatherByDimMaps(const U* in, const TensorShape& in_shape,
-                     const DimMaps& maps, U* out) {
+void MoveByDimMaps(const U* in, const TensorShape& mapped_shape,
+                   const DimMaps& maps, U* out, bool scatter) {
   if (!LastMapIsConsecutive(maps)) {
-    ForEachMapped(in_shape, maps,
-                  [&](int64_t o, int64_t i) { out[o] = in[i]; });
+    ForEachMapped(mapped_shape, maps, [&](int64_t seq, int64_t mapped) {
+      if (scatter) {
+        out[mapped] = in[seq];
+      } else {
+        out[seq] = in[mapped];
+      }
+    });
     return;
   }
   const int64_t first = maps.back().empty() ? 0 : maps.back()[0];
   const int64_t n = static_cast<int64_t>(maps.back().size());
-  ForEachMappedRow(in_shape, maps, [&](int64_t o, int64_t base) {
-    std::copy(in + base + first, in + base + first + n, out + o);
+  ForEachMappedRow(mapped_shape, maps, [&](int64_t seq, int64_t base) {
+    if (scatter) {
+      std::copy(in + seq, in + seq + n, out + base + first);
+    } else {
+      std::copy(in + base + first, in + base + first + n, out + seq);
+    }
   });
+}
+
+// out[o] = in[map(o)].
+template <typename U>
+void GatherByDimMaps(const U* in, const TensorShape& in_shape,
+                     const DimMaps& maps, U* out) {
+  MoveByDimMaps(in, in_shape, maps, out, /*scatter=*/false);
 }
 
 // out[map(i)] = in[i]: the inverse placement, for maps that are
@@ -110,16 +128,7 @@ void GatherByDimMaps(const U* in, const TensorShape& in_shape,
 template <typename U>
 void ScatterByDimMaps(const U* in, const TensorShape& out_shape,
                       const DimMaps& maps, U* out) {
-  if (!LastMapIsConsecutive(maps)) {
-    ForEachMapped(out_shape, maps,
-                  [&](int64_t i, int64_t o) { out[o] = in[i]; });
-    return;
-  }
-  const int64_t first = maps.back().empty() ? 0 : maps.back()[0];
-  const int64_t n = static_cast<int64_t>(maps.back().size());
-  ForEachMappedRow(out_shape, maps, [&](int64_t i, int64_t base) {
-    std::copy(in + i, in + i + n, out + base + first);
-  });
+  MoveByDimMaps(in, out_shape, maps, out, /*scatter=*/true);
 }
 
 }  // namespace stepflow
