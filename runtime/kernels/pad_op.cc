@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "runtime/framework/op_kernel.h"
-#include "runtime/kernels/dim_map_gather.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/pad_util.h"
 
@@ -63,18 +62,39 @@ class PadOp : public OpKernel {
       using U = decltype(tag);
       const U fill = v2 ? ctx->input(2).base<U>()[0] : U{};
       U* o = out->base<U>();
-      std::fill(o, o + shape.num_elements(), fill);
-      if (input.NumElements() == 0) return;
-      // Input element (i_0, ...) lands at (i_0 + before_0, ...).
-      DimMaps maps(rank);
-      for (int d = 0; d < rank; ++d) {
-        maps[d].resize(input.dim_size(d));
-        for (int64_t i = 0; i < input.dim_size(d); ++i) {
-          maps[d][i] = i + pads[2 * d];
+      if (input.NumElements() == 0 || rank == 0) {
+        std::fill(o, o + shape.num_elements(), fill);
+        return;
+      }
+      // Output rows (last dim) whose leading coordinates fall inside the
+      // input get fill / input row / fill; the others are all fill. Each
+      // output element is written once.
+      const U* in = input.base<U>();
+      const int64_t row = dims[rank - 1], in_row = input.dim_size(rank - 1);
+      const int64_t before = pads[2 * (rank - 1)];
+      const int64_t rows = shape.num_elements() / row;
+      std::vector<int64_t> idx(rank - 1, 0);
+      int64_t outside = 0;  // Leading dims whose coordinate is padding.
+      for (int d = 0; d + 1 < rank; ++d) outside += pads[2 * d] > 0;
+      int64_t in_off = 0;  // Input row of the current output row.
+      for (int64_t r = 0; r < rows; ++r, o += row) {
+        if (outside > 0) {
+          std::fill(o, o + row, fill);
+        } else {
+          std::fill(o, o + before, fill);
+          std::copy(in + in_off, in + in_off + in_row, o + before);
+          std::fill(o + before + in_row, o + row, fill);
+          in_off += in_row;
+        }
+        for (int d = rank - 2; d >= 0; --d) {
+          const int64_t lo = pads[2 * d], hi = lo + input.dim_size(d);
+          const bool was = idx[d] < lo || idx[d] >= hi;
+          if (++idx[d] == dims[d]) idx[d] = 0;
+          const bool now = idx[d] < lo || idx[d] >= hi;
+          outside += static_cast<int64_t>(now) - static_cast<int64_t>(was);
+          if (idx[d] != 0) break;
         }
       }
-      const U* in = input.base<U>();
-      ScatterByDimMaps(in, shape, maps, o);
     });
     OP_REQUIRES(
         ctx, ok,
