@@ -1,7 +1,8 @@
-// ConcatV2(values..., axis) and Pack(values...; axis): join tensors along an
-// existing axis or a new one. Both view every input as [outer, inner_i] and
-// copy row by row. Errors (InvalidArgument naming the node): axis out of
-// range, scalars to ConcatV2, mismatched ranks or dims.
+// ConcatV2(values..., axis), the legacy Concat(concat_dim, values...) and
+// Pack(values...; axis): join tensors along an existing axis or a new one. Both
+// view every input as [outer, inner_i] and copy row by row. Errors
+// (InvalidArgument naming the node): axis out of range, scalars to ConcatV2,
+// mismatched ranks or dims.
 #include <algorithm>
 #include <vector>
 
@@ -33,11 +34,13 @@ void ConcatRows(OpKernelContext* ctx, const std::vector<const Tensor*>& inputs,
 
 class ConcatV2Op : public OpKernel {
  public:
-  using OpKernel::OpKernel;
+  explicit ConcatV2Op(OpKernelConstruction* ctx)
+      : OpKernel(ctx), axis_first_(type_string() == "Concat") {}
 
   void Compute(OpKernelContext* ctx) override {
     const int n = ctx->num_inputs() - 1;
-    const Tensor& axis_t = ctx->input(n);
+    const int base = axis_first_ ? 1 : 0;
+    const Tensor& axis_t = ctx->input(axis_first_ ? 0 : n);
     OP_REQUIRES(ctx, axis_t.dims() == 0,
                 NodeInvalidArgument(ctx,
                                     "Concat dim tensor should be a scalar "
@@ -45,7 +48,7 @@ class ConcatV2Op : public OpKernel {
                                     axis_t.shape().DebugString()));
     std::vector<int64_t> axis_v;
     OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, axis_t, &axis_v));
-    const Tensor& first = ctx->input(0);
+    const Tensor& first = ctx->input(base);
     const int rank = first.dims();
     OP_REQUIRES(ctx, rank > 0,
                 NodeInvalidArgument(ctx,
@@ -65,7 +68,7 @@ class ConcatV2Op : public OpKernel {
     int64_t outer = 1;
     for (int d = 0; d < axis; ++d) outer *= first.dim_size(d);
     for (int i = 0; i < n; ++i) {
-      const Tensor& t = ctx->input(i);
+      const Tensor& t = ctx->input(base + i);
       OP_REQUIRES(
           ctx, t.dims() == rank,
           NodeInvalidArgument(ctx,
@@ -97,10 +100,16 @@ class ConcatV2Op : public OpKernel {
     if (shape.num_elements() == 0) return;
     ConcatRows(ctx, inputs, inner, outer, out);
   }
+
+ private:
+  const bool axis_first_;  // Concat: the axis is input 0.
 };
 
 REGISTER_KERNEL_BUILDER(
     Name("ConcatV2").Device(DEVICE_CPU).TypeConstraint("T", AllTypes()),
+    ConcatV2Op);
+REGISTER_KERNEL_BUILDER(
+    Name("Concat").Device(DEVICE_CPU).TypeConstraint("T", AllTypes()),
     ConcatV2Op);
 
 class PackOp : public OpKernel {

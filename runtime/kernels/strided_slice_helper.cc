@@ -1,6 +1,8 @@
 #include "runtime/kernels/strided_slice_helper.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "runtime/kernels/kernel_util.h"
 
@@ -171,6 +173,46 @@ absl::Status ResolveStridedSlice(const OpKernel& kernel,
   }
   spec->is_identity = identity;
   return absl::OkStatus();
+}
+
+absl::Status ReadStridedSliceMasks(OpKernelConstruction* ctx,
+                                   StridedSliceMasks* masks) {
+  const std::pair<const char*, int64_t*> attrs[] = {
+      {"begin_mask", &masks->begin_mask},
+      {"end_mask", &masks->end_mask},
+      {"ellipsis_mask", &masks->ellipsis_mask},
+      {"new_axis_mask", &masks->new_axis_mask},
+      {"shrink_axis_mask", &masks->shrink_axis_mask}};
+  for (const auto& [name, mask] : attrs) {
+    if (!ctx->HasAttr(name)) continue;
+    absl::Status s = ctx->GetAttr(name, mask);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ResolveStridedSliceInputs(
+    const OpKernel& kernel, const TensorShape& input, const Tensor& begin_t,
+    const Tensor& end_t, const Tensor& strides_t,
+    const StridedSliceMasks& masks, StridedSliceSpec* spec) {
+  if (!(begin_t.dims() == 1 && end_t.dims() == 1 && strides_t.dims() == 1 &&
+        begin_t.dim_size(0) == end_t.dim_size(0) &&
+        begin_t.dim_size(0) == strides_t.dim_size(0))) {
+    return NodeInvalidArgument(
+        kernel,
+        "Expected begin, end, and strides to be 1D equal size "
+        "tensors, but got shapes ",
+        begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(),
+        ", and ", strides_t.shape().DebugString(), " instead.");
+  }
+  std::vector<int64_t> begin, end, strides;
+  for (const auto& [t, v] :
+       {std::make_pair(&begin_t, &begin), std::make_pair(&end_t, &end),
+        std::make_pair(&strides_t, &strides)}) {
+    absl::Status s = IndexTensorToVector(kernel, *t, v);
+    if (!s.ok()) return s;
+  }
+  return ResolveStridedSlice(kernel, input, begin, end, strides, masks, spec);
 }
 
 }  // namespace stepflow

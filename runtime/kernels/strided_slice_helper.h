@@ -20,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "runtime/framework/op_kernel.h"
+#include "runtime/framework/tensor.h"
 #include "runtime/framework/tensor_shape.h"
 
 namespace stepflow {
@@ -50,6 +51,19 @@ absl::Status ResolveStridedSlice(const OpKernel& kernel,
                                  const std::vector<int64_t>& strides,
                                  const StridedSliceMasks& masks,
                                  StridedSliceSpec* spec);
+
+// Reads the five mask attrs (absent ones stay 0).
+absl::Status ReadStridedSliceMasks(OpKernelConstruction* ctx,
+                                   StridedSliceMasks* masks);
+
+// Reads the begin/end/strides inputs (1-D of equal length, int32/int64) and
+// resolves them against `input` (ResolveStridedSlice).
+absl::Status ResolveStridedSliceInputs(const OpKernel& kernel,
+                                       const TensorShape& input,
+                                       const Tensor& begin, const Tensor& end,
+                                       const Tensor& strides,
+                                       const StridedSliceMasks& masks,
+                                       StridedSliceSpec* spec);
 
 }  // namespace stepflow
 

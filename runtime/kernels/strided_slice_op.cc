@@ -56,37 +56,15 @@ void Gather(const StridedSliceSpec& spec, const TensorShape& in_shape,
 class StridedSliceOp : public OpKernel {
  public:
   explicit StridedSliceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadMask(ctx, "begin_mask", &masks_.begin_mask));
-    OP_REQUIRES_OK(ctx, ReadMask(ctx, "end_mask", &masks_.end_mask));
-    OP_REQUIRES_OK(ctx, ReadMask(ctx, "ellipsis_mask", &masks_.ellipsis_mask));
-    OP_REQUIRES_OK(ctx, ReadMask(ctx, "new_axis_mask", &masks_.new_axis_mask));
-    OP_REQUIRES_OK(ctx,
-                   ReadMask(ctx, "shrink_axis_mask", &masks_.shrink_axis_mask));
+    OP_REQUIRES_OK(ctx, ReadStridedSliceMasks(ctx, &masks_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    const Tensor& begin_t = ctx->input(1);
-    const Tensor& end_t = ctx->input(2);
-    const Tensor& strides_t = ctx->input(3);
-    OP_REQUIRES(
-        ctx,
-        begin_t.dims() == 1 && end_t.dims() == 1 && strides_t.dims() == 1 &&
-            begin_t.dim_size(0) == end_t.dim_size(0) &&
-            begin_t.dim_size(0) == strides_t.dim_size(0),
-        NodeInvalidArgument(
-            ctx,
-            "Expected begin, end, and strides to be 1D equal size "
-            "tensors, but got shapes ",
-            begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(),
-            ", and ", strides_t.shape().DebugString(), " instead."));
-    std::vector<int64_t> begin, end, strides;
-    OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, begin_t, &begin));
-    OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, end_t, &end));
-    OP_REQUIRES_OK(ctx, IndexTensorToVector(*this, strides_t, &strides));
     StridedSliceSpec spec;
-    OP_REQUIRES_OK(ctx, ResolveStridedSlice(*this, input.shape(), begin, end,
-                                            strides, masks_, &spec));
+    OP_REQUIRES_OK(ctx, ResolveStridedSliceInputs(
+                            *this, input.shape(), ctx->input(1), ctx->input(2),
+                            ctx->input(3), masks_, &spec));
     if (spec.is_identity) {
       Tensor out;
       OP_REQUIRES(
@@ -108,12 +86,6 @@ class StridedSliceOp : public OpKernel {
   }
 
  private:
-  static absl::Status ReadMask(OpKernelConstruction* ctx, const char* name,
-                               int64_t* mask) {
-    if (!ctx->HasAttr(name)) return absl::OkStatus();
-    return ctx->GetAttr(name, mask);
-  }
-
   StridedSliceMasks masks_;
 };
 

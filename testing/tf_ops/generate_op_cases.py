@@ -26,7 +26,7 @@ Exit status: 0, or 1 when a registered op that is not exempt got no case or
 a case could not be built.
 
 The cases live in modules beside this one, one per op family: ops_math.py,
-ops_nn.py, ops_array.py, ops_state.py, ops_random.py, ops_control_flow.py
+ops_nn.py, ops_array.py, ops_array_layout.py, ops_state.py, ops_random.py, ops_control_flow.py
 and ops_io.py, over op_case_lib.py (Spec, Ctx, Generator).
 """
 
@@ -43,6 +43,7 @@ sys.path.insert(0, _HERE)
 
 import op_case_lib  # noqa: E402  (first: sets TensorFlow's environment)
 import ops_array  # noqa: E402
+import ops_array_layout  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_io  # noqa: E402
 import ops_math  # noqa: E402
@@ -114,6 +115,25 @@ def generate(g):
     ops_control_flow.control_flow(g)
     ops_io.checkpoints(g)
     ops_control_flow.internal(g)
+    ops_array_layout.pad(g)
+    ops_array_layout.strided_slice_grad(g)
+    ops_array_layout.invert_permutation(g)
+    ops_array_layout.concat_offset(g)
+    ops_array_layout.concat_legacy(g)
+    ops_array_layout.broadcast_to(g)
+    ops_array_layout.reverse(g)
+    ops_array_layout.roll(g)
+    ops_array_layout.bitcast(g)
+    ops_array_layout.where(g)
+    ops_array_layout.topk(g)
+    ops_array_layout.unique(g)
+    ops_array_layout.segments(g)
+    ops_array_layout.gather_scatter_nd(g)
+    ops_array_layout.reverse_sequence(g)
+    ops_array_layout.space_batch(g)
+    ops_array_layout.space_depth(g)
+    ops_array_layout.matrix_band(g)
+    ops_array_layout.matrix_diag(g)
 
 
 def read_exemptions(path):

@@ -1,0 +1,8 @@
+
+,
+xPlaceholder*
+dtype0*
+shape:
+2
+InvertPermutationInvertPermutationx*
+T0"ª

@@ -1,0 +1,24 @@
+
+,
+dPlaceholder*
+dtype0*
+shape:
+,
+kPlaceholder*
+dtype0*
+shape:
+/
+rowsPlaceholder*
+dtype0*
+shape:
+/
+colsPlaceholder*
+dtype0*
+shape:
+.
+padPlaceholder*
+dtype0*
+shape:
+<
+MatrixDiagV2MatrixDiagV2dkrowscolspad*
+T0"ª

@@ -1,0 +1,14 @@
+
+,
+xPlaceholder*
+dtype0*
+shape:
+3
+paddingsPlaceholder*
+dtype0*
+shape:
+P
+	MirrorPad	MirrorPadxpaddings*
+	Tpaddings0*
+T0*
+mode	REFLECT"ª

@@ -1,0 +1,13 @@
+
+/
+dataPlaceholder*
+dtype0*
+shape:
+.
+idsPlaceholder*
+dtype0*
+shape:
+>
+SegmentMeanSegmentMeandataids*
+Tindices0*
+T0"ª
