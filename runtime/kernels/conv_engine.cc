@@ -63,7 +63,7 @@ void Im2Col(const ConvGeometry& geo, const C* image, int64_t group,
 
 template <typename C>
 void Col2ImAdd(const ConvGeometry& geo, const C* col, int64_t row_begin,
-               int64_t rows, C* image) {
+               int64_t rows, C* image, C (*round)(C)) {
   const int64_t cg = geo.filter_in_depth();
   const int64_t k = geo.patch_size();
   for (int64_t r = 0; r < rows; ++r) {
@@ -72,7 +72,11 @@ void Col2ImAdd(const ConvGeometry& geo, const C* col, int64_t row_begin,
       if (src < 0) return;
       C* to = image + src;
       const C* from = row + dst;
-      for (int64_t c = 0; c < cg; ++c) to[c] += from[c];
+      if (round == nullptr) {
+        for (int64_t c = 0; c < cg; ++c) to[c] += from[c];
+      } else {
+        for (int64_t c = 0; c < cg; ++c) to[c] = round(to[c] + from[c]);
+      }
     });
   }
 }
@@ -117,6 +121,118 @@ void RunGemm(const C* a, int64_t lda, GemmOp op_a, const C* b, int64_t ldb,
   Gemm(g);
 }
 
+// Rounds a float to T and back (the 16-bit types' partial sums).
+template <typename T>
+float RoundVia(float v) {
+  return static_cast<float>(T(v));
+}
+
+// C (m x n, row stride ldc) = op_a(A) * op_b(B) like Gemm, but summing
+// over k in order and rounding every partial sum with `round`; adds to C's
+// values when `accumulate`.
+template <typename C>
+void NarrowProduct(const C* a, int64_t lda, GemmOp op_a, const C* b,
+                   int64_t ldb, GemmOp op_b, C* c, int64_t ldc, int64_t m,
+                   int64_t n, int64_t k, bool accumulate, C (*round)(C)) {
+  const int64_t a_i = op_a == GemmOp::kNoTrans ? lda : 1;
+  const int64_t a_k = op_a == GemmOp::kNoTrans ? 1 : lda;
+  const int64_t b_k = op_b == GemmOp::kNoTrans ? ldb : 1;
+  const int64_t b_j = op_b == GemmOp::kNoTrans ? 1 : ldb;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      C acc = accumulate ? c[i * ldc + j] : C(0);
+      const C* pa = a + i * a_i;
+      const C* pb = b + j * b_j;
+      for (int64_t kk = 0; kk < k; ++kk) {
+        acc = round(acc + pa[kk * a_k] * pb[kk * b_k]);
+      }
+      c[i * ldc + j] = acc;
+    }
+  }
+}
+
+// The output positions along one dimension whose windows hold input
+// position `i`, with the filter tap that reaches it: calls fn(o, k) for o
+// ascending.
+template <typename Fn>
+void ForEachCover(int64_t i, int64_t out, int64_t filter, int64_t stride,
+                  int64_t dilation, int64_t pad, Fn&& fn) {
+  for (int64_t o = 0; o < out; ++o) {
+    const int64_t offset = i + pad - o * stride;
+    if (offset < 0 || offset % dilation != 0) continue;
+    const int64_t k = offset / dilation;
+    if (k < filter) fn(o, k);
+  }
+}
+
+// kNarrowGather's input gradient: x = filter, y = out_backprop.
+template <typename C>
+void GatherBackpropInput(const ConvGeometry& g, const C* filter, const C* dy,
+                         C* din, C (*round)(C)) {
+  const int64_t cin = g.in_depth;
+  const int64_t cout = g.out_depth;
+  std::vector<C> acc(cin);
+  for (int64_t b = 0; b < g.batch; ++b) {
+    for (int64_t id = 0; id < g.in[0]; ++id) {
+      for (int64_t ih = 0; ih < g.in[1]; ++ih) {
+        for (int64_t iw = 0; iw < g.in[2]; ++iw) {
+          std::fill(acc.begin(), acc.end(), C(0));
+          ForEachCover(id, g.out[0], g.filter[0], g.stride[0], g.dilation[0],
+                       g.pad[0], [&](int64_t od, int64_t kd) {
+            ForEachCover(ih, g.out[1], g.filter[1], g.stride[1],
+                         g.dilation[1], g.pad[1], [&](int64_t oh, int64_t kh) {
+              ForEachCover(iw, g.out[2], g.filter[2], g.stride[2],
+                           g.dilation[2], g.pad[2],
+                           [&](int64_t ow, int64_t kw) {
+                const C* d =
+                    dy + (((b * g.out[0] + od) * g.out[1] + oh) * g.out[2] +
+                          ow) * cout;
+                const C* f =
+                    filter +
+                    ((kd * g.filter[1] + kh) * g.filter[2] + kw) * cin * cout;
+                for (int64_t ci = 0; ci < cin; ++ci) {
+                  C a = acc[ci];
+                  for (int64_t co = 0; co < cout; ++co) {
+                    a = round(a + d[co] * f[ci * cout + co]);
+                  }
+                  acc[ci] = a;
+                }
+              });
+            });
+          });
+          std::copy(acc.begin(), acc.end(),
+                    din + (((b * g.in[0] + id) * g.in[1] + ih) * g.in[2] + iw) *
+                              cin);
+        }
+      }
+    }
+  }
+}
+
+// kNarrowGather's filter gradient: x = input, y = out_backprop.
+template <typename C>
+void GatherBackpropFilter(const ConvGeometry& g, const C* in, const C* dy,
+                          C* dfilter, C (*round)(C)) {
+  const int64_t cin = g.in_depth;
+  const int64_t cout = g.out_depth;
+  const int64_t k = g.patch_size();
+  std::fill_n(dfilter, k * cout, C(0));
+  std::vector<C> row(k);
+  const int64_t positions = g.out_positions();
+  for (int64_t p = 0; p < positions; ++p) {
+    for (int64_t b = 0; b < g.batch; ++b) {
+      Im2Col(g, in + b * g.in_positions() * cin, 0, p, 1, row.data());
+      const C* d = dy + (b * positions + p) * cout;
+      for (int64_t i = 0; i < k; ++i) {
+        C* out = dfilter + i * cout;
+        for (int64_t co = 0; co < cout; ++co) {
+          out[co] = round(out[co] + row[i] * d[co]);
+        }
+      }
+    }
+  }
+}
+
 // Everything the pieces of one launch share; freed after the last.
 template <typename C>
 struct ConvJob {
@@ -126,6 +242,7 @@ struct ConvJob {
   const C* y = nullptr;
   C* out = nullptr;
   C* scratch = nullptr;
+  C (*round)(C) = nullptr;  // set for ConvNumerics::kNarrow
   int64_t rows_per_block = 1;
   int64_t blocks_per_image = 1;
   int64_t units = 0;  // pieces of work: (image, block) or images
@@ -134,6 +251,17 @@ struct ConvJob {
   std::vector<Tensor> keep;  // buffers the pointers above point into
 
   int64_t UnitBegin(int piece) const { return units * piece / pieces; }
+
+  void Product(const C* a, int64_t lda, GemmOp op_a, const C* b, int64_t ldb,
+               GemmOp op_b, C* c, int64_t ldc, int64_t m, int64_t n,
+               int64_t k, bool accumulate = false) {
+    if (round != nullptr) {
+      NarrowProduct(a, lda, op_a, b, ldb, op_b, c, ldc, m, n, k, accumulate,
+                    round);
+    } else {
+      RunGemm(a, lda, op_a, b, ldb, op_b, c, ldc, m, n, k);
+    }
+  }
 
   void RunPiece(int piece) {
     const int64_t begin = UnitBegin(piece);
@@ -150,8 +278,16 @@ struct ConvJob {
         const int64_t fsize = geo.patch_size() * geo.out_depth;
         C* acc = col + rows_per_block * geo.patch_size();
         C* tmp = acc + fsize;
+        if (round != nullptr) {
+          // One sequence of rounded sums over every position (one piece).
+          std::fill_n(acc, fsize, C(0));
+          for (int64_t u = begin; u < end; ++u) {
+            BackpropFilterBlock(u, col, acc, /*accumulate=*/true);
+          }
+          break;
+        }
         for (int64_t u = begin; u < end; ++u) {
-          BackpropFilterBlock(u, col, u == begin ? acc : tmp);
+          BackpropFilterBlock(u, col, u == begin ? acc : tmp, false);
           if (u != begin) {
             for (int64_t i = 0; i < fsize; ++i) acc[i] += tmp[i];
           }
@@ -177,13 +313,13 @@ struct ConvJob {
     const C* image = x + b * geo.in_positions() * geo.in_depth;
     C* dst = out + (b * geo.out_positions() + row0) * cout;
     if (geo.is_pointwise()) {
-      RunGemm(image + row0 * geo.in_depth, geo.in_depth, GemmOp::kNoTrans, y,
+      Product(image + row0 * geo.in_depth, geo.in_depth, GemmOp::kNoTrans, y,
               cout, GemmOp::kNoTrans, dst, cout, rows, cout, k);
       return;
     }
     for (int64_t g = 0; g < geo.groups; ++g) {
       Im2Col(geo, image, g, row0, rows, col);
-      RunGemm(col, k, GemmOp::kNoTrans, y + g * cout_g, cout, GemmOp::kNoTrans,
+      Product(col, k, GemmOp::kNoTrans, y + g * cout_g, cout, GemmOp::kNoTrans,
               dst + g * cout_g, cout, rows, cout_g, k);
     }
   }
@@ -195,20 +331,20 @@ struct ConvJob {
     const C* dy = y + b * positions * cout;
     C* image = out + b * geo.in_positions() * geo.in_depth;
     if (geo.is_pointwise()) {
-      RunGemm(dy, cout, GemmOp::kNoTrans, x, cout, GemmOp::kTrans, image, k,
+      Product(dy, cout, GemmOp::kNoTrans, x, cout, GemmOp::kTrans, image, k,
               positions, k, cout);
       return;
     }
     std::fill_n(image, geo.in_positions() * geo.in_depth, C(0));
     for (int64_t row0 = 0; row0 < positions; row0 += rows_per_block) {
       const int64_t rows = std::min(rows_per_block, positions - row0);
-      RunGemm(dy + row0 * cout, cout, GemmOp::kNoTrans, x, cout, GemmOp::kTrans,
+      Product(dy + row0 * cout, cout, GemmOp::kNoTrans, x, cout, GemmOp::kTrans,
               col, k, rows, k, cout);
-      Col2ImAdd(geo, col, row0, rows, image);
+      Col2ImAdd(geo, col, row0, rows, image, round);
     }
   }
 
-  void BackpropFilterBlock(int64_t unit, C* col, C* dst) {
+  void BackpropFilterBlock(int64_t unit, C* col, C* dst, bool accumulate) {
     int64_t b, row0, rows;
     BlockRows(unit, &b, &row0, &rows);
     const int64_t k = geo.patch_size();
@@ -221,8 +357,8 @@ struct ConvJob {
     } else {
       Im2Col(geo, image, 0, row0, rows, col);
     }
-    RunGemm(a, k, GemmOp::kTrans, dy, cout, GemmOp::kNoTrans, dst, cout, k,
-            cout, rows);
+    Product(a, k, GemmOp::kTrans, dy, cout, GemmOp::kNoTrans, dst, cout, k,
+            cout, rows, accumulate);
   }
 };
 
@@ -250,9 +386,9 @@ absl::Status WidenInto(OpKernelContext* ctx, const Tensor& t,
 }  // namespace
 
 template <typename T>
-void LaunchConv(OpKernelContext* ctx, ConvPass pass, const ConvGeometry& geo,
-                const Tensor& x, const Tensor& y, Tensor* out,
-                std::function<void()> done) {
+void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
+                const ConvGeometry& geo, const Tensor& x, const Tensor& y,
+                Tensor* out, std::function<void()> done) {
   using C = typename ComputeTypeImpl<T>::type;
   if (out->NumElements() == 0) {
     done();
@@ -261,6 +397,38 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, const ConvGeometry& geo,
   auto job = std::make_shared<ConvJob<C>>();
   job->geo = geo;
   job->pass = pass;
+  if constexpr (std::is_same<T, half>::value ||
+                std::is_same<T, bfloat16>::value) {
+    if (numerics != ConvNumerics::kWide) job->round = &RoundVia<T>;
+    if (numerics == ConvNumerics::kNarrowGather &&
+        pass != ConvPass::kForward) {
+      const C* x_c = nullptr;
+      const C* y_c = nullptr;
+      absl::Status s = WidenInto<T, C>(ctx, x, &job->keep, &x_c);
+      if (s.ok()) s = WidenInto<T, C>(ctx, y, &job->keep, &y_c);
+      Tensor out_c;
+      if (s.ok()) {
+        s = ctx->allocate_temp(DataTypeToEnum<C>::value, out->shape(), &out_c);
+      }
+      if (!s.ok()) {
+        ctx->SetStatus(s);
+        done();
+        return;
+      }
+      if (pass == ConvPass::kBackpropInput) {
+        GatherBackpropInput(geo, x_c, y_c, out_c.base<C>(), job->round);
+      } else {
+        GatherBackpropFilter(geo, x_c, y_c, out_c.base<C>(), job->round);
+      }
+      using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
+      using CVec = Eigen::Array<C, Eigen::Dynamic, 1>;
+      Eigen::Map<Vec>(out->base<T>(), out->NumElements()) =
+          Eigen::Map<const CVec>(out_c.base<C>(), out->NumElements())
+              .template cast<T>();
+      done();
+      return;
+    }
+  }
   const int64_t k = geo.patch_size();
   const int64_t positions = geo.out_positions();
   // Nothing to sum over: the (zero-filled) output is the answer.
@@ -302,6 +470,9 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, const ConvGeometry& geo,
       std::max<int64_t>(1, static_cast<int64_t>(flops / kMinFlopsPerPiece));
   job->pieces = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>({threads, job->units, by_flops})));
+  if (job->round != nullptr && pass == ConvPass::kBackpropFilter) {
+    job->pieces = 1;  // one ordered sequence of sums
+  }
   const int64_t fsize = k * geo.out_depth;
   job->scratch_per_piece =
       job->rows_per_block * k +
@@ -355,7 +526,7 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, const ConvGeometry& geo,
 }
 
 #define SF_INSTANTIATE_CONV(T)                                           \
-  template void LaunchConv<T>(OpKernelContext*, ConvPass,                \
+  template void LaunchConv<T>(OpKernelContext*, ConvPass, ConvNumerics,  \
                               const ConvGeometry&, const Tensor&,        \
                               const Tensor&, Tensor*, std::function<void()>);
 SF_CALL_FLOAT_TYPES(SF_INSTANTIATE_CONV)
@@ -366,7 +537,7 @@ SF_INSTANTIATE_CONV(int32_t)
   template void Im2Col<C>(const ConvGeometry&, const C*, int64_t, int64_t, \
                           int64_t, C*);                                    \
   template void Col2ImAdd<C>(const ConvGeometry&, const C*, int64_t,       \
-                             int64_t, C*);
+                             int64_t, C*, C (*)(C));
 SF_INSTANTIATE_IM2COL(float)
 SF_INSTANTIATE_IM2COL(double)
 SF_INSTANTIATE_IM2COL(uint32_t)

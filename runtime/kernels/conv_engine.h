@@ -40,25 +40,38 @@ enum class ConvPass {
   kBackpropFilter,  // out = d filter from (x = input, y = out_backprop)
 };
 
+// How half and bfloat16 sum their products (float, double and int32 always
+// use Gemm): kWide sums in float and rounds each result once; the others
+// round every partial sum to the 16-bit type, in the order TensorFlow's CPU
+// kernel of the op does, so the last bits agree with TensorFlow's:
+//   kNarrow: the im2col products (patch order; the filter gradient over
+//     positions image by image), and col2im adds in position order;
+//   kNarrowGather: each input gradient element sums over the output
+//     positions whose windows hold it (ascending, output channel
+//     innermost); each filter gradient element over the output positions
+//     (ascending, image innermost).
+enum class ConvNumerics { kWide, kNarrow, kNarrowGather };
+
 // Runs `pass` of the convolution `geo` in T (half, bfloat16, float, double,
 // int32) into `out`, already allocated with the result's shape. x and y are
 // as ConvPass lists them, channels-last; the filter is [fd, fh, fw,
 // in_depth / groups, out_depth] (for 2-D without fd). Backprop passes
 // require groups == 1.
 template <typename T>
-void LaunchConv(OpKernelContext* ctx, ConvPass pass, const ConvGeometry& geo,
-                const Tensor& x, const Tensor& y, Tensor* out,
-                std::function<void()> done);
+void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
+                const ConvGeometry& geo, const Tensor& x, const Tensor& y,
+                Tensor* out, std::function<void()> done);
 
 // The gather and scatter steps, exposed for tests: rows
 // [row_begin, row_begin + rows) of image's im2col matrix for channel group
-// `group`, and the adding inverse.
+// `group`, and the adding inverse (which rounds each sum with `round`
+// when given).
 template <typename C>
 void Im2Col(const ConvGeometry& geo, const C* image, int64_t group,
             int64_t row_begin, int64_t rows, C* col);
 template <typename C>
 void Col2ImAdd(const ConvGeometry& geo, const C* col, int64_t row_begin,
-               int64_t rows, C* image);
+               int64_t rows, C* image, C (*round)(C) = nullptr);
 
 }  // namespace stepflow
 

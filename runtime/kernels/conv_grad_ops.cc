@@ -77,6 +77,12 @@ class ConvGradBase : public AsyncOpKernel {
   ConvAttrs attrs_;
 };
 
+// The order TensorFlow's CPU kernels sum 16-bit gradients in: Conv3D's
+// gather over output positions, Conv2D's im2col products.
+template <int kSpatial>
+constexpr ConvNumerics kGradNumerics =
+    kSpatial == 3 ? ConvNumerics::kNarrowGather : ConvNumerics::kNarrow;
+
 template <typename T, int kSpatial>
 class ConvBackpropInputOp : public ConvGradBase<kSpatial> {
   using Base = ConvGradBase<kSpatial>;
@@ -126,8 +132,8 @@ class ConvBackpropInputOp : public ConvGradBase<kSpatial> {
                          done);
     Tensor* out = nullptr;
     OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(0, shape, &out), done);
-    LaunchConv<T>(ctx, ConvPass::kBackpropInput, geo, filter, out_backprop,
-                  out, std::move(done));
+    LaunchConv<T>(ctx, ConvPass::kBackpropInput, kGradNumerics<kSpatial>, geo,
+                  filter, out_backprop, out, std::move(done));
   }
 };
 
@@ -167,8 +173,8 @@ class ConvBackpropFilterOp : public ConvGradBase<kSpatial> {
                          done);
     Tensor* out = nullptr;
     OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(0, shape, &out), done);
-    LaunchConv<T>(ctx, ConvPass::kBackpropFilter, geo, input, out_backprop,
-                  out, std::move(done));
+    LaunchConv<T>(ctx, ConvPass::kBackpropFilter, kGradNumerics<kSpatial>, geo,
+                  input, out_backprop, out, std::move(done));
   }
 };
 

@@ -19,6 +19,10 @@
 namespace stepflow {
 namespace {
 
+constexpr char kZeroFilterMessage[] =
+    "filter must not have zero elements (i.e. all dimensions must be "
+    "non-zero)";
+
 template <typename T, int kSpatial>
 class ConvOp : public AsyncOpKernel {
  public:
@@ -47,12 +51,6 @@ class ConvOp : public AsyncOpKernel {
                       NodeInvalidArgument(ctx, "filter must be ", kRank,
                                           "-dimensional: ",
                                           filter.shape().DebugString()),
-                      done);
-    OP_REQUIRES_ASYNC(ctx, filter.NumElements() > 0,
-                      NodeInvalidArgument(
-                          ctx,
-                          "filter must not have zero elements (i.e. all "
-                          "dimensions must be non-zero)"),
                       done);
     ConvGeometry geo;
     geo.batch = input.dim_size(0);
@@ -87,13 +85,25 @@ class ConvOp : public AsyncOpKernel {
                          ComputeConvGeometry(*this, attrs_, in_spatial,
                                              filter_spatial, &geo),
                          done);
+    // Conv3D refuses an empty filter before looking at the output.
+    OP_REQUIRES_ASYNC(ctx, kSpatial == 2 || filter.NumElements() > 0,
+                      NodeInvalidArgument(ctx, kZeroFilterMessage), done);
     const TensorShape shape = ConvOutputShape(geo, kSpatial);
     OP_REQUIRES_OK_ASYNC(
         ctx, CheckAllocationSize(*this, shape, DataTypeToEnum<T>::value), done);
     Tensor* out = nullptr;
     OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(0, shape, &out), done);
-    LaunchConv<T>(ctx, ConvPass::kForward, geo, input, filter, out,
-                  std::move(done));
+    if (out->NumElements() == 0) {
+      done();
+      return;
+    }
+    // Conv2D checks this only for a non-empty output, as TensorFlow does.
+    OP_REQUIRES_ASYNC(ctx, filter.NumElements() > 0,
+                      NodeInvalidArgument(ctx, kZeroFilterMessage), done);
+    // Conv2D computes 16-bit types in float; Conv3D sums in the type.
+    LaunchConv<T>(ctx, ConvPass::kForward,
+                  kSpatial == 2 ? ConvNumerics::kWide : ConvNumerics::kNarrow,
+                  geo, input, filter, out, std::move(done));
   }
 
  private:

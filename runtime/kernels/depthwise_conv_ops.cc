@@ -12,6 +12,7 @@
 // shapes are InvalidArgument naming the node.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "Eigen/Core"
@@ -56,6 +57,21 @@ void ForEachWindow(const DepthwiseShape& d, int64_t b, Fn&& fn) {
 
 template <typename T>
 using AccumT = typename AccumType<T>::type;
+
+// half and bfloat16 round every partial sum to their type, as TensorFlow's
+// CPU kernels do (so the last bits agree); other types sum exactly in T.
+template <typename T>
+constexpr bool kNarrow =
+    std::is_same<T, half>::value || std::is_same<T, bfloat16>::value;
+
+template <typename T>
+inline AccumT<T> Round(AccumT<T> v) {
+  if constexpr (kNarrow<T>) {
+    return static_cast<AccumT<T>>(T(v));
+  } else {
+    return v;
+  }
+}
 
 // Widens t into a vector of A (a copy for every type, so all three
 // kernels read one layout).
@@ -175,7 +191,18 @@ class DepthwiseConvOp : public OpKernel {
     const A* y = b.base<A>();
     const int64_t channels = d.geo.in_depth;
     const int64_t m = d.multiplier;
+    // The 16-bit filter gradient: each image's sums, then their sum.
+    Tensor per_image;
+    A* image_sum = nullptr;
+    if (kNarrow<T> && kPass == DepthwisePass::kBackpropFilter) {
+      OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<A>::value, shape,
+                                             &per_image));
+      image_sum = per_image.base<A>();
+    }
     for (int64_t img = 0; img < d.geo.batch; ++img) {
+      if (image_sum != nullptr) {
+        std::fill_n(image_sum, per_image.NumElements(), A(0));
+      }
       ForEachWindow(d, img, [&](int64_t o, int64_t i, int64_t f) {
         if (kPass == DepthwisePass::kForward) {
           // x = input, y = filter, r = output.
@@ -183,11 +210,15 @@ class DepthwiseConvOp : public OpKernel {
           const A* w = y + f;
           const A* src = x + i;
           if (m == 1) {
-            for (int64_t c = 0; c < channels; ++c) dst[c] += src[c] * w[c];
+            for (int64_t c = 0; c < channels; ++c) {
+              dst[c] = Round<T>(dst[c] + src[c] * w[c]);
+            }
           } else {
             for (int64_t c = 0; c < channels; ++c) {
               const A v = src[c];
-              for (int64_t j = 0; j < m; ++j) dst[c * m + j] += v * w[c * m + j];
+              for (int64_t j = 0; j < m; ++j) {
+                dst[c * m + j] = Round<T>(dst[c * m + j] + v * w[c * m + j]);
+              }
             }
           }
         } else if (kPass == DepthwisePass::kBackpropInput) {
@@ -205,20 +236,30 @@ class DepthwiseConvOp : public OpKernel {
             }
           }
         } else {
-          // x = input, y = out_backprop, r = d filter.
-          A* dst = r + f;
+          // x = input, y = out_backprop, r = d filter (per image first
+          // for the 16-bit types).
+          A* dst = (kNarrow<T> ? image_sum : r) + f;
           const A* src = x + i;
           const A* dy = y + o;
           if (m == 1) {
-            for (int64_t c = 0; c < channels; ++c) dst[c] += src[c] * dy[c];
+            for (int64_t c = 0; c < channels; ++c) {
+              dst[c] = Round<T>(dst[c] + src[c] * dy[c]);
+            }
           } else {
             for (int64_t c = 0; c < channels; ++c) {
               const A v = src[c];
-              for (int64_t j = 0; j < m; ++j) dst[c * m + j] += v * dy[c * m + j];
+              for (int64_t j = 0; j < m; ++j) {
+                dst[c * m + j] = Round<T>(dst[c * m + j] + v * dy[c * m + j]);
+              }
             }
           }
         }
       });
+      if (image_sum != nullptr) {
+        for (int64_t e = 0; e < per_image.NumElements(); ++e) {
+          r[e] = Round<T>(r[e] + image_sum[e]);
+        }
+      }
     }
     Narrow<T>(r, out);
   }
