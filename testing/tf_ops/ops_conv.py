@@ -150,9 +150,9 @@ def conv2d_backprop_filter(g):
         g.add(op, name, lambda c: bf(c, **kw), golden=golden)
 
     for t in g.types(op):
-        case("dtype_" + t, t=t, golden=(t == "float"))
+        case("dtype_" + t, t=t, golden=(t in ("float", "half")))
     case("valid_stride2", xs=(2, 7, 8, 3), dys=(2, 3, 3, 4),
-         strides=[1, 2, 2, 1], padding="VALID", golden=True)
+         strides=[1, 2, 2, 1], padding="VALID")
     case("same_stride2", xs=(2, 7, 8, 3), dys=(2, 4, 4, 4),
          strides=[1, 2, 2, 1])
     case("explicit", dys=(2, 6, 5, 4), padding="EXPLICIT",
@@ -183,10 +183,10 @@ def depthwise(g):
         g.add(op, name, lambda c: dw(c, **kw)[2], golden=golden)
 
     for t in g.types(op):
-        case("dtype_" + t, t=t, golden=(t == "float"))
+        case("dtype_" + t, t=t, golden=(t in ("float", "half")))
     case("multiplier1", fs=(3, 3, 3, 1))
     case("valid_stride2", xs=(2, 7, 8, 3), strides=[1, 2, 2, 1],
-         padding="VALID", golden=True)
+         padding="VALID")
     case("same_stride3", xs=(1, 10, 9, 4), fs=(3, 3, 4, 1),
          strides=[1, 3, 3, 1])
     case("explicit", padding="EXPLICIT",
@@ -233,9 +233,9 @@ def depthwise_backprop(g, op):
         g.add(op, name, lambda c: call(c, **kw), golden=golden)
 
     for t in g.types(op):
-        case("dtype_" + t, t=t, golden=(t == "float"))
+        case("dtype_" + t, t=t, golden=(t in ("float", "half")))
     case("valid_stride2", xs=(2, 7, 8, 3), dys=(2, 3, 3, 6),
-         strides=[1, 2, 2, 1], padding="VALID", golden=True)
+         strides=[1, 2, 2, 1], padding="VALID")
     case("multiplier1", fs=(3, 3, 3, 1), dys=(2, 5, 5, 3))
     case("explicit", dys=(2, 6, 5, 6), padding="EXPLICIT",
          explicit_paddings=[0, 0, 1, 1, 1, 0, 0, 0])
@@ -270,9 +270,9 @@ def conv3d(g):
         g.add(op, name, lambda c: conv(c, **kw)[2], golden=golden)
 
     for t in g.types(op):
-        case("dtype_" + t, t=t, golden=(t == "float"))
+        case("dtype_" + t, t=t, golden=(t in ("float", "half")))
     case("valid_stride2", xs=(1, 6, 7, 8, 3), strides=[1, 2, 2, 2, 1],
-         padding="VALID", golden=True)
+         padding="VALID")
     case("same_stride_mixed", xs=(1, 6, 7, 8, 3), strides=[1, 1, 2, 3, 1])
     case("pointwise", fs=(1, 1, 1, 3, 5))
     case("empty_batch", xs=(0, 4, 5, 5, 3))
@@ -317,9 +317,9 @@ def conv3d_backprop(g, op):
         g.add(op, name, lambda c: call(c, **kw), golden=golden)
 
     for t in g.types(op):
-        case("dtype_" + t, t=t, golden=(t == "float"))
+        case("dtype_" + t, t=t, golden=(t in ("float", "bfloat16")))
     case("valid_stride2", xs=(1, 6, 7, 8, 3), dys=(1, 3, 3, 3, 4),
-         strides=[1, 2, 2, 2, 1], padding="VALID", golden=True)
+         strides=[1, 2, 2, 2, 1], padding="VALID")
     case("same_stride2", xs=(1, 6, 7, 8, 3), dys=(1, 3, 4, 4, 4),
          strides=[1, 2, 2, 2, 1])
     case("pointwise", fs=(1, 1, 1, 3, 4))
