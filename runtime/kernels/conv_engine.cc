@@ -177,32 +177,37 @@ void GatherBackpropInput(const ConvGeometry& g, const C* filter, const C* dy,
       for (int64_t ih = 0; ih < g.in[1]; ++ih) {
         for (int64_t iw = 0; iw < g.in[2]; ++iw) {
           std::fill(acc.begin(), acc.end(), C(0));
-          ForEachCover(id, g.out[0], g.filter[0], g.stride[0], g.dilation[0],
-                       g.pad[0], [&](int64_t od, int64_t kd) {
-            ForEachCover(ih, g.out[1], g.filter[1], g.stride[1],
-                         g.dilation[1], g.pad[1], [&](int64_t oh, int64_t kh) {
-              ForEachCover(iw, g.out[2], g.filter[2], g.stride[2],
-                           g.dilation[2], g.pad[2],
-                           [&](int64_t ow, int64_t kw) {
-                const C* d =
-                    dy + (((b * g.out[0] + od) * g.out[1] + oh) * g.out[2] +
-                          ow) * cout;
-                const C* f =
-                    filter +
-                    ((kd * g.filter[1] + kh) * g.filter[2] + kw) * cin * cout;
-                for (int64_t ci = 0; ci < cin; ++ci) {
-                  C a = acc[ci];
-                  for (int64_t co = 0; co < cout; ++co) {
-                    a = round(a + d[co] * f[ci * cout + co]);
-                  }
-                  acc[ci] = a;
-                }
+          ForEachCover(
+              id, g.out[0], g.filter[0], g.stride[0], g.dilation[0], g.pad[0],
+              [&](int64_t od, int64_t kd) {
+                ForEachCover(
+                    ih, g.out[1], g.filter[1], g.stride[1], g.dilation[1],
+                    g.pad[1], [&](int64_t oh, int64_t kh) {
+                      ForEachCover(
+                          iw, g.out[2], g.filter[2], g.stride[2], g.dilation[2],
+                          g.pad[2], [&](int64_t ow, int64_t kw) {
+                            const C* d =
+                                dy + (((b * g.out[0] + od) * g.out[1] + oh) *
+                                          g.out[2] +
+                                      ow) *
+                                         cout;
+                            const C* f =
+                                filter +
+                                ((kd * g.filter[1] + kh) * g.filter[2] + kw) *
+                                    cin * cout;
+                            for (int64_t ci = 0; ci < cin; ++ci) {
+                              C a = acc[ci];
+                              for (int64_t co = 0; co < cout; ++co) {
+                                a = round(a + d[co] * f[ci * cout + co]);
+                              }
+                              acc[ci] = a;
+                            }
+                          });
+                    });
               });
-            });
-          });
-          std::copy(acc.begin(), acc.end(),
-                    din + (((b * g.in[0] + id) * g.in[1] + ih) * g.in[2] + iw) *
-                              cin);
+          std::copy(
+              acc.begin(), acc.end(),
+              din + (((b * g.in[0] + id) * g.in[1] + ih) * g.in[2] + iw) * cin);
         }
       }
     }
@@ -253,8 +258,8 @@ struct ConvJob {
   int64_t UnitBegin(int piece) const { return units * piece / pieces; }
 
   void Product(const C* a, int64_t lda, GemmOp op_a, const C* b, int64_t ldb,
-               GemmOp op_b, C* c, int64_t ldc, int64_t m, int64_t n,
-               int64_t k, bool accumulate = false) {
+               GemmOp op_b, C* c, int64_t ldc, int64_t m, int64_t n, int64_t k,
+               bool accumulate = false) {
     if (round != nullptr) {
       NarrowProduct(a, lda, op_a, b, ldb, op_b, c, ldc, m, n, k, accumulate,
                     round);
@@ -371,7 +376,8 @@ absl::Status WidenInto(OpKernelContext* ctx, const Tensor& t,
     *out = reinterpret_cast<const C*>(t.base<T>());
   } else {
     Tensor w;
-    absl::Status s = ctx->allocate_temp(DataTypeToEnum<C>::value, t.shape(), &w);
+    absl::Status s =
+        ctx->allocate_temp(DataTypeToEnum<C>::value, t.shape(), &w);
     if (!s.ok()) return s;
     using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
     using CVec = Eigen::Array<C, Eigen::Dynamic, 1>;
@@ -400,8 +406,7 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
   if constexpr (std::is_same<T, half>::value ||
                 std::is_same<T, bfloat16>::value) {
     if (numerics != ConvNumerics::kWide) job->round = &RoundVia<T>;
-    if (numerics == ConvNumerics::kNarrowGather &&
-        pass != ConvPass::kForward) {
+    if (numerics == ConvNumerics::kNarrowGather && pass != ConvPass::kForward) {
       const C* x_c = nullptr;
       const C* y_c = nullptr;
       absl::Status s = WidenInto<T, C>(ctx, x, &job->keep, &x_c);
@@ -474,9 +479,8 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
     job->pieces = 1;  // one ordered sequence of sums
   }
   const int64_t fsize = k * geo.out_depth;
-  job->scratch_per_piece =
-      job->rows_per_block * k +
-      (pass == ConvPass::kBackpropFilter ? 2 * fsize : 0);
+  job->scratch_per_piece = job->rows_per_block * k +
+                           (pass == ConvPass::kBackpropFilter ? 2 * fsize : 0);
   Tensor scratch;
   s = CheckAllocationSize(ctx->op_kernel(),
                           TensorShape({job->pieces, job->scratch_per_piece}),
@@ -502,8 +506,8 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
       const int64_t k = job->geo.patch_size();
       const int64_t fsize = k * job->geo.out_depth;
       for (int p = 0; p < job->pieces; ++p) {
-        const C* acc = job->scratch + p * job->scratch_per_piece +
-                       job->rows_per_block * k;
+        const C* acc =
+            job->scratch + p * job->scratch_per_piece + job->rows_per_block * k;
         if (p == 0) {
           std::copy_n(acc, fsize, result);
         } else {
@@ -525,19 +529,19 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
       std::move(finish));
 }
 
-#define SF_INSTANTIATE_CONV(T)                                           \
-  template void LaunchConv<T>(OpKernelContext*, ConvPass, ConvNumerics,  \
-                              const ConvGeometry&, const Tensor&,        \
+#define SF_INSTANTIATE_CONV(T)                                          \
+  template void LaunchConv<T>(OpKernelContext*, ConvPass, ConvNumerics, \
+                              const ConvGeometry&, const Tensor&,       \
                               const Tensor&, Tensor*, std::function<void()>);
 SF_CALL_FLOAT_TYPES(SF_INSTANTIATE_CONV)
 SF_INSTANTIATE_CONV(int32_t)
 #undef SF_INSTANTIATE_CONV
 
-#define SF_INSTANTIATE_IM2COL(C)                                           \
-  template void Im2Col<C>(const ConvGeometry&, const C*, int64_t, int64_t, \
-                          int64_t, C*);                                    \
-  template void Col2ImAdd<C>(const ConvGeometry&, const C*, int64_t,       \
-                             int64_t, C*, C (*)(C));
+#define SF_INSTANTIATE_IM2COL(C)                                              \
+  template void Im2Col<C>(const ConvGeometry&, const C*, int64_t, int64_t,    \
+                          int64_t, C*);                                       \
+  template void Col2ImAdd<C>(const ConvGeometry&, const C*, int64_t, int64_t, \
+                             C*, C (*)(C));
 SF_INSTANTIATE_IM2COL(float)
 SF_INSTANTIATE_IM2COL(double)
 SF_INSTANTIATE_IM2COL(uint32_t)

@@ -105,8 +105,7 @@ absl::Status ValidateConvAttrs(const OpKernel& kernel, const ConvAttrs& attrs,
                      "Current implementation does not yet support strides in "
                      "the batch and depth dimensions.");
   }
-  const bool ignore = policy.dilations ==
-                      ConvAttrPolicy::Dilations::kIgnore;
+  const bool ignore = policy.dilations == ConvAttrPolicy::Dilations::kIgnore;
   if (!ignore && (attrs.dilations[0] != 1 || attrs.dilations[c] != 1)) {
     return NodeInvalidArgument(kernel,
                                "Current implementation does not yet support "
@@ -119,18 +118,19 @@ absl::Status ValidateConvAttrs(const OpKernel& kernel, const ConvAttrs& attrs,
                                  attrs.strides[d]);
     }
     if (!ignore && attrs.dilations[d] <= 0) {
-      return NodeInvalidArgument(kernel, "Dilated rates should be larger than "
-                                 "0, but got ", attrs.dilations[d]);
+      return NodeInvalidArgument(kernel,
+                                 "Dilated rates should be larger than "
+                                 "0, but got ",
+                                 attrs.dilations[d]);
     }
   }
   absl::Status s = CheckExplicitPaddings(kernel, attrs);
   if (!s.ok()) return s;
   if (!attrs.channels_last) {
-    return NodeError(policy.channels_first_code, kernel,
-                     "The CPU implementation of ", kernel.type_string(),
-                     " only supports the channels-last (",
-                     attrs.num_spatial == 3 ? "NDHWC" : "NHWC",
-                     ") data format");
+    return NodeError(
+        policy.channels_first_code, kernel, "The CPU implementation of ",
+        kernel.type_string(), " only supports the channels-last (",
+        attrs.num_spatial == 3 ? "NDHWC" : "NHWC", ") data format");
   }
   if (policy.equal_strides && attrs.strides[1] != attrs.strides[2]) {
     return NodeInvalidArgument(kernel,
@@ -169,8 +169,8 @@ absl::Status ConvOutputSize(const OpKernel& kernel, int64_t in, int64_t filter,
       *pad_before = 0;
       break;
     case ConvPadding::kExplicit:
-      *out = (in + explicit_before + explicit_after - effective + stride) /
-             stride;
+      *out =
+          (in + explicit_before + explicit_after - effective + stride) / stride;
       *pad_before = explicit_before;
       break;
     case ConvPadding::kSame: {
@@ -215,10 +215,9 @@ absl::Status ComputeConvGeometry(const OpKernel& kernel, const ConvAttrs& attrs,
       before = attrs.explicit_paddings[2 * d];
       after = attrs.explicit_paddings[2 * d + 1];
     }
-    absl::Status s = ConvOutputSize(kernel, geo->in[j], geo->filter[j],
-                                    geo->dilation[j], geo->stride[j],
-                                    attrs.padding, before, after, &geo->out[j],
-                                    &geo->pad[j]);
+    absl::Status s = ConvOutputSize(
+        kernel, geo->in[j], geo->filter[j], geo->dilation[j], geo->stride[j],
+        attrs.padding, before, after, &geo->out[j], &geo->pad[j]);
     if (!s.ok()) return s;
   }
   return absl::OkStatus();
@@ -247,14 +246,15 @@ absl::Status CheckOutBackpropShape(const OpKernel& kernel,
                                    const ConvGeometry& geo, int num_spatial,
                                    const TensorShape& out_backprop) {
   if (out_backprop.dims() != num_spatial + 2) {
-    return NodeInvalidArgument(kernel, "out_backprop must be ",
-                               num_spatial + 2, "-dimensional");
+    return NodeInvalidArgument(kernel, "out_backprop must be ", num_spatial + 2,
+                               "-dimensional");
   }
   if (out_backprop.dim_size(0) != geo.batch) {
     return NodeInvalidArgument(
-        kernel, "input and out_backprop must have the same batch size, input "
-                "batch: ", geo.batch, " outbackprop batch: ",
-        out_backprop.dim_size(0));
+        kernel,
+        "input and out_backprop must have the same batch size, input "
+        "batch: ",
+        geo.batch, " outbackprop batch: ", out_backprop.dim_size(0));
   }
   for (int i = 0; i < num_spatial; ++i) {
     const int j = 3 - num_spatial + i;
@@ -268,10 +268,9 @@ absl::Status CheckOutBackpropShape(const OpKernel& kernel,
     }
   }
   if (out_backprop.dim_size(num_spatial + 1) != geo.out_depth) {
-    return NodeInvalidArgument(
-        kernel, "Computed output depth ", geo.out_depth,
-        " doesn't match out_backprop depth ",
-        out_backprop.dim_size(num_spatial + 1));
+    return NodeInvalidArgument(kernel, "Computed output depth ", geo.out_depth,
+                               " doesn't match out_backprop depth ",
+                               out_backprop.dim_size(num_spatial + 1));
   }
   return absl::OkStatus();
 }

@@ -67,8 +67,11 @@ struct ConvAttrPolicy {
   absl::StatusCode batch_stride_code = absl::StatusCode::kInvalidArgument;
   // Dilation rates above 1 on spatial dimensions: accepted, refused with
   // dilation_code, or ignored (the depthwise gradients).
-  enum class Dilations { kAccept, kRefuse, kIgnore } dilations =
-      Dilations::kAccept;
+  enum class Dilations {
+    kAccept,
+    kRefuse,
+    kIgnore
+  } dilations = Dilations::kAccept;
   absl::StatusCode dilation_code = absl::StatusCode::kInvalidArgument;
   // Row and column strides must be equal (the depthwise kernels).
   bool equal_strides = false;
@@ -106,9 +109,7 @@ struct ConvGeometry {
   int64_t out_depth_per_group() const { return out_depth / groups; }
   int64_t in_positions() const { return in[0] * in[1] * in[2]; }
   int64_t out_positions() const { return out[0] * out[1] * out[2]; }
-  int64_t filter_positions() const {
-    return filter[0] * filter[1] * filter[2];
-  }
+  int64_t filter_positions() const { return filter[0] * filter[1] * filter[2]; }
   // Length of one im2col row: one window over one channel group.
   int64_t patch_size() const { return filter_positions() * filter_in_depth(); }
   // True when every output position reads exactly its own input position

@@ -98,11 +98,11 @@ class ConvBackpropInputOp : public ConvGradBase<kSpatial> {
     const Tensor& sizes = ctx->input(0);
     const Tensor& filter = ctx->input(1);
     const Tensor& out_backprop = ctx->input(2);
-    OP_REQUIRES_ASYNC(ctx, filter.dims() == kRank,
-                      NodeInvalidArgument(ctx, "filter must be ", kRank,
-                                          "-dimensional, got ",
-                                          filter.shape().DebugString()),
-                      done);
+    OP_REQUIRES_ASYNC(
+        ctx, filter.dims() == kRank,
+        NodeInvalidArgument(ctx, "filter must be ", kRank, "-dimensional, got ",
+                            filter.shape().DebugString()),
+        done);
     OP_REQUIRES_ASYNC(ctx, out_backprop.dims() == kRank,
                       NodeInvalidArgument(ctx, "out_backprop must be ", kRank,
                                           "-dimensional, got ",
@@ -115,10 +115,9 @@ class ConvBackpropInputOp : public ConvGradBase<kSpatial> {
           ctx, ReadSizesTensor(*this, sizes, 2, "input_sizes", &hw), done);
       input_dims = {out_backprop.dim_size(0), hw[0], hw[1], filter.dim_size(2)};
     } else {
-      OP_REQUIRES_OK_ASYNC(ctx,
-                           ReadSizesTensor(*this, sizes, kRank, "input_sizes",
-                                           &input_dims),
-                           done);
+      OP_REQUIRES_OK_ASYNC(
+          ctx, ReadSizesTensor(*this, sizes, kRank, "input_sizes", &input_dims),
+          done);
     }
     ConvGeometry geo;
     OP_REQUIRES_OK_ASYNC(ctx,
@@ -126,10 +125,10 @@ class ConvBackpropInputOp : public ConvGradBase<kSpatial> {
                                         out_backprop.shape(), &geo),
                          done);
     TensorShape shape;
-    OP_REQUIRES_OK_ASYNC(ctx,
-                         MakeOutputShape(*this, input_dims,
-                                         DataTypeToEnum<T>::value, &shape),
-                         done);
+    OP_REQUIRES_OK_ASYNC(
+        ctx,
+        MakeOutputShape(*this, input_dims, DataTypeToEnum<T>::value, &shape),
+        done);
     Tensor* out = nullptr;
     OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(0, shape, &out), done);
     LaunchConv<T>(ctx, ConvPass::kBackpropInput, kGradNumerics<kSpatial>, geo,
@@ -151,26 +150,25 @@ class ConvBackpropFilterOp : public ConvGradBase<kSpatial> {
     const Tensor& input = ctx->input(0);
     const Tensor& sizes = ctx->input(1);
     const Tensor& out_backprop = ctx->input(2);
-    OP_REQUIRES_ASYNC(ctx, input.dims() == kRank,
-                      NodeInvalidArgument(ctx, "input must be ", kRank,
-                                          "-dimensional, got ",
-                                          input.shape().DebugString()),
-                      done);
+    OP_REQUIRES_ASYNC(
+        ctx, input.dims() == kRank,
+        NodeInvalidArgument(ctx, "input must be ", kRank, "-dimensional, got ",
+                            input.shape().DebugString()),
+        done);
     std::vector<int64_t> filter_dims;
-    OP_REQUIRES_OK_ASYNC(ctx,
-                         ReadSizesTensor(*this, sizes, kRank, "filter_sizes",
-                                         &filter_dims),
-                         done);
+    OP_REQUIRES_OK_ASYNC(
+        ctx, ReadSizesTensor(*this, sizes, kRank, "filter_sizes", &filter_dims),
+        done);
     ConvGeometry geo;
     OP_REQUIRES_OK_ASYNC(ctx,
                          this->Geometry(Base::Dims(input.shape()), filter_dims,
                                         out_backprop.shape(), &geo),
                          done);
     TensorShape shape;
-    OP_REQUIRES_OK_ASYNC(ctx,
-                         MakeOutputShape(*this, filter_dims,
-                                         DataTypeToEnum<T>::value, &shape),
-                         done);
+    OP_REQUIRES_OK_ASYNC(
+        ctx,
+        MakeOutputShape(*this, filter_dims, DataTypeToEnum<T>::value, &shape),
+        done);
     Tensor* out = nullptr;
     OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(0, shape, &out), done);
     LaunchConv<T>(ctx, ConvPass::kBackpropFilter, kGradNumerics<kSpatial>, geo,
@@ -178,29 +176,25 @@ class ConvBackpropFilterOp : public ConvGradBase<kSpatial> {
   }
 };
 
-#define SF_REGISTER_CONV_GRADS(T)                                            \
-  REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropInput")                        \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T"),                       \
-                          ConvBackpropInputOp<T, 2>);                        \
-  REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropFilter")                       \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T"),                       \
-                          ConvBackpropFilterOp<T, 2>);                       \
-  REGISTER_KERNEL_BUILDER(Name("Conv3DBackpropInputV2")                      \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T"),                       \
-                          ConvBackpropInputOp<T, 3>);                        \
-  REGISTER_KERNEL_BUILDER(Name("Conv3DBackpropFilterV2")                     \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T"),                       \
+#define SF_REGISTER_CONV_GRADS(T)                                              \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("Conv2DBackpropInput").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
+      ConvBackpropInputOp<T, 2>);                                              \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("Conv2DBackpropFilter").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
+      ConvBackpropFilterOp<T, 2>);                                             \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("Conv3DBackpropInputV2").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      ConvBackpropInputOp<T, 3>);                                              \
+  REGISTER_KERNEL_BUILDER(Name("Conv3DBackpropFilterV2")                       \
+                              .Device(DEVICE_CPU)                              \
+                              .TypeConstraint<T>("T"),                         \
                           ConvBackpropFilterOp<T, 3>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_CONV_GRADS)
 #undef SF_REGISTER_CONV_GRADS
-REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropInput")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint<int32_t>("T"),
-                        ConvBackpropInputOp<int32_t, 2>);
+REGISTER_KERNEL_BUILDER(
+    Name("Conv2DBackpropInput").Device(DEVICE_CPU).TypeConstraint<int32_t>("T"),
+    ConvBackpropInputOp<int32_t, 2>);
 
 }  // namespace
 }  // namespace stepflow

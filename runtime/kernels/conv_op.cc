@@ -42,49 +42,51 @@ class ConvOp : public AsyncOpKernel {
     const Tensor& input = ctx->input(0);
     const Tensor& filter = ctx->input(1);
     constexpr int kRank = kSpatial + 2;
-    OP_REQUIRES_ASYNC(ctx, input.dims() == kRank,
-                      NodeInvalidArgument(ctx, "input must be ", kRank,
-                                          "-dimensional",
-                                          input.shape().DebugString()),
-                      done);
-    OP_REQUIRES_ASYNC(ctx, filter.dims() == kRank,
-                      NodeInvalidArgument(ctx, "filter must be ", kRank,
-                                          "-dimensional: ",
-                                          filter.shape().DebugString()),
-                      done);
+    OP_REQUIRES_ASYNC(
+        ctx, input.dims() == kRank,
+        NodeInvalidArgument(ctx, "input must be ", kRank, "-dimensional",
+                            input.shape().DebugString()),
+        done);
+    OP_REQUIRES_ASYNC(
+        ctx, filter.dims() == kRank,
+        NodeInvalidArgument(ctx, "filter must be ", kRank,
+                            "-dimensional: ", filter.shape().DebugString()),
+        done);
     ConvGeometry geo;
     geo.batch = input.dim_size(0);
     geo.in_depth = input.dim_size(kRank - 1);
     const int64_t filter_depth = filter.dim_size(kSpatial);
     geo.out_depth = filter.dim_size(kSpatial + 1);
-    OP_REQUIRES_ASYNC(ctx, geo.in_depth % filter_depth == 0,
-                      NodeInvalidArgument(
-                          ctx, "input depth must be evenly divisible by filter "
-                               "depth: ",
-                          geo.in_depth, " vs ", filter_depth),
-                      done);
+    OP_REQUIRES_ASYNC(
+        ctx, geo.in_depth % filter_depth == 0,
+        NodeInvalidArgument(ctx,
+                            "input depth must be evenly divisible by filter "
+                            "depth: ",
+                            geo.in_depth, " vs ", filter_depth),
+        done);
     geo.groups = geo.in_depth / filter_depth;
-    OP_REQUIRES_ASYNC(ctx, kSpatial == 2 || geo.groups == 1,
-                      NodeInvalidArgument(
-                          ctx, "Number of channels in filter (", filter_depth,
-                          ") must match last dimension of input (",
-                          geo.in_depth, ")"),
-                      done);
-    OP_REQUIRES_ASYNC(ctx, geo.out_depth % geo.groups == 0,
-                      NodeInvalidArgument(
-                          ctx, "output depth must be evenly divisible by "
-                               "number of groups: ",
-                          geo.out_depth, " vs ", geo.groups),
-                      done);
+    OP_REQUIRES_ASYNC(
+        ctx, kSpatial == 2 || geo.groups == 1,
+        NodeInvalidArgument(ctx, "Number of channels in filter (", filter_depth,
+                            ") must match last dimension of input (",
+                            geo.in_depth, ")"),
+        done);
+    OP_REQUIRES_ASYNC(
+        ctx, geo.out_depth % geo.groups == 0,
+        NodeInvalidArgument(ctx,
+                            "output depth must be evenly divisible by "
+                            "number of groups: ",
+                            geo.out_depth, " vs ", geo.groups),
+        done);
     int64_t in_spatial[3], filter_spatial[3];
     for (int i = 0; i < kSpatial; ++i) {
       in_spatial[i] = input.dim_size(1 + i);
       filter_spatial[i] = filter.dim_size(i);
     }
-    OP_REQUIRES_OK_ASYNC(ctx,
-                         ComputeConvGeometry(*this, attrs_, in_spatial,
-                                             filter_spatial, &geo),
-                         done);
+    OP_REQUIRES_OK_ASYNC(
+        ctx,
+        ComputeConvGeometry(*this, attrs_, in_spatial, filter_spatial, &geo),
+        done);
     // Conv3D refuses an empty filter before looking at the output.
     OP_REQUIRES_ASYNC(ctx, kSpatial == 2 || filter.NumElements() > 0,
                       NodeInvalidArgument(ctx, kZeroFilterMessage), done);
@@ -110,14 +112,12 @@ class ConvOp : public AsyncOpKernel {
   ConvAttrs attrs_;
 };
 
-#define SF_REGISTER_CONV2D(T)                                     \
-  REGISTER_KERNEL_BUILDER(                                        \
-      Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
-      ConvOp<T, 2>);
-#define SF_REGISTER_CONV3D(T)                                     \
-  REGISTER_KERNEL_BUILDER(                                        \
-      Name("Conv3D").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
-      ConvOp<T, 3>);
+#define SF_REGISTER_CONV2D(T) \
+  REGISTER_KERNEL_BUILDER(    \
+      Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<T>("T"), ConvOp<T, 2>);
+#define SF_REGISTER_CONV3D(T) \
+  REGISTER_KERNEL_BUILDER(    \
+      Name("Conv3D").Device(DEVICE_CPU).TypeConstraint<T>("T"), ConvOp<T, 3>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_CONV2D)
 SF_REGISTER_CONV2D(int32_t)
 SF_CALL_FLOAT_TYPES(SF_REGISTER_CONV3D)

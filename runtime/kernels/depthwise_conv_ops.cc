@@ -152,8 +152,8 @@ class DepthwiseConvOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ComputeConvGeometry(*this, attrs_, in_dims.data() + 1,
                                             filter_dims.data(), &d.geo));
     if (out_backprop != nullptr) {
-      OP_REQUIRES_OK(ctx, CheckOutBackpropShape(*this, d.geo, 2,
-                                                out_backprop->shape()));
+      OP_REQUIRES_OK(
+          ctx, CheckOutBackpropShape(*this, d.geo, 2, out_backprop->shape()));
     }
     TensorShape shape;
     switch (kPass) {
@@ -174,17 +174,16 @@ class DepthwiseConvOp : public OpKernel {
     if (out->NumElements() == 0) return;
     using A = AccumT<T>;
     Tensor a, b, result;
-    OP_REQUIRES_OK(ctx, Widen<T>(ctx, ctx->input(kPass == DepthwisePass::
-                                                      kBackpropInput
-                                                  ? 1
-                                                  : 0),
-                                 &a));
-    OP_REQUIRES_OK(ctx, Widen<T>(ctx, ctx->input(kPass == DepthwisePass::kForward
-                                                      ? 1
-                                                      : 2),
-                                 &b));
-    OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<A>::value, shape,
-                                           &result));
+    OP_REQUIRES_OK(
+        ctx,
+        Widen<T>(ctx,
+                 ctx->input(kPass == DepthwisePass::kBackpropInput ? 1 : 0),
+                 &a));
+    OP_REQUIRES_OK(
+        ctx, Widen<T>(ctx, ctx->input(kPass == DepthwisePass::kForward ? 1 : 2),
+                      &b));
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_temp(DataTypeToEnum<A>::value, shape, &result));
     A* r = result.base<A>();
     std::fill_n(r, result.NumElements(), A(0));
     const A* x = a.base<A>();
@@ -195,8 +194,8 @@ class DepthwiseConvOp : public OpKernel {
     Tensor per_image;
     A* image_sum = nullptr;
     if (kNarrow<T> && kPass == DepthwisePass::kBackpropFilter) {
-      OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<A>::value, shape,
-                                             &per_image));
+      OP_REQUIRES_OK(
+          ctx, ctx->allocate_temp(DataTypeToEnum<A>::value, shape, &per_image));
       image_sum = per_image.base<A>();
     }
     for (int64_t img = 0; img < d.geo.batch; ++img) {
@@ -231,7 +230,8 @@ class DepthwiseConvOp : public OpKernel {
           } else {
             for (int64_t c = 0; c < channels; ++c) {
               A sum = 0;
-              for (int64_t j = 0; j < m; ++j) sum += dy[c * m + j] * w[c * m + j];
+              for (int64_t j = 0; j < m; ++j)
+                sum += dy[c * m + j] * w[c * m + j];
               dst[c] += sum;
             }
           }
@@ -268,8 +268,8 @@ class DepthwiseConvOp : public OpKernel {
   absl::Status Rank4(const Tensor& t, const char* what,
                      std::vector<int64_t>* dims) const {
     if (t.dims() != 4) {
-      return NodeInvalidArgument(*this, what, " must be 4-dimensional: ",
-                                 t.shape().DebugString());
+      return NodeInvalidArgument(
+          *this, what, " must be 4-dimensional: ", t.shape().DebugString());
     }
     dims->clear();
     for (int i = 0; i < 4; ++i) dims->push_back(t.dim_size(i));
@@ -279,21 +279,18 @@ class DepthwiseConvOp : public OpKernel {
   ConvAttrs attrs_;
 };
 
-#define SF_REGISTER_DEPTHWISE(T)                                         \
-  REGISTER_KERNEL_BUILDER(Name("DepthwiseConv2dNative")                  \
-                              .Device(DEVICE_CPU)                        \
-                              .TypeConstraint<T>("T"),                   \
-                          DepthwiseConvOp<T, DepthwisePass::kForward>);  \
-  REGISTER_KERNEL_BUILDER(                                               \
-      Name("DepthwiseConv2dNativeBackpropInput")                         \
-          .Device(DEVICE_CPU)                                            \
-          .TypeConstraint<T>("T"),                                       \
-      DepthwiseConvOp<T, DepthwisePass::kBackpropInput>);                \
-  REGISTER_KERNEL_BUILDER(                                               \
-      Name("DepthwiseConv2dNativeBackpropFilter")                        \
-          .Device(DEVICE_CPU)                                            \
-          .TypeConstraint<T>("T"),                                       \
-      DepthwiseConvOp<T, DepthwisePass::kBackpropFilter>);
+#define SF_REGISTER_DEPTHWISE(T)                                               \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("DepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      DepthwiseConvOp<T, DepthwisePass::kForward>);                            \
+  REGISTER_KERNEL_BUILDER(Name("DepthwiseConv2dNativeBackpropInput")           \
+                              .Device(DEVICE_CPU)                              \
+                              .TypeConstraint<T>("T"),                         \
+                          DepthwiseConvOp<T, DepthwisePass::kBackpropInput>);  \
+  REGISTER_KERNEL_BUILDER(Name("DepthwiseConv2dNativeBackpropFilter")          \
+                              .Device(DEVICE_CPU)                              \
+                              .TypeConstraint<T>("T"),                         \
+                          DepthwiseConvOp<T, DepthwisePass::kBackpropFilter>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_DEPTHWISE)
 #undef SF_REGISTER_DEPTHWISE
 
