@@ -76,6 +76,8 @@ def conv2d(g):
          strides=[1, 2, 2, 1])
     case("nchw", xs=(2, 3, 5, 5), data_format="NCHW")
     case("batch_stride", strides=[2, 1, 1, 1])
+    # Large enough to be split across the Scheduler's threads.
+    case("parallel", xs=(4, 24, 24, 16), fs=(3, 3, 16, 32))
 
     def grad(c, t="float", xs=(2, 5, 5, 3), fs=(3, 3, 3, 4), **kw):
         x, w, y = conv(c, t, xs, fs, static=True, **kw)
@@ -132,6 +134,8 @@ def conv2d_backprop_input(g):
     case("dilation2", dilations=[1, 2, 2, 1])
     case("nchw", sizes=(2, 3, 5, 5), dys=(2, 4, 5, 5), data_format="NCHW")
     case("batch_stride", strides=[2, 1, 1, 1])
+    case("parallel", sizes=(4, 24, 24, 16), fs=(3, 3, 16, 32),
+         dys=(4, 24, 24, 32))
 
 
 def conv2d_backprop_filter(g):
@@ -167,6 +171,8 @@ def conv2d_backprop_filter(g):
     case("dilation2", dilations=[1, 2, 2, 1])
     case("nchw", xs=(2, 3, 5, 5), dys=(2, 4, 5, 5), data_format="NCHW")
     case("batch_stride", strides=[2, 1, 1, 1])
+    case("parallel", xs=(4, 24, 24, 16), sizes=(3, 3, 16, 32),
+         dys=(4, 24, 24, 32))
 
 
 def depthwise(g):
@@ -286,6 +292,7 @@ def conv3d(g):
     case("ncdhw", xs=(2, 3, 4, 5, 5), data_format="NCDHW")
     case("batch_stride", strides=[2, 1, 1, 1, 1])
     case("larger", xs=(2, 8, 8, 8, 4), fs=(3, 3, 3, 4, 8))
+    case("parallel", xs=(2, 12, 12, 12, 8), fs=(3, 3, 3, 8, 16))
 
     def grad(c, t="float", **kw):
         x, w, y = conv(c, t, static=True, **kw)
