@@ -2,8 +2,11 @@
 // with its own filter[:, :, c, :] (channel multiplier M), giving output
 // channels c * M .. c * M + M - 1, with strides and SAME / VALID /
 // EXPLICIT padding. A direct loop per output position whose innermost loop
-// runs over the contiguous channels (vectorised by the compiler); half and
-// bfloat16 accumulate in float.
+// runs over the contiguous channels (vectorised by the compiler), images
+// split across the Env's Scheduler threads; the filter gradient sums each
+// image separately and adds the images in order, so its bits do not depend
+// on the thread count. half and bfloat16 compute in float, rounding the
+// partial sums to their type where TensorFlow's kernels do.
 //
 // As TensorFlow's CPU kernels: channels-first data is Unimplemented, row
 // and column strides must be equal and batch/channel strides 1
@@ -12,13 +15,16 @@
 // shapes are InvalidArgument naming the node.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "Eigen/Core"
+#include "runtime/env/env.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/conv_geometry.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/parallel_for.h"
 
 namespace stepflow {
 namespace {
@@ -100,10 +106,89 @@ void Narrow(const AccumT<T>* from, Tensor* to) {
 
 enum class DepthwisePass { kForward, kBackpropInput, kBackpropFilter };
 
+// One image's share of a pass, in A: forward (x = input, y = filter,
+// r = output), input gradient (x = filter, y = out_backprop, r = d input)
+// or filter gradient (x = input, y = out_backprop, r = this image's
+// d filter). r starts zeroed.
 template <typename T, DepthwisePass kPass>
-class DepthwiseConvOp : public OpKernel {
+void DepthwiseImage(const DepthwiseShape& d, int64_t img, const AccumT<T>* x,
+                    const AccumT<T>* y, AccumT<T>* r) {
+  using A = AccumT<T>;
+  const int64_t channels = d.geo.in_depth;
+  const int64_t m = d.multiplier;
+  ForEachWindow(d, img, [&](int64_t o, int64_t i, int64_t f) {
+    if (kPass == DepthwisePass::kForward) {
+      A* dst = r + o;
+      const A* w = y + f;
+      const A* src = x + i;
+      if (m == 1) {
+        for (int64_t c = 0; c < channels; ++c) {
+          dst[c] = Round<T>(dst[c] + src[c] * w[c]);
+        }
+      } else {
+        for (int64_t c = 0; c < channels; ++c) {
+          const A v = src[c];
+          for (int64_t j = 0; j < m; ++j) {
+            dst[c * m + j] = Round<T>(dst[c * m + j] + v * w[c * m + j]);
+          }
+        }
+      }
+    } else if (kPass == DepthwisePass::kBackpropInput) {
+      A* dst = r + i;
+      const A* w = x + f;
+      const A* dy = y + o;
+      if (m == 1) {
+        for (int64_t c = 0; c < channels; ++c) dst[c] += dy[c] * w[c];
+      } else {
+        for (int64_t c = 0; c < channels; ++c) {
+          A sum = 0;
+          for (int64_t j = 0; j < m; ++j) sum += dy[c * m + j] * w[c * m + j];
+          dst[c] += sum;
+        }
+      }
+    } else {
+      A* dst = r + f;
+      const A* src = x + i;
+      const A* dy = y + o;
+      if (m == 1) {
+        for (int64_t c = 0; c < channels; ++c) {
+          dst[c] = Round<T>(dst[c] + src[c] * dy[c]);
+        }
+      } else {
+        for (int64_t c = 0; c < channels; ++c) {
+          const A v = src[c];
+          for (int64_t j = 0; j < m; ++j) {
+            dst[c * m + j] = Round<T>(dst[c * m + j] + v * dy[c * m + j]);
+          }
+        }
+      }
+    }
+  });
+}
+
+// Below this many multiply-adds per piece the work stays on one thread.
+constexpr int64_t kMinFlopsPerPiece = int64_t{1} << 20;
+
+// What the pieces of one run share; freed after the last.
+template <typename T>
+struct DepthwiseJob {
+  using A = AccumT<T>;
+  DepthwiseShape d;
+  const A* x = nullptr;
+  const A* y = nullptr;
+  A* r = nullptr;            // the result in A (the output itself for A = T)
+  A* per_image = nullptr;    // filter gradient: one sum per image
+  int64_t image_stride = 0;  // elements of r (or per_image) per image
+  int pieces = 1;
+  std::vector<Tensor> keep;  // buffers the pointers above point into
+};
+
+template <typename T, DepthwisePass kPass>
+class DepthwiseConvOp : public AsyncOpKernel {
+  using A = AccumT<T>;
+
  public:
-  explicit DepthwiseConvOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit DepthwiseConvOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadConvAttrs(ctx, *this, 2, &attrs_));
     ConvAttrPolicy policy;
     policy.channels_first_code = absl::StatusCode::kUnimplemented;
@@ -118,43 +203,100 @@ class DepthwiseConvOp : public OpKernel {
     attrs_.dilations.assign(4, 1);
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
+    auto job = std::make_shared<DepthwiseJob<T>>();
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK_ASYNC(ctx, Prepare(ctx, job.get(), &out), done);
+    if (out == nullptr) {  // empty result
+      done();
+      return;
+    }
+    const DepthwiseShape& d = job->d;
+    Scheduler* scheduler =
+        ctx->env() == nullptr ? nullptr : ctx->env()->scheduler;
+    const int threads = scheduler == nullptr ? 1 : scheduler->NumThreads();
+    const double flops = static_cast<double>(d.geo.batch) *
+                         d.geo.out_positions() * d.geo.filter_positions() *
+                         d.geo.out_depth;
+    job->pieces = static_cast<int>(std::max<int64_t>(
+        1,
+        std::min<int64_t>({threads, d.geo.batch,
+                           static_cast<int64_t>(flops / kMinFlopsPerPiece)})));
+    const int64_t batch = d.geo.batch;
+    auto finish = [job, out, done = std::move(done)]() {
+      if (kPass == DepthwisePass::kBackpropFilter) {
+        // The images' sums, added in image order.
+        const int64_t n = out->NumElements();
+        std::fill_n(job->r, n, A(0));
+        for (int64_t b = 0; b < job->d.geo.batch; ++b) {
+          const A* part = job->per_image + b * n;
+          for (int64_t e = 0; e < n; ++e) {
+            job->r[e] = Round<T>(job->r[e] + part[e]);
+          }
+        }
+      }
+      if constexpr (kNarrow<T>) Narrow<T>(job->r, out);
+      done();
+    };
+    ParallelForAsync(
+        scheduler, job->pieces,
+        [job, batch](int piece) {
+          const int64_t begin = batch * piece / job->pieces;
+          const int64_t end = batch * (piece + 1) / job->pieces;
+          for (int64_t b = begin; b < end; ++b) {
+            A* r = kPass == DepthwisePass::kBackpropFilter
+                       ? job->per_image + b * job->image_stride
+                       : job->r;
+            DepthwiseImage<T, kPass>(job->d, b, job->x, job->y, r);
+          }
+        },
+        std::move(finish));
+  }
+
+ private:
+  // Validates the inputs, allocates the output (null when it is empty) and
+  // the buffers, and fills `job` but for `pieces`.
+  absl::Status Prepare(OpKernelContext* ctx, DepthwiseJob<T>* job,
+                       Tensor** out) {
     std::vector<int64_t> in_dims, filter_dims;
     const Tensor* out_backprop = nullptr;
+    absl::Status s;
     switch (kPass) {
       case DepthwisePass::kForward:
-        OP_REQUIRES_OK(ctx, Rank4(ctx->input(0), "input", &in_dims));
-        OP_REQUIRES_OK(ctx, Rank4(ctx->input(1), "filter", &filter_dims));
+        s = Rank4(ctx->input(0), "input", &in_dims);
+        if (s.ok()) s = Rank4(ctx->input(1), "filter", &filter_dims);
         break;
       case DepthwisePass::kBackpropInput:
-        OP_REQUIRES_OK(ctx, ReadSizesTensor(*this, ctx->input(0), 4,
-                                            "input_sizes", &in_dims));
-        OP_REQUIRES_OK(ctx, Rank4(ctx->input(1), "filter", &filter_dims));
+        s = ReadSizesTensor(*this, ctx->input(0), 4, "input_sizes", &in_dims);
+        if (s.ok()) s = Rank4(ctx->input(1), "filter", &filter_dims);
         out_backprop = &ctx->input(2);
         break;
       case DepthwisePass::kBackpropFilter:
-        OP_REQUIRES_OK(ctx, Rank4(ctx->input(0), "input", &in_dims));
-        OP_REQUIRES_OK(ctx, ReadSizesTensor(*this, ctx->input(1), 4,
-                                            "filter_sizes", &filter_dims));
+        s = Rank4(ctx->input(0), "input", &in_dims);
+        if (s.ok()) {
+          s = ReadSizesTensor(*this, ctx->input(1), 4, "filter_sizes",
+                              &filter_dims);
+        }
         out_backprop = &ctx->input(2);
         break;
     }
-    DepthwiseShape d;
+    if (!s.ok()) return s;
+    DepthwiseShape& d = job->d;
     d.geo.batch = in_dims[0];
     d.geo.in_depth = in_dims[3];
     d.multiplier = filter_dims[3];
-    OP_REQUIRES(ctx, in_dims[3] == filter_dims[2],
-                NodeInvalidArgument(ctx,
-                                    "input and filter must have the same "
-                                    "depth: ",
-                                    in_dims[3], " vs ", filter_dims[2]));
-    d.geo.out_depth = d.geo.in_depth * d.multiplier;
-    OP_REQUIRES_OK(ctx, ComputeConvGeometry(*this, attrs_, in_dims.data() + 1,
-                                            filter_dims.data(), &d.geo));
-    if (out_backprop != nullptr) {
-      OP_REQUIRES_OK(
-          ctx, CheckOutBackpropShape(*this, d.geo, 2, out_backprop->shape()));
+    if (in_dims[3] != filter_dims[2]) {
+      return NodeInvalidArgument(
+          *this, "input and filter must have the same depth: ", in_dims[3],
+          " vs ", filter_dims[2]);
     }
+    d.geo.out_depth = d.geo.in_depth * d.multiplier;
+    s = ComputeConvGeometry(*this, attrs_, in_dims.data() + 1,
+                            filter_dims.data(), &d.geo);
+    if (s.ok() && out_backprop != nullptr) {
+      s = CheckOutBackpropShape(*this, d.geo, 2, out_backprop->shape());
+    }
+    if (!s.ok()) return s;
     TensorShape shape;
     switch (kPass) {
       case DepthwisePass::kForward:
@@ -167,104 +309,50 @@ class DepthwiseConvOp : public OpKernel {
         shape = TensorShape(filter_dims);
         break;
     }
-    OP_REQUIRES_OK(ctx,
-                   CheckAllocationSize(*this, shape, DataTypeToEnum<T>::value));
-    Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    if (out->NumElements() == 0) return;
-    using A = AccumT<T>;
-    Tensor a, b, result;
-    OP_REQUIRES_OK(
-        ctx,
-        Widen<T>(ctx,
-                 ctx->input(kPass == DepthwisePass::kBackpropInput ? 1 : 0),
-                 &a));
-    OP_REQUIRES_OK(
-        ctx, Widen<T>(ctx, ctx->input(kPass == DepthwisePass::kForward ? 1 : 2),
-                      &b));
-    OP_REQUIRES_OK(
-        ctx, ctx->allocate_temp(DataTypeToEnum<A>::value, shape, &result));
-    A* r = result.base<A>();
-    std::fill_n(r, result.NumElements(), A(0));
-    const A* x = a.base<A>();
-    const A* y = b.base<A>();
-    const int64_t channels = d.geo.in_depth;
-    const int64_t m = d.multiplier;
-    // The 16-bit filter gradient: each image's sums, then their sum.
-    Tensor per_image;
-    A* image_sum = nullptr;
-    if (kNarrow<T> && kPass == DepthwisePass::kBackpropFilter) {
-      OP_REQUIRES_OK(
-          ctx, ctx->allocate_temp(DataTypeToEnum<A>::value, shape, &per_image));
-      image_sum = per_image.base<A>();
+    s = CheckAllocationSize(*this, shape, DataTypeToEnum<T>::value);
+    if (s.ok()) s = ctx->allocate_output(0, shape, out);
+    if (!s.ok()) return s;
+    if ((*out)->NumElements() == 0) {
+      *out = nullptr;
+      return absl::OkStatus();
     }
-    for (int64_t img = 0; img < d.geo.batch; ++img) {
-      if (image_sum != nullptr) {
-        std::fill_n(image_sum, per_image.NumElements(), A(0));
-      }
-      ForEachWindow(d, img, [&](int64_t o, int64_t i, int64_t f) {
-        if (kPass == DepthwisePass::kForward) {
-          // x = input, y = filter, r = output.
-          A* dst = r + o;
-          const A* w = y + f;
-          const A* src = x + i;
-          if (m == 1) {
-            for (int64_t c = 0; c < channels; ++c) {
-              dst[c] = Round<T>(dst[c] + src[c] * w[c]);
-            }
-          } else {
-            for (int64_t c = 0; c < channels; ++c) {
-              const A v = src[c];
-              for (int64_t j = 0; j < m; ++j) {
-                dst[c * m + j] = Round<T>(dst[c * m + j] + v * w[c * m + j]);
-              }
-            }
-          }
-        } else if (kPass == DepthwisePass::kBackpropInput) {
-          // x = filter, y = out_backprop, r = d input.
-          A* dst = r + i;
-          const A* w = x + f;
-          const A* dy = y + o;
-          if (m == 1) {
-            for (int64_t c = 0; c < channels; ++c) dst[c] += dy[c] * w[c];
-          } else {
-            for (int64_t c = 0; c < channels; ++c) {
-              A sum = 0;
-              for (int64_t j = 0; j < m; ++j)
-                sum += dy[c * m + j] * w[c * m + j];
-              dst[c] += sum;
-            }
-          }
-        } else {
-          // x = input, y = out_backprop, r = d filter (per image first
-          // for the 16-bit types).
-          A* dst = (kNarrow<T> ? image_sum : r) + f;
-          const A* src = x + i;
-          const A* dy = y + o;
-          if (m == 1) {
-            for (int64_t c = 0; c < channels; ++c) {
-              dst[c] = Round<T>(dst[c] + src[c] * dy[c]);
-            }
-          } else {
-            for (int64_t c = 0; c < channels; ++c) {
-              const A v = src[c];
-              for (int64_t j = 0; j < m; ++j) {
-                dst[c * m + j] = Round<T>(dst[c * m + j] + v * dy[c * m + j]);
-              }
-            }
-          }
-        }
-      });
-      if (image_sum != nullptr) {
-        for (int64_t e = 0; e < per_image.NumElements(); ++e) {
-          r[e] = Round<T>(r[e] + image_sum[e]);
-        }
-      }
+    // Operands in A (the inputs themselves unless T is 16-bit).
+    const int xi = kPass == DepthwisePass::kBackpropInput ? 1 : 0;
+    const int yi = kPass == DepthwisePass::kForward ? 1 : 2;
+    if constexpr (kNarrow<T>) {
+      Tensor a, b, result;
+      s = Widen<T>(ctx, ctx->input(xi), &a);
+      if (s.ok()) s = Widen<T>(ctx, ctx->input(yi), &b);
+      if (s.ok())
+        s = ctx->allocate_temp(DataTypeToEnum<A>::value, shape, &result);
+      if (!s.ok()) return s;
+      job->x = a.base<A>();
+      job->y = b.base<A>();
+      job->r = result.base<A>();
+      std::fill_n(job->r, result.NumElements(), A(0));
+      job->keep = {a, b, result};
+    } else {
+      job->x = ctx->input(xi).template base<A>();
+      job->y = ctx->input(yi).template base<A>();
+      job->r = (*out)->template base<A>();  // zero-filled
     }
-    Narrow<T>(r, out);
+    job->image_stride =
+        kPass == DepthwisePass::kBackpropFilter ? shape.num_elements() : 0;
+    if (kPass == DepthwisePass::kBackpropFilter) {
+      TensorShape parts({d.geo.batch, shape.num_elements()});
+      s = CheckAllocationSize(*this, parts, DataTypeToEnum<A>::value);
+      Tensor per_image;
+      if (s.ok()) {
+        s = ctx->allocate_temp(DataTypeToEnum<A>::value, parts, &per_image);
+      }
+      if (!s.ok()) return s;
+      job->per_image = per_image.base<A>();
+      std::fill_n(job->per_image, per_image.NumElements(), A(0));
+      job->keep.push_back(per_image);
+    }
+    return absl::OkStatus();
   }
 
- private:
   absl::Status Rank4(const Tensor& t, const char* what,
                      std::vector<int64_t>* dims) const {
     if (t.dims() != 4) {
