@@ -106,6 +106,21 @@ void Narrow(const AccumT<T>* from, Tensor* to) {
 
 enum class DepthwisePass { kForward, kBackpropInput, kBackpropFilter };
 
+// dst[c] += a[c] * b[c] over n channels: Eigen's vectorised expression for
+// the exact types, a scalar loop rounding each sum for the 16-bit ones.
+template <typename T>
+inline void MultiplyAdd(const AccumT<T>* a, const AccumT<T>* b, int64_t n,
+                        AccumT<T>* dst) {
+  using A = AccumT<T>;
+  if constexpr (kNarrow<T>) {
+    for (int64_t c = 0; c < n; ++c) dst[c] = Round<T>(dst[c] + a[c] * b[c]);
+  } else {
+    using Vec = Eigen::Array<A, Eigen::Dynamic, 1>;
+    Eigen::Map<Vec>(dst, n) +=
+        Eigen::Map<const Vec>(a, n) * Eigen::Map<const Vec>(b, n);
+  }
+}
+
 // One image's share of a pass, in A: forward (x = input, y = filter,
 // r = output), input gradient (x = filter, y = out_backprop, r = d input)
 // or filter gradient (x = input, y = out_backprop, r = this image's
@@ -122,9 +137,7 @@ void DepthwiseImage(const DepthwiseShape& d, int64_t img, const AccumT<T>* x,
       const A* w = y + f;
       const A* src = x + i;
       if (m == 1) {
-        for (int64_t c = 0; c < channels; ++c) {
-          dst[c] = Round<T>(dst[c] + src[c] * w[c]);
-        }
+        MultiplyAdd<T>(src, w, channels, dst);
       } else {
         for (int64_t c = 0; c < channels; ++c) {
           const A v = src[c];
@@ -137,7 +150,9 @@ void DepthwiseImage(const DepthwiseShape& d, int64_t img, const AccumT<T>* x,
       A* dst = r + i;
       const A* w = x + f;
       const A* dy = y + o;
-      if (m == 1) {
+      if (m == 1 && !kNarrow<T>) {
+        MultiplyAdd<T>(dy, w, channels, dst);
+      } else if (m == 1) {
         for (int64_t c = 0; c < channels; ++c) dst[c] += dy[c] * w[c];
       } else {
         for (int64_t c = 0; c < channels; ++c) {
@@ -151,9 +166,7 @@ void DepthwiseImage(const DepthwiseShape& d, int64_t img, const AccumT<T>* x,
       const A* src = x + i;
       const A* dy = y + o;
       if (m == 1) {
-        for (int64_t c = 0; c < channels; ++c) {
-          dst[c] = Round<T>(dst[c] + src[c] * dy[c]);
-        }
+        MultiplyAdd<T>(src, dy, channels, dst);
       } else {
         for (int64_t c = 0; c < channels; ++c) {
           const A v = src[c];
