@@ -14,29 +14,48 @@
 
 namespace stepflow {
 
-// Visits the im2col row of output position `p`: fn(dst_offset, src_offset)
-// for each filter tap inside the input (src_offset into the image, in
-// elements, at channel 0) and fn(dst_offset, -1) for each tap in padding.
+// Visits the im2col row of output position `p` as runs of elements:
+// fn(dst_offset, src_offset, length) copies `length` elements from the image
+// (src_offset in elements) to the row, or with src_offset -1 zero-fills
+// them (taps in the padding). Taps next to each other in a filter row are
+// one run when they are next to each other in the image too (dilation 1,
+// every channel: one group).
 template <typename Fn>
-static inline void ForEachTap(const ConvGeometry& g, int64_t p, Fn&& fn) {
+static inline void ForEachTapRun(const ConvGeometry& g, int64_t p, Fn&& fn) {
   const int64_t ow = p % g.out[2];
   const int64_t rest = p / g.out[2];
   const int64_t oh = rest % g.out[1];
   const int64_t od = rest / g.out[1];
   const int64_t cg = g.filter_in_depth();
+  const int64_t fw = g.filter[2];
+  const int64_t iw0 = ow * g.stride[2] - g.pad[2];
+  const bool runs = g.dilation[2] == 1 && cg == g.in_depth;
   int64_t dst = 0;
   for (int64_t kd = 0; kd < g.filter[0]; ++kd) {
     const int64_t id = od * g.stride[0] - g.pad[0] + kd * g.dilation[0];
     const bool d_in = id >= 0 && id < g.in[0];
-    for (int64_t kh = 0; kh < g.filter[1]; ++kh) {
+    for (int64_t kh = 0; kh < g.filter[1]; ++kh, dst += fw * cg) {
       const int64_t ih = oh * g.stride[1] - g.pad[1] + kh * g.dilation[1];
-      const bool h_in = d_in && ih >= 0 && ih < g.in[1];
-      for (int64_t kw = 0; kw < g.filter[2]; ++kw, dst += cg) {
-        const int64_t iw = ow * g.stride[2] - g.pad[2] + kw * g.dilation[2];
-        if (h_in && iw >= 0 && iw < g.in[2]) {
-          fn(dst, ((id * g.in[1] + ih) * g.in[2] + iw) * g.in_depth);
+      if (!d_in || ih < 0 || ih >= g.in[1]) {
+        fn(dst, int64_t{-1}, fw * cg);
+        continue;
+      }
+      const int64_t row = (id * g.in[1] + ih) * g.in[2];
+      if (runs) {
+        const int64_t lo = std::min(fw, std::max<int64_t>(0, -iw0));
+        const int64_t hi = std::max(lo, std::min(fw, g.in[2] - iw0));
+        if (lo > 0) fn(dst, int64_t{-1}, lo * cg);
+        if (hi > lo)
+          fn(dst + lo * cg, (row + iw0 + lo) * g.in_depth, (hi - lo) * cg);
+        if (hi < fw) fn(dst + hi * cg, int64_t{-1}, (fw - hi) * cg);
+        continue;
+      }
+      for (int64_t kw = 0; kw < fw; ++kw) {
+        const int64_t iw = iw0 + kw * g.dilation[2];
+        if (iw >= 0 && iw < g.in[2]) {
+          fn(dst + kw * cg, (row + iw) * g.in_depth, cg);
         } else {
-          fn(dst, int64_t{-1});
+          fn(dst + kw * cg, int64_t{-1}, cg);
         }
       }
     }
@@ -46,16 +65,15 @@ static inline void ForEachTap(const ConvGeometry& g, int64_t p, Fn&& fn) {
 template <typename C>
 void Im2Col(const ConvGeometry& geo, const C* image, int64_t group,
             int64_t row_begin, int64_t rows, C* col) {
-  const int64_t cg = geo.filter_in_depth();
   const int64_t k = geo.patch_size();
-  const C* src_base = image + group * cg;
+  const C* src_base = image + group * geo.filter_in_depth();
   for (int64_t r = 0; r < rows; ++r) {
     C* row = col + r * k;
-    ForEachTap(geo, row_begin + r, [&](int64_t dst, int64_t src) {
+    ForEachTapRun(geo, row_begin + r, [&](int64_t dst, int64_t src, int64_t n) {
       if (src < 0) {
-        std::fill_n(row + dst, cg, C(0));
+        std::fill_n(row + dst, n, C(0));
       } else {
-        std::copy_n(src_base + src, cg, row + dst);
+        std::copy_n(src_base + src, n, row + dst);
       }
     });
   }
@@ -64,18 +82,19 @@ void Im2Col(const ConvGeometry& geo, const C* image, int64_t group,
 template <typename C>
 void Col2ImAdd(const ConvGeometry& geo, const C* col, int64_t row_begin,
                int64_t rows, C* image, C (*round)(C)) {
-  const int64_t cg = geo.filter_in_depth();
   const int64_t k = geo.patch_size();
   for (int64_t r = 0; r < rows; ++r) {
     const C* row = col + r * k;
-    ForEachTap(geo, row_begin + r, [&](int64_t dst, int64_t src) {
+    ForEachTapRun(geo, row_begin + r, [&](int64_t dst, int64_t src, int64_t n) {
       if (src < 0) return;
       C* to = image + src;
       const C* from = row + dst;
       if (round == nullptr) {
-        for (int64_t c = 0; c < cg; ++c) to[c] += from[c];
+        for (int64_t c = 0; c < n; ++c) to[c] += from[c];
       } else {
-        for (int64_t c = 0; c < cg; ++c) to[c] = round(to[c] + from[c]);
+        for (int64_t c = 0; c < n; ++c) {
+          to[c] = round(to[c] + from[c]);
+        }
       }
     });
   }
