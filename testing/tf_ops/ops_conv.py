@@ -78,6 +78,9 @@ def conv2d(g):
     case("batch_stride", strides=[2, 1, 1, 1])
     # Large enough to be split across the Scheduler's threads.
     case("parallel", xs=(4, 24, 24, 16), fs=(3, 3, 16, 32))
+    case("stride_beyond_input", strides=[1, 100, 100, 1])
+    case("explicit_wide", padding="EXPLICIT", xs=(1, 2, 2, 3),
+         explicit_paddings=[0, 0, 4, 3, 0, 5, 0, 0], strides=[1, 2, 3, 1])
 
     def grad(c, t="float", xs=(2, 5, 5, 3), fs=(3, 3, 3, 4), **kw):
         x, w, y = conv(c, t, xs, fs, static=True, **kw)
@@ -122,6 +125,8 @@ def conv2d_backprop_input(g):
          explicit_paddings=[0, 0, 1, 1, 1, 0, 0, 0])
     case("pointwise", fs=(1, 1, 3, 4))
     case("sizes_hw", sizes=(5, 5))
+    case("empty_spatial", sizes=(2, 0, 5, 3), dys=(2, 0, 5, 4))
+    case("huge_sizes", sizes=(2, 1 << 30, 1 << 30, 3), dys=(2, 5, 5, 4))
     case("empty_batch", sizes=(0, 5, 5, 3), dys=(0, 5, 5, 4))
     case("out_backprop_mismatch", dys=(2, 4, 5, 4))
     case("depth_mismatch", fs=(3, 3, 2, 4))
@@ -167,6 +172,8 @@ def conv2d_backprop_filter(g):
     case("out_backprop_mismatch", dys=(2, 4, 5, 4))
     case("grouped", xs=(2, 5, 5, 6))
     case("sizes_3", sizes=(3, 3, 3))
+    case("sizes_negative", sizes=(3, -3, 3, 4))
+    case("huge_sizes", sizes=(1 << 20, 1 << 20, 3, 4))
     case("input_rank3", xs=(5, 5, 3))
     case("dilation2", dilations=[1, 2, 2, 1])
     case("nchw", xs=(2, 3, 5, 5), dys=(2, 4, 5, 5), data_format="NCHW")
@@ -200,6 +207,7 @@ def depthwise(g):
     case("larger", xs=(2, 16, 16, 32), fs=(3, 3, 32, 1))
     case("empty_batch", xs=(0, 5, 5, 3))
     case("zero_filter_height", fs=(0, 3, 3, 2))
+    case("zero_multiplier", fs=(3, 3, 3, 0))
     case("depth_mismatch", fs=(3, 3, 2, 2))
     case("input_rank3", xs=(5, 5, 3))
     case("strides_unequal", strides=[1, 2, 1, 1])
