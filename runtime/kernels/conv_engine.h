@@ -43,7 +43,9 @@ enum class ConvPass {
 // How half and bfloat16 sum their products (float, double and int32 always
 // use Gemm): kWide sums in float and rounds each result once; the others
 // round every partial sum to the 16-bit type, in the order TensorFlow's CPU
-// kernel of the op does, so the last bits agree with TensorFlow's:
+// kernel of the op does (its Eigen contraction's order within one GEMM
+// block: a few hundred products per output), so the last bits agree with
+// TensorFlow's on such shapes:
 //   kNarrow: the im2col products (patch order; the filter gradient over
 //     positions image by image), and col2im adds in position order;
 //   kNarrowGather: each input gradient element sums over the output

@@ -7,6 +7,11 @@ dtype, padding modes (SAME, VALID, EXPLICIT), strides, dilations, grouped
 Conv2D, 1x1 filters, empty batches, the gradients tf.gradients builds, and
 the inputs and attrs TensorFlow's CPU kernels refuse (channels-first data,
 batch strides, dilated gradients, mismatched shapes).
+
+half and bfloat16 cases of the GEMM-based ops stay small (one Eigen block):
+TensorFlow rounds their partial sums in an order set by Eigen's blocking,
+which stepflow follows only within the first block
+(known_differences.txt).
 """
 
 # op_case_lib first: it sets TensorFlow's environment before TensorFlow
@@ -205,6 +210,7 @@ def depthwise(g):
     case("explicit", padding="EXPLICIT",
          explicit_paddings=[0, 0, 1, 2, 2, 0, 0, 0])
     case("larger", xs=(2, 16, 16, 32), fs=(3, 3, 32, 1))
+    case("larger_half", t="half", xs=(4, 16, 16, 32), fs=(3, 3, 32, 2))
     case("empty_batch", xs=(0, 5, 5, 3))
     case("zero_filter_height", fs=(0, 3, 3, 2))
     case("zero_multiplier", fs=(3, 3, 3, 0))
@@ -254,6 +260,8 @@ def depthwise_backprop(g, op):
     case("explicit", dys=(2, 6, 5, 6), padding="EXPLICIT",
          explicit_paddings=[0, 0, 1, 1, 1, 0, 0, 0])
     case("larger", xs=(2, 16, 16, 32), fs=(3, 3, 32, 1), dys=(2, 16, 16, 32))
+    case("larger_half", t="half", xs=(4, 16, 16, 32), fs=(3, 3, 32, 1),
+         dys=(4, 16, 16, 32))
     case("dilations_ignored", dilations=[1, 2, 2, 1])
     if is_input:
         # (TensorFlow's filter gradient of an empty batch is whatever its

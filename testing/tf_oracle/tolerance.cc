@@ -25,14 +25,22 @@ struct InexactOp {
   double narrow_atol = 0;
 };
 
-// The convolutions: one reason for the whole family.
+// The convolutions. float: each output is a long dot product (window x
+// channels) summed in another order than TensorFlow's (OpenBLAS blocks vs
+// Eigen's contraction). half and bfloat16: TensorFlow rounds partial sums
+// to the 16-bit type; stepflow rounds them in TensorFlow's order (Conv3D,
+// the filter gradients, the depthwise forward op: exact bits, default
+// tolerance; beyond one Eigen block see testing/tf_ops/known_differences.txt)
+// except for the two input gradients below, whose order follows Eigen's
+// packet widths.
 constexpr const char* kConvReason =
-    "convolution: each output is a long dot product (window x channels) "
-    "that stepflow sums in another order than TensorFlow (OpenBLAS blocks "
-    "vs Eigen's contraction); for half and bfloat16 TensorFlow's CPU "
-    "kernels round every partial sum to the 16-bit type while stepflow "
-    "sums in float and rounds once, so TensorFlow's result carries a few "
-    "16-bit ulps of the terms' magnitude (more where terms cancel)";
+    "convolution: long dot products summed in another order than "
+    "TensorFlow's";
+constexpr const char* kConvNarrowReason =
+    "convolution input gradient: for half and bfloat16 TensorFlow rounds "
+    "partial sums to the 16-bit type in an order set by Eigen's packet "
+    "widths, which stepflow does not follow; the difference is a few ulps "
+    "of the partial sums";
 
 constexpr InexactOp kInexactOps[] = {
     {"Lgamma", 1e-4, 1e-5,
@@ -44,16 +52,16 @@ constexpr InexactOp kInexactOps[] = {
     {"Erfc", 1e-4, 1e-6,
      "special function: relative error grows in the tail where erfc "
      "underflows"},
-    {"Conv2D", 1e-4, 1e-5, kConvReason, 1e-2, 1e-2},
-    {"Conv2DBackpropInput", 1e-4, 1e-5, kConvReason, 1e-2, 1e-2},
-    {"Conv2DBackpropFilter", 1e-4, 1e-5, kConvReason, 1e-2, 1e-2},
-    {"DepthwiseConv2dNative", 1e-4, 1e-5, kConvReason, 1e-2, 1e-2},
-    {"DepthwiseConv2dNativeBackpropInput", 1e-4, 1e-5, kConvReason, 1e-2, 1e-2},
-    {"DepthwiseConv2dNativeBackpropFilter", 1e-4, 1e-5, kConvReason, 1e-2,
-     1e-2},
-    {"Conv3D", 1e-4, 1e-5, kConvReason, 1e-2, 1e-2},
-    {"Conv3DBackpropInputV2", 1e-4, 1e-5, kConvReason, 1e-2, 1e-2},
-    {"Conv3DBackpropFilterV2", 1e-4, 1e-5, kConvReason, 1e-2, 1e-2},
+    {"Conv2D", 1e-4, 1e-5, kConvReason},
+    {"Conv2DBackpropInput", 1e-4, 1e-5, kConvNarrowReason, 1e-2, 5e-2},
+    {"Conv2DBackpropFilter", 1e-4, 1e-5, kConvReason},
+    {"DepthwiseConv2dNative", 1e-4, 1e-5, kConvReason},
+    {"DepthwiseConv2dNativeBackpropInput", 1e-4, 1e-5, kConvNarrowReason, 1e-2,
+     5e-2},
+    {"DepthwiseConv2dNativeBackpropFilter", 1e-4, 1e-5, kConvReason},
+    {"Conv3D", 1e-4, 1e-5, kConvReason},
+    {"Conv3DBackpropInputV2", 1e-4, 1e-5, kConvReason},
+    {"Conv3DBackpropFilterV2", 1e-4, 1e-5, kConvReason},
 };
 
 // How much wider than its half tolerance a bfloat16 value's is (3 fewer
