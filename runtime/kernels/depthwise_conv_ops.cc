@@ -37,14 +37,16 @@ struct DepthwiseShape {
 };
 
 // Calls fn(out_offset, in_offset, filter_offset) for each output position
-// of image b and each filter tap inside the input; the offsets are in
+// of image b in output rows [oy_begin, oy_end) and each filter tap inside
+// the input; the offsets are in
 // elements at channel 0 (out and filter rows have in_depth * M channels,
 // input rows in_depth).
 template <typename Fn>
-void ForEachWindow(const DepthwiseShape& d, int64_t b, Fn&& fn) {
+void ForEachWindow(const DepthwiseShape& d, int64_t b, int64_t oy_begin,
+                   int64_t oy_end, Fn&& fn) {
   const ConvGeometry& g = d.geo;
   const int64_t out_c = g.in_depth * d.multiplier;
-  for (int64_t oy = 0; oy < g.out[1]; ++oy) {
+  for (int64_t oy = oy_begin; oy < oy_end; ++oy) {
     for (int64_t ox = 0; ox < g.out[2]; ++ox) {
       const int64_t out_off = ((b * g.out[1] + oy) * g.out[2] + ox) * out_c;
       for (int64_t ky = 0; ky < g.filter[1]; ++ky) {
@@ -124,14 +126,15 @@ inline void MultiplyAdd(const AccumT<T>* a, const AccumT<T>* b, int64_t n,
 // One image's share of a pass, in A: forward (x = input, y = filter,
 // r = output), input gradient (x = filter, y = out_backprop, r = d input)
 // or filter gradient (x = input, y = out_backprop, r = this image's
-// d filter). r starts zeroed.
+// d filter), over output rows [oy_begin, oy_end). r starts zeroed.
 template <typename T, DepthwisePass kPass>
-void DepthwiseImage(const DepthwiseShape& d, int64_t img, const AccumT<T>* x,
-                    const AccumT<T>* y, AccumT<T>* r) {
+void DepthwiseImage(const DepthwiseShape& d, int64_t img, int64_t oy_begin,
+                    int64_t oy_end, const AccumT<T>* x, const AccumT<T>* y,
+                    AccumT<T>* r) {
   using A = AccumT<T>;
   const int64_t channels = d.geo.in_depth;
   const int64_t m = d.multiplier;
-  ForEachWindow(d, img, [&](int64_t o, int64_t i, int64_t f) {
+  ForEachWindow(d, img, oy_begin, oy_end, [&](int64_t o, int64_t i, int64_t f) {
     if (kPass == DepthwisePass::kForward) {
       A* dst = r + o;
       const A* w = y + f;
@@ -231,11 +234,14 @@ class DepthwiseConvOp : public AsyncOpKernel {
     const double flops = static_cast<double>(d.geo.batch) *
                          d.geo.out_positions() * d.geo.filter_positions() *
                          d.geo.out_depth;
+    // Work units: images, or for the forward op (whose output rows are
+    // independent) image rows, so that one image uses every thread too.
+    const int64_t rows = kPass == DepthwisePass::kForward ? d.geo.out[1] : 1;
+    const int64_t units = d.geo.batch * rows;
     job->pieces = static_cast<int>(std::max<int64_t>(
         1,
-        std::min<int64_t>({threads, d.geo.batch,
+        std::min<int64_t>({threads, units,
                            static_cast<int64_t>(flops / kMinFlopsPerPiece)})));
-    const int64_t batch = d.geo.batch;
     auto finish = [job, out, done = std::move(done)]() {
       if (kPass == DepthwisePass::kBackpropFilter) {
         // The images' sums, added in image order.
@@ -253,14 +259,19 @@ class DepthwiseConvOp : public AsyncOpKernel {
     };
     ParallelForAsync(
         scheduler, job->pieces,
-        [job, batch](int piece) {
-          const int64_t begin = batch * piece / job->pieces;
-          const int64_t end = batch * (piece + 1) / job->pieces;
-          for (int64_t b = begin; b < end; ++b) {
+        [job, units, rows](int piece) {
+          const int64_t begin = units * piece / job->pieces;
+          const int64_t end = units * (piece + 1) / job->pieces;
+          const int64_t out_rows = job->d.geo.out[1];
+          for (int64_t u = begin; u < end; ++u) {
+            const int64_t b = u / rows;
             A* r = kPass == DepthwisePass::kBackpropFilter
                        ? job->per_image + b * job->image_stride
                        : job->r;
-            DepthwiseImage<T, kPass>(job->d, b, job->x, job->y, r);
+            const int64_t oy = rows == 1 ? 0 : u % rows;
+            DepthwiseImage<T, kPass>(job->d, b, oy,
+                                     rows == 1 ? out_rows : oy + 1, job->x,
+                                     job->y, r);
           }
         },
         std::move(finish));

@@ -211,6 +211,8 @@ def depthwise(g):
          explicit_paddings=[0, 0, 1, 2, 2, 0, 0, 0])
     case("larger", xs=(2, 16, 16, 32), fs=(3, 3, 32, 1))
     case("larger_half", t="half", xs=(4, 16, 16, 32), fs=(3, 3, 32, 2))
+    # One image large enough for its rows to be split across threads.
+    case("parallel_batch1", xs=(1, 64, 64, 64), fs=(3, 3, 64, 1))
     case("empty_batch", xs=(0, 5, 5, 3))
     case("zero_filter_height", fs=(0, 3, 3, 2))
     case("zero_multiplier", fs=(3, 3, 3, 0))
