@@ -322,6 +322,34 @@ def mlp_section(runs):
             (targets[1], None if r_mm is None else r_mm >= 0.85)]
 
 
+def conv_section(runs, tf_runs):
+    print("== Convolutions: conv_benchmark against TensorFlow (best over "
+          "repetitions) ==")
+    if runs is None:
+        print("(conv_benchmark not run)\n")
+        return []
+    pattern = re.compile(r"^BM_StepflowConv/shape:(\d+)/threads:(\d+)/real_time$")
+    rows = []
+    keys = sorted((int(m.group(1)), int(m.group(2)))
+                  for m in map(pattern.match, runs) if m)
+    for shape, threads in keys:
+        args = "shape:%d/threads:%d/real_time" % (shape, threads)
+        ours = best(runs, "BM_StepflowConv/" + args, "real_time")
+        peer = best(tf_runs, "BM_TensorFlowConv/" + args, "real_time")
+        label = runs["BM_StepflowConv/" + args][0].get("label", str(shape))
+        rows.append(["%s, %s, ms" % (label, threads_label(threads)),
+                     fmt(ours, digits=2), fmt(peer, digits=2),
+                     fmt(ratio(ours, peer), digits=2)])
+    print(table(["measure", "ours", "TensorFlow", "ours/TF"], rows))
+    print("(one Session run of one float NHWC convolution of constants, "
+          "lower is better;\n TensorFlow: benchmarks/conv_tf_peer.py, "
+          "default configuration)")
+    if tf_runs is None:
+        print("(TensorFlow peer not run: set STEPFLOW_TF_PYTHON)")
+    print()
+    return []
+
+
 TF_PEER_CONTEXT = ["tensorflow", "tf_onednn", "tf_threads", "tf_grappler"]
 INFERENCE_RUN = re.compile(
     r"^BM_(Tf|Stepflow)Inference/(.+)/batch:(\d+)/threads:(\d+)/real_time$")
@@ -407,6 +435,8 @@ def main():
     parser.add_argument("--sim")
     parser.add_argument("--mlp")
     parser.add_argument("--tf_peer")
+    parser.add_argument("--conv")
+    parser.add_argument("--conv_tf")
     args = parser.parse_args()
     checks = []
     checks += executor_section(load(args.executor))
@@ -415,6 +445,7 @@ def main():
     checks += rpc_section(load(args.rpc))
     checks += sim_section(load(args.sim))
     checks += mlp_section(load(args.mlp))
+    checks += conv_section(load(args.conv), load(args.conv_tf))
     checks += tf_peer_section(args.tf_peer)
     print("== Targets ==")
     for what, ok in checks:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the runtime benchmarks (executor, session, graph pipeline, gRPC
 # transport and distributed step, simulator, MLP training step and MatMul,
-# TensorFlow as a peer) and prints one table with the peers and the ratios
-# ours / peer (BENCHMARKS.md).
+# convolutions, TensorFlow as a peer) and prints one table with the peers
+# and the ratios ours / peer (BENCHMARKS.md).
 #
 #   benchmarks/run_all.sh [--quick] [--min_time=S] [--repetitions=N]
 #                         [--out_dir=DIR]
@@ -53,7 +53,8 @@ else
   bazel build -c opt "${defines[@]}" //benchmarks:executor_benchmark \
     //benchmarks:session_benchmark //benchmarks:pipeline_benchmark \
     //benchmarks:rpc_benchmark //benchmarks:sim_benchmark \
-    //benchmarks:mlp_benchmark //benchmarks:tf_peer_benchmark >&2
+    //benchmarks:mlp_benchmark //benchmarks:conv_benchmark \
+    //benchmarks:tf_peer_benchmark >&2
   # The configuration's own output directory, not the bazel-bin symlink
   # (which another build with other flags may re-point meanwhile).
   bin_dir="$(bazel info -c opt "${defines[@]}" bazel-bin 2>/dev/null)/benchmarks"
@@ -64,7 +65,8 @@ if [ -z "$out_dir" ]; then out_dir="$(mktemp -d -t stepflow_bench.XXXXXX)"; fi
 mkdir -p "$out_dir/bin"
 # Run private copies, so that a rebuild during the run cannot swap them.
 for name in executor_benchmark session_benchmark pipeline_benchmark \
-  rpc_benchmark sim_benchmark mlp_benchmark tf_peer_benchmark; do
+  rpc_benchmark sim_benchmark mlp_benchmark conv_benchmark \
+  tf_peer_benchmark; do
   cp -f "$bin_dir/$name" "$out_dir/bin/$name"
 done
 bin_dir="$out_dir/bin"
@@ -105,6 +107,25 @@ else
     --benchmark_enable_random_interleaving=true
 fi
 
+# Convolutions; TensorFlow's timings of the same graphs come from
+# conv_tf_peer.py, run right after (same machine state).
+if [ "$quick" = 1 ]; then
+  run conv_benchmark --benchmark_filter='threads:1'
+else
+  run conv_benchmark
+fi
+conv_tf_flags=()
+if [ -n "${STEPFLOW_TF_PYTHON:-}" ]; then
+  echo "run_all.sh: running conv_tf_peer.py" >&2
+  if "$STEPFLOW_TF_PYTHON" "$repo/benchmarks/conv_tf_peer.py" \
+    "$out_dir/conv_tf_peer.json" --min_time="$min_time" \
+    --repetitions="$repetitions" >&2; then
+    conv_tf_flags+=(--conv_tf "$out_dir/conv_tf_peer.json")
+  else
+    echo "run_all.sh: conv_tf_peer.py failed; no TensorFlow convolutions" >&2
+  fi
+fi
+
 # TensorFlow as a peer: the zoo's frozen inference models (the other zoo
 # models train or load SavedModels), generated with TensorFlow itself.
 # Rows interleaved as above; --quick runs batch 1 and 64 only.
@@ -134,6 +155,7 @@ python3 "$report" --executor "$out_dir/executor_benchmark.json" \
   --rpc "$out_dir/rpc_benchmark.json" \
   --sim "$out_dir/sim_benchmark.json" \
   --mlp "$out_dir/mlp_benchmark.json" \
+  --conv "$out_dir/conv_benchmark.json" "${conv_tf_flags[@]}" \
   --tf_peer "$out_dir/tf_peer_benchmark.json"
 echo
 echo "(raw JSON in $out_dir)"

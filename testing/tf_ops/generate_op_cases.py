@@ -26,8 +26,9 @@ Exit status: 0, or 1 when a registered op that is not exempt got no case or
 a case could not be built.
 
 The cases live in modules beside this one, one per op family: ops_math.py,
-ops_nn.py, ops_array.py, ops_array_layout.py, ops_state.py, ops_random.py, ops_control_flow.py
-and ops_io.py, over op_case_lib.py (Spec, Ctx, Generator).
+ops_nn.py, ops_conv.py, ops_array.py, ops_array_layout.py, ops_state.py,
+ops_random.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
+Ctx, Generator).
 """
 
 import argparse
@@ -45,6 +46,7 @@ import op_case_lib  # noqa: E402  (first: sets TensorFlow's environment)
 import ops_array  # noqa: E402
 import ops_array_layout  # noqa: E402
 import ops_control_flow  # noqa: E402
+import ops_conv  # noqa: E402
 import ops_io  # noqa: E402
 import ops_math  # noqa: E402
 import ops_nn  # noqa: E402
@@ -73,6 +75,7 @@ def generate(g):
     ops_nn.softmax(g, "LogSoftmax")
     ops_nn.softmax_xent(g)
     ops_nn.sparse_xent(g)
+    ops_conv.convolutions(g)
     ops_math.cumsum(g)
     ops_math.cast(g)
     for op in ("Identity", "Snapshot", "StopGradient", "PreventGradient"):
