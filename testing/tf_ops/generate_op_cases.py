@@ -26,7 +26,7 @@ Exit status: 0, or 1 when a registered op that is not exempt got no case or
 a case could not be built.
 
 The cases live in modules beside this one, one per op family: ops_math.py,
-ops_math_special.py, ops_nn.py, ops_array.py, ops_state.py, ops_random.py, ops_control_flow.py
+ops_math_special.py, ops_linalg.py, ops_nn.py, ops_array.py, ops_state.py, ops_random.py, ops_control_flow.py
 and ops_io.py, over op_case_lib.py (Spec, Ctx, Generator).
 """
 
@@ -45,6 +45,7 @@ import op_case_lib  # noqa: E402  (first: sets TensorFlow's environment)
 import ops_array  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_io  # noqa: E402
+import ops_linalg  # noqa: E402
 import ops_math  # noqa: E402
 import ops_math_special  # noqa: E402
 import ops_nn  # noqa: E402
@@ -116,6 +117,7 @@ def generate(g):
     ops_io.checkpoints(g)
     ops_control_flow.internal(g)
     ops_math_special.generate(g)
+    ops_linalg.generate(g)
 
 
 def read_exemptions(path):
