@@ -19,59 +19,20 @@ namespace stepflow {
 namespace cwise {
 namespace {
 
-template <typename T>
-constexpr bool kIsHalfLike =
-    std::is_same<T, half>::value || std::is_same<T, bfloat16>::value;
-
-template <typename T>
-struct SameTypeFn : FunctorBase {
-  using In = T;
-  using Out = T;
-  using OutT = T;
-};
-
-template <typename T>
-struct ToBoolFn : FunctorBase {
-  using In = T;
-  using Out = bool;
-  using OutT = bool;
-};
-
-// Declares `Name<T>` (base Base<T>) computing the Eigen array method
-// `method`, in float for the 16-bit floats.
-#define SF_ARRAY_METHOD_FN(Name, Base, method)                          \
-  template <typename T>                                                 \
-  struct Name : Base<T> {                                               \
-    template <class X>                                                  \
-    static auto Expr(const X& x) {                                      \
-      if constexpr (kIsHalfLike<T>) {                                   \
-        auto f = x.template cast<float>().method();                     \
-        if constexpr (std::is_same<typename Base<T>::OutT, T>::value) { \
-          return f.template cast<T>();                                  \
-        } else {                                                        \
-          return f;                                                     \
-        }                                                               \
-      } else {                                                          \
-        return x.method();                                              \
-      }                                                                 \
-    }                                                                   \
-  }
-
-SF_ARRAY_METHOD_FN(ErfFn, SameTypeFn, erf);
-SF_ARRAY_METHOD_FN(ErfcFn, SameTypeFn, erfc);
-SF_ARRAY_METHOD_FN(LgammaFn, SameTypeFn, lgamma);
-SF_ARRAY_METHOD_FN(DigammaFn, SameTypeFn, digamma);
-SF_ARRAY_METHOD_FN(RintFn, SameTypeFn, rint);
-SF_ARRAY_METHOD_FN(IsFiniteFn, ToBoolFn, isFinite);
-SF_ARRAY_METHOD_FN(IsNanFn, ToBoolFn, isNaN);
-SF_ARRAY_METHOD_FN(IsInfFn, ToBoolFn, isInf);
-#undef SF_ARRAY_METHOD_FN
+SF_CWISE_ARRAY_METHOD_FN(ErfFn, SameTypeFunctor, erf);
+SF_CWISE_ARRAY_METHOD_FN(ErfcFn, SameTypeFunctor, erfc);
+SF_CWISE_ARRAY_METHOD_FN(LgammaFn, SameTypeFunctor, lgamma);
+SF_CWISE_ARRAY_METHOD_FN(DigammaFn, SameTypeFunctor, digamma);
+SF_CWISE_ARRAY_METHOD_FN(RintFn, SameTypeFunctor, rint);
+SF_CWISE_ARRAY_METHOD_FN(IsFiniteFn, ToBoolFunctor, isFinite);
+SF_CWISE_ARRAY_METHOD_FN(IsNanFn, ToBoolFunctor, isNaN);
+SF_CWISE_ARRAY_METHOD_FN(IsInfFn, ToBoolFunctor, isInf);
 
 // Declares `Name<T>`, the binary special function `fn(a, b)` of
 // Eigen::numext.
 #define SF_NUMEXT_BINARY_FN(Name, fn)                         \
   template <typename T>                                       \
-  struct Name : SameTypeFn<T> {                               \
+  struct Name : SameTypeFunctor<T> {                          \
     static constexpr bool kVectorized = true;                 \
     template <class A, class B>                               \
     static auto Expr(const A& a, const B& b) {                \
@@ -101,7 +62,7 @@ T HurwitzZeta(T x, T q) {
 }
 
 template <typename T>
-struct ZetaFn : SameTypeFn<T> {
+struct ZetaFn : SameTypeFunctor<T> {
   static constexpr bool kVectorized = true;
   template <class X, class Q>
   static auto Expr(const X& x, const Q& q) {

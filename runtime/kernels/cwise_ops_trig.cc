@@ -14,48 +14,21 @@ namespace stepflow {
 namespace cwise {
 namespace {
 
-template <typename T>
-constexpr bool kIsHalfLike =
-    std::is_same<T, half>::value || std::is_same<T, bfloat16>::value;
+SF_CWISE_ARRAY_METHOD_FN(SinFn, SameTypeFunctor, sin);
+SF_CWISE_ARRAY_METHOD_FN(CosFn, SameTypeFunctor, cos);
+SF_CWISE_ARRAY_METHOD_FN(TanFn, SameTypeFunctor, tan);
+SF_CWISE_ARRAY_METHOD_FN(AsinFn, SameTypeFunctor, asin);
+SF_CWISE_ARRAY_METHOD_FN(AcosFn, SameTypeFunctor, acos);
+SF_CWISE_ARRAY_METHOD_FN(AtanFn, SameTypeFunctor, atan);
+SF_CWISE_ARRAY_METHOD_FN(SinhFn, SameTypeFunctor, sinh);
+SF_CWISE_ARRAY_METHOD_FN(CoshFn, SameTypeFunctor, cosh);
+SF_CWISE_ARRAY_METHOD_FN(AsinhFn, SameTypeFunctor, asinh);
+SF_CWISE_ARRAY_METHOD_FN(AcoshFn, SameTypeFunctor, acosh);
+SF_CWISE_ARRAY_METHOD_FN(AtanhFn, SameTypeFunctor, atanh);
+SF_CWISE_ARRAY_METHOD_FN(Expm1Fn, SameTypeFunctor, expm1);
 
 template <typename T>
-struct SameTypeFn : FunctorBase {
-  using In = T;
-  using Out = T;
-  using OutT = T;
-};
-
-// Declares `Name<T>` computing the Eigen array method `method` (in float
-// for the 16-bit floats).
-#define SF_ARRAY_METHOD_FN(Name, method)                             \
-  template <typename T>                                              \
-  struct Name : SameTypeFn<T> {                                      \
-    template <class X>                                               \
-    static auto Expr(const X& x) {                                   \
-      if constexpr (kIsHalfLike<T>) {                                \
-        return x.template cast<float>().method().template cast<T>(); \
-      } else {                                                       \
-        return x.method();                                           \
-      }                                                              \
-    }                                                                \
-  }
-
-SF_ARRAY_METHOD_FN(SinFn, sin);
-SF_ARRAY_METHOD_FN(CosFn, cos);
-SF_ARRAY_METHOD_FN(TanFn, tan);
-SF_ARRAY_METHOD_FN(AsinFn, asin);
-SF_ARRAY_METHOD_FN(AcosFn, acos);
-SF_ARRAY_METHOD_FN(AtanFn, atan);
-SF_ARRAY_METHOD_FN(SinhFn, sinh);
-SF_ARRAY_METHOD_FN(CoshFn, cosh);
-SF_ARRAY_METHOD_FN(AsinhFn, asinh);
-SF_ARRAY_METHOD_FN(AcoshFn, acosh);
-SF_ARRAY_METHOD_FN(AtanhFn, atanh);
-SF_ARRAY_METHOD_FN(Expm1Fn, expm1);
-#undef SF_ARRAY_METHOD_FN
-
-template <typename T>
-struct Atan2Fn : SameTypeFn<T> {
+struct Atan2Fn : SameTypeFunctor<T> {
   static constexpr bool kVectorized = true;
   template <class Y, class X>
   static auto Expr(const Y& y, const X& x) {
