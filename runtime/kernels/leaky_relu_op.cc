@@ -8,7 +8,9 @@
 namespace stepflow {
 namespace {
 
-template <typename T>
+// kGrad selects LeakyReluGrad: the selected value is then the gradient
+// (input 0) and the test is on the features (input 1).
+template <typename T, bool kGrad>
 class LeakyReluOp : public OpKernel {
  public:
   explicit LeakyReluOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -18,45 +20,21 @@ class LeakyReluOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(0);
-    Tensor* out = nullptr;
-    OP_REQUIRES_OK(
-        ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
-    const int64_t n = x.NumElements();
-    if (n == 0) return;
-    cwise::ConstArrayMap<T> f(x.base<T>(), n);
-    cwise::ArrayMap<T>(out->base<T>(), n) = (f > T(0)).select(f, f * alpha_);
-  }
-
- private:
-  T alpha_;
-};
-
-template <typename T>
-class LeakyReluGradOp : public OpKernel {
- public:
-  explicit LeakyReluGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    float alpha = 0;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("alpha", &alpha));
-    alpha_ = T(alpha);
-  }
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& g = ctx->input(0);
-    const Tensor& x = ctx->input(1);
-    OP_REQUIRES(ctx, g.shape() == x.shape(),
+    const Tensor& v = ctx->input(0);
+    const Tensor& x = ctx->input(kGrad ? 1 : 0);
+    OP_REQUIRES(ctx, v.shape() == x.shape(),
                 NodeInvalidArgument(
                     ctx, type_string(), " inputs must have the same shape: ",
-                    g.shape().DebugString(), " vs. ", x.shape().DebugString()));
+                    v.shape().DebugString(), " vs. ", x.shape().DebugString()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(
-        ctx, ctx->forward_input_or_allocate_output(0, 0, g.shape(), &out));
-    const int64_t n = g.NumElements();
+        ctx, ctx->forward_input_or_allocate_output(0, 0, v.shape(), &out));
+    const int64_t n = v.NumElements();
     if (n == 0) return;
-    cwise::ConstArrayMap<T> grad(g.base<T>(), n);
+    cwise::ConstArrayMap<T> value(v.base<T>(), n);
     cwise::ConstArrayMap<T> f(x.base<T>(), n);
     cwise::ArrayMap<T>(out->base<T>(), n) =
-        (f > T(0)).select(grad, grad * alpha_);
+        (f > T(0)).select(value, value * alpha_);
   }
 
  private:
@@ -66,10 +44,10 @@ class LeakyReluGradOp : public OpKernel {
 #define SF_REGISTER_LEAKY_RELU(T)                                      \
   REGISTER_KERNEL_BUILDER(                                             \
       Name("LeakyRelu").Device(DEVICE_CPU).TypeConstraint<T>("T"),     \
-      LeakyReluOp<T>);                                                 \
+      LeakyReluOp<T, false>);                                          \
   REGISTER_KERNEL_BUILDER(                                             \
       Name("LeakyReluGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      LeakyReluGradOp<T>);
+      LeakyReluOp<T, true>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_LEAKY_RELU)
 #undef SF_REGISTER_LEAKY_RELU
 
