@@ -1,10 +1,12 @@
-// FloorDiv, TruncateDiv, FloorMod, Mod and SquaredDifference, with NumPy
+// FloorDiv, TruncateDiv, FloorMod, Mod, TruncateMod (= Mod) and
+// SquaredDifference, with NumPy
 // broadcasting.
 //
 // Integers: FloorDiv rounds toward -inf, TruncateDiv toward zero; FloorMod
 // takes the sign of the divisor, Mod (C's %) the sign of the dividend.
 // A zero divisor is InvalidArgument ("Integer division by zero") naming the
-// node, except for TruncateDiv, where TensorFlow reports it as Internal;
+// node, except for TruncateDiv and TruncateMod, where TensorFlow reports it
+// as Internal;
 // MIN / -1 wraps to MIN and MIN mod -1 is 0, never a trap.
 // Floating point: FloorDiv = floor(x / y); TruncateDiv = trunc(x / y);
 // Mod = fmod(x, y); FloorMod = fmod adjusted to the divisor's sign (IEEE
@@ -106,6 +108,13 @@ struct FloorModFn : IntDivBase<T> {
   }
 };
 
+// TruncateMod is Mod, except that TensorFlow's BinaryOp reports its integer
+// division by zero as Internal.
+template <typename T>
+struct TruncateModInternalFn : TruncateModFn<T> {
+  static constexpr absl::StatusCode kErrorCode = absl::StatusCode::kInternal;
+};
+
 // Floating-point versions (half/bfloat16 computed in float).
 template <typename T>
 struct FloatBinaryBase : FunctorBase {
@@ -202,6 +211,10 @@ SF_REGISTER_BINARY("Mod", FmodFloatFn, float)
 SF_REGISTER_BINARY("Mod", FmodFloatFn, double)
 SF_REGISTER_BINARY("Mod", TruncateModFn, int32_t)
 SF_REGISTER_BINARY("Mod", TruncateModFn, int64_t)
+SF_REGISTER_BINARY("TruncateMod", FmodFloatFn, float)
+SF_REGISTER_BINARY("TruncateMod", FmodFloatFn, double)
+SF_REGISTER_BINARY("TruncateMod", TruncateModInternalFn, int32_t)
+SF_REGISTER_BINARY("TruncateMod", TruncateModInternalFn, int64_t)
 
 #define SF_SQUARED_DIFFERENCE(T) \
   SF_REGISTER_BINARY("SquaredDifference", SquaredDifferenceFn, T)

@@ -50,6 +50,48 @@ struct FunctorBase {
   static constexpr bool kIncompatibleValue = false;
 };
 
+// Whether T is a 16-bit float (computed in float by the functors below).
+template <typename T>
+constexpr bool kIsHalfLike =
+    std::is_same<T, half>::value || std::is_same<T, bfloat16>::value;
+
+// A functor whose input and output elements are T.
+template <typename T>
+struct SameTypeFunctor : FunctorBase {
+  using In = T;
+  using Out = T;
+  using OutT = T;
+};
+
+// A functor from T to bool (IsNan and the like).
+template <typename T>
+struct ToBoolFunctor : FunctorBase {
+  using In = T;
+  using Out = bool;
+  using OutT = bool;
+};
+
+// Declares the unary functor `Name<T>` (deriving from Base<T>, one of the
+// two above) computing the Eigen array method `method`: in float for the
+// 16-bit floats, rounded back to T when the output is T.
+#define SF_CWISE_ARRAY_METHOD_FN(Name, Base, method)                    \
+  template <typename T>                                                 \
+  struct Name : Base<T> {                                               \
+    template <class X>                                                  \
+    static auto Expr(const X& x) {                                      \
+      if constexpr (kIsHalfLike<T>) {                                   \
+        auto f = x.template cast<float>().method();                     \
+        if constexpr (std::is_same<typename Base<T>::OutT, T>::value) { \
+          return f.template cast<T>();                                  \
+        } else {                                                        \
+          return f;                                                     \
+        }                                                               \
+      } else {                                                          \
+        return x.method();                                              \
+      }                                                                 \
+    }                                                                   \
+  }
+
 // The status a failing scalar functor F reports: F::kError with
 // F::kErrorCode, naming the node.
 template <typename F>

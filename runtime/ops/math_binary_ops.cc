@@ -42,6 +42,43 @@ REGISTER_OP("FloorMod")
 
 REGISTER_OP("Mod").Input("x: T").Input("y: T").Output("z: T").Attr(kModTypes);
 
+REGISTER_OP("TruncateMod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kModTypes);
+
+REGISTER_OP("Atan2").Input("y: T").Input("x: T").Output("z: T").Attr(
+    "T: {bfloat16, half, float, double}");
+
+REGISTER_OP("DivNoNan")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, float, bfloat16, double, complex64, complex128}");
+
+REGISTER_OP("MulNoNan")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}");
+
+#define SF_XLOGY_OP(NAME)                                            \
+  REGISTER_OP(NAME).Input("x: T").Input("y: T").Output("z: T").Attr( \
+      "T: {half, bfloat16, float, double, complex64, complex128}")
+SF_XLOGY_OP("Xlogy");
+SF_XLOGY_OP("Xdivy");
+SF_XLOGY_OP("Xlog1py");
+#undef SF_XLOGY_OP
+
+// min and max are scalars or t's shape.
+REGISTER_OP("ClipByValue")
+    .Input("t: T")
+    .Input("clip_value_min: T")
+    .Input("clip_value_max: T")
+    .Output("output: T")
+    .Attr("T: numbertype");
+
 REGISTER_OP("SquaredDifference")
     .Input("x: T")
     .Input("y: T")

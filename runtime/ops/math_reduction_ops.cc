@@ -1,7 +1,7 @@
 // Reductions beyond Sum/Mean/Prod: Max, Min, All, Any (reduce over the axes
 // in `reduction_indices`), ArgMax/ArgMin (index of the extreme value along
-// one axis) and Cumsum (running sum along one axis). Signatures match
-// TensorFlow's OpDefs.
+// one axis), Cumsum and Cumprod (running sum and product along one axis).
+// Signatures match TensorFlow's OpDefs.
 #include "runtime/framework/op.h"
 
 namespace stepflow {
@@ -66,6 +66,15 @@ REGISTER_OP("ArgMin")
     .Attr("output_type: {int32, int64} = DT_INT64");
 
 REGISTER_OP("Cumsum")
+    .Input("x: T")
+    .Input("axis: Tidx")
+    .Attr("exclusive: bool = false")
+    .Attr("reverse: bool = false")
+    .Output("out: T")
+    .Attr("T: numbertype")
+    .Attr("Tidx: {int32, int64} = DT_INT32");
+
+REGISTER_OP("Cumprod")
     .Input("x: T")
     .Input("axis: Tidx")
     .Attr("exclusive: bool = false")

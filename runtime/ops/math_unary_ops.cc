@@ -1,5 +1,7 @@
-// Element-wise unary math ops (Abs, Sign, Floor, Ceil, Round, Sqrt, Rsqrt,
-// Exp, Log, Log1p, Tanh, Sigmoid, Reciprocal, Inv) and the gradient helpers
+// Element-wise unary math ops (Abs, Sign, Floor, Ceil, Round, Rint, Sqrt,
+// Rsqrt, Exp, Expm1, Log, Log1p, Tanh, Sigmoid, Reciprocal, Inv, the
+// trigonometric and hyperbolic functions and their inverses, Erf, Erfc,
+// Lgamma, Digamma, IsFinite/IsNan/IsInf) and the gradient helpers
 // TensorFlow's gradient code emits for them (SqrtGrad, RsqrtGrad, TanhGrad,
 // SigmoidGrad, ReciprocalGrad, InvGrad). Signatures match TensorFlow's
 // OpDefs.
@@ -41,6 +43,28 @@ SF_UNARY_OP("Tanh", kUnaryComplexTypes);
 SF_UNARY_OP("Sigmoid", kUnaryComplexTypes);
 SF_UNARY_OP("Reciprocal", kUnaryTypes);
 SF_UNARY_OP("Inv", kUnaryTypes);
+
+SF_UNARY_OP("Rint", kFloatTypes);
+SF_UNARY_OP("Expm1", kUnaryComplexTypes);
+SF_UNARY_OP("Sin", kUnaryComplexTypes);
+SF_UNARY_OP("Cos", kUnaryComplexTypes);
+SF_UNARY_OP("Tan", kUnaryComplexTypes);
+SF_UNARY_OP("Asin", kUnaryComplexTypes);
+SF_UNARY_OP("Acos", kUnaryComplexTypes);
+SF_UNARY_OP("Atan", kUnaryComplexTypes);
+SF_UNARY_OP("Sinh", kUnaryComplexTypes);
+SF_UNARY_OP("Cosh", kUnaryComplexTypes);
+SF_UNARY_OP("Asinh", kUnaryComplexTypes);
+SF_UNARY_OP("Acosh", kUnaryComplexTypes);
+SF_UNARY_OP("Atanh", kUnaryComplexTypes);
+SF_UNARY_OP("Erf", kFloatTypes);
+SF_UNARY_OP("Erfc", kFloatTypes);
+SF_UNARY_OP("Lgamma", kFloatTypes);
+SF_UNARY_OP("Digamma", kFloatTypes);
+
+REGISTER_OP("IsFinite").Input("x: T").Output("y: bool").Attr(kFloatTypes);
+REGISTER_OP("IsNan").Input("x: T").Output("y: bool").Attr(kFloatTypes);
+REGISTER_OP("IsInf").Input("x: T").Output("y: bool").Attr(kFloatTypes);
 
 SF_UNARY_GRAD_OP("SqrtGrad");
 SF_UNARY_GRAD_OP("RsqrtGrad");

@@ -1,4 +1,5 @@
-// Activations beyond Relu/Softmax: Relu6, Elu, Softplus, LogSoftmax.
+// Activations beyond Relu/Softmax: Relu6, Elu, Selu, Softplus, Softsign,
+// LeakyRelu, LogSoftmax.
 // Signatures match TensorFlow's OpDefs.
 #include "runtime/framework/op.h"
 
@@ -18,6 +19,22 @@ REGISTER_OP("Softplus")
     .Input("features: T")
     .Output("activations: T")
     .Attr("T: {half, bfloat16, float, double}");
+
+REGISTER_OP("Selu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+REGISTER_OP("Softsign")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+REGISTER_OP("LeakyRelu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("alpha: float = 0.2")
+    .Attr("T: {half, bfloat16, float, double} = DT_FLOAT");
 
 REGISTER_OP("LogSoftmax")
     .Input("logits: T")

@@ -26,9 +26,9 @@ Exit status: 0, or 1 when a registered op that is not exempt got no case or
 a case could not be built.
 
 The cases live in modules beside this one, one per op family: ops_math.py,
-ops_nn.py, ops_conv.py, ops_array.py, ops_array_layout.py, ops_state.py,
-ops_random.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
-Ctx, Generator).
+ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_array.py,
+ops_array_layout.py, ops_state.py, ops_random.py, ops_control_flow.py and
+ops_io.py, over op_case_lib.py (Spec, Ctx, Generator).
 """
 
 import argparse
@@ -48,7 +48,9 @@ import ops_array_layout  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_conv  # noqa: E402
 import ops_io  # noqa: E402
+import ops_linalg  # noqa: E402
 import ops_math  # noqa: E402
+import ops_math_special  # noqa: E402
 import ops_nn  # noqa: E402
 import ops_random  # noqa: E402
 import ops_state  # noqa: E402
@@ -137,6 +139,8 @@ def generate(g):
     ops_array_layout.space_depth(g)
     ops_array_layout.matrix_band(g)
     ops_array_layout.matrix_diag(g)
+    ops_math_special.generate(g)
+    ops_linalg.generate(g)
 
 
 def read_exemptions(path):

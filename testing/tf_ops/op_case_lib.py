@@ -138,6 +138,8 @@ class Ctx:
                 v = rng.uniform(-0.9, 0.9, size=shape)
             elif kind == "wide":
                 v = rng.uniform(-8.0, 8.0, size=shape)
+            elif kind == "gt1":
+                v = rng.uniform(1.25, 4.0, size=shape)
             else:
                 v = rng.uniform(-3.0, 3.0, size=shape)
             # Multiples of 1/64: short binary fractions, so narrow types

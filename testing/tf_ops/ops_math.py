@@ -26,8 +26,10 @@ UNARY = {
 }
 
 
-def unary(g, op, fn=None):
-    kind, differentiable = UNARY[op]
+def unary(g, op, fn=None, spec=None):
+    """Cases for an element-wise unary op; spec = (input kind,
+    differentiable), UNARY[op] by default."""
+    kind, differentiable = spec or UNARY[op]
     arg = g.ops[op]["op_def"]["input_arg"][0]["name"] if op in g.ops else "x"
     f = fn or (lambda x: getattr(raw, op)(**{arg: x}))
     for i, t in enumerate(g.types(op)):
@@ -65,18 +67,24 @@ BINARY = {
 }
 BINARY_GRAD = ("Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "Pow",
                "Maximum", "Minimum", "SquaredDifference", "FloorMod")
-DIVISIONS = ("Div", "FloorDiv", "FloorMod", "Mod", "TruncateDiv")
+DIVISIONS = ("Div", "FloorDiv", "FloorMod", "Mod", "TruncateDiv", "TruncateMod")
 
 
-def binary(g, op):
-    ykind = BINARY[op]
+def binary(g, op, ykind=None, differentiable=None):
+    """Cases for an element-wise binary op; ykind is y's input kind
+    (BINARY[op] by default), differentiable whether to add gradient cases
+    (op in BINARY_GRAD by default)."""
+    ykind = ykind or BINARY[op]
+    if differentiable is None:
+        differentiable = op in BINARY_GRAD
     raw_f = getattr(raw, op)
 
     def f(x, y, **attrs):
         return raw_f(x=x, y=y, **attrs)
     xkind = "pos" if op == "Pow" else "any"
     types = ["bool"] if op.startswith("Logical") else g.types(op)
-    first = "bool" if op.startswith("Logical") else "float"
+    first = "bool" if op.startswith("Logical") else \
+        "float" if "float" in types else "int32"
 
     def pair(c, t, xs, ys, static=False):
         return (c.input(DTYPES[t], xs, xkind, name="x", static=static),
@@ -98,7 +106,7 @@ def binary(g, op):
               lambda c: f(c.feed(np.array([np.nan, 1, np.nan], np.float32), name="x"),
                           c.feed(np.array([np.nan, 1, 2], np.float32), name="y")))
     if op in DIVISIONS:
-        it = "int32" if op != "Mod" else "int64"
+        it = "int32" if op not in ("Mod", "TruncateMod") else "int64"
         for t in [it] + (["uint8"] if "uint8" in types else []):
             g.add(op, "zero_divisor_" + t,
                   lambda c, t=t: f(c.feed(np.array([1, 2, 3], np_type(DTYPES[t])), name="x"),
@@ -112,7 +120,7 @@ def binary(g, op):
               lambda c: f(c.feed(np.array([7, -7, 7, -7, 0, -1], np.int32), name="x"),
                           c.feed(np.array([2, 2, -2, -2, 3, 4], np.int32), name="y")),
               note="rounding and sign conventions with negative operands")
-        if op in ("FloorMod", "Mod", "FloorDiv") and "float" in types:
+        if op in ("FloorMod", "Mod", "TruncateMod", "FloorDiv") and "float" in types:
             g.add(op, "negative_float",
                   lambda c: f(c.feed(np.array([7.5, -7.5, 7.5, -7.5], np.float32), name="x"),
                               c.feed(np.array([2, 2, -2, -2], np.float32), name="y")))
@@ -131,7 +139,7 @@ def binary(g, op):
         g.add(op, "string_broadcast",
               lambda c: f(c.input(tf.string, [2, 3], name="x"),
                           c.input(tf.string, [3], name="y")))
-    if op in BINARY_GRAD:
+    if differentiable:
         g.add(op, "grad_float",
               lambda c: (lambda x, y: grads(c, [f(x, y)], [x, y]))(
                   *pair(c, "float", [2, 3], [2, 3], static=True)),
@@ -282,9 +290,9 @@ def batch_matmul(g, op):
               *bmm(c, "double", [2, 3, 2], [2, 4, 3], True, True, static=True)))
 
 
-def cumsum(g):
-    op = "Cumsum"
-    f = raw.Cumsum
+def cumsum(g, op="Cumsum"):
+    """Cases for the scans Cumsum and Cumprod."""
+    f = getattr(raw, op)
 
     def cs(c, t, shape, axis, ex=False, rev=False, tidx=np.int32):
         return f(x=c.input(DTYPES[t], shape, name="x"),
@@ -436,8 +444,11 @@ CWISE_GRADS = {
 }
 
 
-def cwise_grad(g, op):
-    a, b, ka, kb = CWISE_GRADS[op]
+def cwise_grad(g, op, spec=None, second_order=True):
+    """Cases for an element-wise gradient op; spec = (first, second input
+    name, their kinds), CWISE_GRADS[op] by default; second_order: whether
+    TensorFlow defines the op's own gradient."""
+    a, b, ka, kb = spec or CWISE_GRADS[op]
     f = getattr(raw, op)
 
     def cg(c, t, sa, sb, static=False):
@@ -454,9 +465,10 @@ def cwise_grad(g, op):
     g.add(op, "special_float",
           lambda c: f(**{a: c.feed(np.array([0, -0.0, np.inf, np.nan, 6, 1], np.float32)),
                          b: c.feed(np.array([1, 2, 0, 1, -1, 0], np.float32))}))
-    g.add(op, "second_order",
-          lambda c: (lambda x, y, z: grads(c, [z], [x, y]))(
-              *cg(c, "float", [2, 3], [2, 3], static=True)))
+    if second_order:
+        g.add(op, "second_order",
+              lambda c: (lambda x, y, z: grads(c, [z], [x, y]))(
+                  *cg(c, "float", [2, 3], [2, 3], static=True)))
 
 
 def argminmax(g, op):

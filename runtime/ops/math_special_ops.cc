@@ -1,0 +1,27 @@
+// Special functions of two or three arguments (NumPy broadcasting for the
+// binary ones): the regularized incomplete gamma functions Igamma/Igammac
+// and IgammaGradA (d Igamma / d a), Hurwitz Zeta, Polygamma and the
+// regularized incomplete beta function Betainc. Signatures match
+// TensorFlow's OpDefs.
+#include "runtime/framework/op.h"
+
+namespace stepflow {
+
+#define SF_SPECIAL_OP(NAME, A, B, TYPES) \
+  REGISTER_OP(NAME).Input(A ": T").Input(B ": T").Output("z: T").Attr(TYPES)
+SF_SPECIAL_OP("Igamma", "a", "x", "T: {bfloat16, half, float, double}");
+SF_SPECIAL_OP("Igammac", "a", "x", "T: {bfloat16, half, float, double}");
+SF_SPECIAL_OP("IgammaGradA", "a", "x", "T: {float, double}");
+SF_SPECIAL_OP("Zeta", "x", "q", "T: {float, double}");
+SF_SPECIAL_OP("Polygamma", "a", "x", "T: {float, double}");
+#undef SF_SPECIAL_OP
+
+// a, b and x are scalars or share one shape.
+REGISTER_OP("Betainc")
+    .Input("a: T")
+    .Input("b: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {float, double}");
+
+}  // namespace stepflow

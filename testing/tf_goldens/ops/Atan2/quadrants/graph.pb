@@ -1,0 +1,12 @@
+
+,
+yPlaceholder*
+dtype0*
+shape:
+,
+xPlaceholder*
+dtype0*
+shape:
+
+Atan2Atan2yx*
+T0"ª

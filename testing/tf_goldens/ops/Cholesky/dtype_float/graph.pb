@@ -1,0 +1,8 @@
+
+0
+inputPlaceholder*
+dtype0*
+shape:
+$
+CholeskyCholeskyinput*
+T0"ª
