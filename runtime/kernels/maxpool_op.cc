@@ -1,0 +1,212 @@
+// MaxPool, MaxPoolV2 (window sizes as inputs), MaxPool3D and
+// MaxPoolWithArgmax on channels-last tensors: the maximum over each window,
+// padding excluded (a window of padding alone yields the type's lowest
+// value). MaxPool and MaxPoolV2 also pool across depth (ksize 1 spatially,
+// depth window == depth stride dividing the depth), as TensorFlow's CPU
+// kernel does. MaxPoolWithArgmax's argmax is the flat index
+// ((b * height + y) * width + x) * channels + c of the first maximum in
+// window order, b left out unless include_batch_in_index; a depth window
+// must pass MaxPool's checks and is then ignored, as in TensorFlow.
+//
+// Work is split over output rows (ShardedOpKernel). Errors: see
+// pooling_params.h.
+#include <algorithm>
+#include <vector>
+
+#include "Eigen/Core"
+#include "runtime/framework/op_kernel.h"
+#include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/pooling_params.h"
+#include "runtime/kernels/sharded_op_kernel.h"
+
+namespace stepflow {
+namespace {
+
+template <typename T>
+void MaxPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t begin,
+                 int64_t end) {
+  const int64_t depth = g.depth;
+  for (int64_t u = begin; u < end; ++u) {
+    int64_t b, p, r;
+    OutputRow(g, u, &b, &p, &r);
+    for (int64_t c = 0; c < g.out[2]; ++c) {
+      T* o = out + PixelIndex(g.out, b, p, r, c) * depth;
+      std::fill(o, o + depth, Eigen::NumTraits<T>::lowest());
+      ForEachWindowPixel(g, b, p, r, c, [&](int64_t pix) {
+        const T* x = in + pix * depth;
+        for (int64_t d = 0; d < depth; ++d) {
+          if (o[d] < x[d]) o[d] = x[d];
+        }
+      });
+    }
+  }
+}
+
+// Pooling across depth: each pixel's channels in groups of depth_window.
+template <typename T>
+void DepthMaxPool(const PoolGeometry& g, const T* in, T* out, int64_t begin,
+                  int64_t end) {
+  const int64_t w = g.depth_window;
+  for (int64_t i = begin * g.out_depth; i < end * g.out_depth; ++i) {
+    const T* x = in + i * w;
+    T m = x[0];
+    for (int64_t k = 1; k < w; ++k) m = m < x[k] ? x[k] : m;
+    out[i] = m;
+  }
+}
+
+template <typename T>
+class MaxPoolOp : public ShardedOpKernel {
+ public:
+  MaxPoolOp(OpKernelConstruction* ctx, int spatial_dims, bool sizes_as_inputs)
+      : ShardedOpKernel(ctx), sizes_as_inputs_(sizes_as_inputs) {
+    OP_REQUIRES_OK(ctx, ReadPoolOptions(ctx, *this, spatial_dims,
+                                        !sizes_as_inputs, &options_));
+  }
+  explicit MaxPoolOp(OpKernelConstruction* ctx) : MaxPoolOp(ctx, 2, false) {}
+
+ protected:
+  void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
+    PoolOptions options = options_;
+    if (sizes_as_inputs_) {
+      OP_REQUIRES_OK(ctx, ReadPoolSizeInputs(ctx, 1, &options));
+    }
+    const Tensor& input = ctx->input(0);
+    PoolGeometry g;
+    OP_REQUIRES_OK(ctx, ComputePoolGeometry(*this, options, input.shape(),
+                                            options.spatial_dims == 2, &g));
+    const TensorShape shape = g.OutputShape(options.spatial_dims);
+    OP_REQUIRES_OK(ctx, CheckAllocationSize(*this, shape, input.dtype()));
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
+    if (output->NumElements() == 0) return;
+    const T* in = input.base<T>();
+    T* out = output->base<T>();
+    if (g.depth_window > 1) {
+      work->units = g.batch * g.in_pixels();
+      work->cost_per_unit = g.depth;
+      work->fn = [g, in, out](int64_t begin, int64_t end) {
+        DepthMaxPool(g, in, out, begin, end);
+      };
+      return;
+    }
+    work->units = g.batch * g.out[0] * g.out[1];
+    work->cost_per_unit =
+        g.out[2] * g.window[0] * g.window[1] * g.window[2] * g.depth;
+    work->fn = [g, in, out](int64_t begin, int64_t end) {
+      MaxPoolRows(g, in, out, begin, end);
+    };
+  }
+
+ private:
+  const bool sizes_as_inputs_;
+  PoolOptions options_;
+};
+
+template <typename T>
+class MaxPoolV2Op : public MaxPoolOp<T> {
+ public:
+  explicit MaxPoolV2Op(OpKernelConstruction* ctx)
+      : MaxPoolOp<T>(ctx, 2, true) {}
+};
+
+template <typename T>
+class MaxPool3DOp : public MaxPoolOp<T> {
+ public:
+  explicit MaxPool3DOp(OpKernelConstruction* ctx)
+      : MaxPoolOp<T>(ctx, 3, false) {}
+};
+
+template <typename T, typename Targmax>
+class MaxPoolWithArgmaxOp : public ShardedOpKernel {
+ public:
+  explicit MaxPoolWithArgmaxOp(OpKernelConstruction* ctx)
+      : ShardedOpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadPoolOptions(ctx, *this, 2, true, &options_));
+    OP_REQUIRES_OK(
+        ctx, ctx->GetAttr("include_batch_in_index", &include_batch_in_index_));
+  }
+
+ protected:
+  void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
+    const Tensor& input = ctx->input(0);
+    PoolGeometry g;
+    OP_REQUIRES_OK(
+        ctx, ComputePoolGeometry(*this, options_, input.shape(), true, &g));
+    if (g.depth_window > 1) {
+      // A valid depth window is checked as MaxPool's, then ignored: the
+      // pooling runs with 1x1 windows at the spatial strides, as
+      // TensorFlow's CPU kernel does.
+      PoolOptions spatial = options_;
+      spatial.ksize[3] = spatial.strides[3] = 1;
+      OP_REQUIRES_OK(
+          ctx, ComputePoolGeometry(*this, spatial, input.shape(), false, &g));
+    }
+    const TensorShape shape = g.OutputShape(2);
+    OP_REQUIRES_OK(ctx, CheckAllocationSize(*this, shape, input.dtype()));
+    OP_REQUIRES_OK(ctx, CheckAllocationSize(*this, shape, DT_INT64));
+    Tensor* output = nullptr;
+    Tensor* argmax = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, shape, &argmax));
+    if (output->NumElements() == 0) return;
+    const T* in = input.base<T>();
+    T* out = output->base<T>();
+    Targmax* arg = argmax->base<Targmax>();
+    const bool with_batch = include_batch_in_index_;
+    work->units = g.batch * g.out[1];
+    work->cost_per_unit = g.out[2] * g.window[1] * g.window[2] * g.depth;
+    work->fn = [g, in, out, arg, with_batch](int64_t begin, int64_t end) {
+      const int64_t depth = g.depth;
+      std::vector<int64_t> pixel(depth);
+      for (int64_t u = begin; u < end; ++u) {
+        int64_t b, p, r;
+        OutputRow(g, u, &b, &p, &r);
+        const int64_t base = with_batch ? 0 : b * g.in_pixels();
+        for (int64_t c = 0; c < g.out[2]; ++c) {
+          const int64_t o = PixelIndex(g.out, b, p, r, c) * depth;
+          WindowArgMax(g, in, b, p, r, c, out + o, pixel.data());
+          for (int64_t d = 0; d < depth; ++d) {
+            arg[o + d] = static_cast<Targmax>(
+                pixel[d] < 0 ? -1 : (pixel[d] - base) * depth + d);
+          }
+        }
+      }
+    };
+  }
+
+ private:
+  PoolOptions options_;
+  bool include_batch_in_index_ = false;
+};
+
+#define SF_REGISTER_MAXPOOL(T)                                     \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("MaxPool").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
+      MaxPoolOp<T>);                                               \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("MaxPoolV2").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      MaxPoolV2Op<T>);                                             \
+  REGISTER_KERNEL_BUILDER(Name("MaxPoolWithArgmax")                \
+                              .Device(DEVICE_CPU)                  \
+                              .TypeConstraint<T>("T")              \
+                              .TypeConstraint<int32_t>("Targmax"), \
+                          MaxPoolWithArgmaxOp<T, int32_t>);        \
+  REGISTER_KERNEL_BUILDER(Name("MaxPoolWithArgmax")                \
+                              .Device(DEVICE_CPU)                  \
+                              .TypeConstraint<T>("T")              \
+                              .TypeConstraint<int64_t>("Targmax"), \
+                          MaxPoolWithArgmaxOp<T, int64_t>);
+SF_CALL_REAL_NUMBER_TYPES(SF_REGISTER_MAXPOOL)
+#undef SF_REGISTER_MAXPOOL
+
+#define SF_REGISTER_MAXPOOL3D(T)                                   \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("MaxPool3D").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      MaxPool3DOp<T>);
+SF_REGISTER_MAXPOOL3D(float)
+SF_REGISTER_MAXPOOL3D(bfloat16)
+#undef SF_REGISTER_MAXPOOL3D
+
+}  // namespace
+}  // namespace stepflow
