@@ -47,6 +47,7 @@ import ops_control_flow  # noqa: E402
 import ops_io  # noqa: E402
 import ops_math  # noqa: E402
 import ops_nn  # noqa: E402
+import ops_norm  # noqa: E402
 import ops_pooling  # noqa: E402
 import ops_random  # noqa: E402
 import ops_state  # noqa: E402
@@ -74,6 +75,7 @@ def generate(g):
     ops_nn.softmax_xent(g)
     ops_nn.sparse_xent(g)
     ops_pooling.pooling(g)
+    ops_norm.batch_norm(g)
     ops_math.cumsum(g)
     ops_math.cast(g)
     for op in ("Identity", "Snapshot", "StopGradient", "PreventGradient"):

@@ -1,0 +1,355 @@
+// FusedBatchNorm (V1, V2, V3) and FusedBatchNormGrad (V1, V2, V3) on the
+// CPU, for 4-D tensors in NHWC or NCHW and (V3) 5-D ones in NDHWC/NCDHW.
+//
+// Training (is_training): per channel, the batch mean and the biased batch
+// variance over every other dimension normalise x:
+//   y = (x - mean) * scale / sqrt(variance + epsilon) + offset.
+// batch_mean/batch_variance report the running statistics: the batch's
+// (variance Bessel-corrected, n / (n - 1)) when exponential_avg_factor is
+// 1, else (1 - f) * running + f * batch. reserve_space_1/2 keep the batch
+// mean and the biased variance for the gradient. Inference uses the given
+// mean and variance and passes them through. The gradient is the batch
+// norm's gradient with the saved statistics (training) or the frozen ones
+// (inference). Statistics and sums are computed in double per channel and
+// rounded to U; y and x_backprop are rounded to T.
+//
+// Work is split over channels (ShardedOpKernel). Errors: InvalidArgument
+// naming the node for ranks, formats and per-channel sizes that do not
+// fit x.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "absl/status/status.h"
+#include "runtime/framework/op_kernel.h"
+#include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/sharded_op_kernel.h"
+
+namespace stepflow {
+namespace {
+
+// x viewed as [outer, depth, inner]: element (o, c, i) at
+// (o * depth + c) * inner + i.
+struct ChannelLayout {
+  int64_t outer = 0;
+  int64_t depth = 0;
+  int64_t inner = 0;
+  int64_t count() const { return outer * inner; }  // elements per channel
+  template <typename Fn>
+  void ForChannel(int64_t c, Fn&& fn) const {
+    for (int64_t o = 0; o < outer; ++o) {
+      const int64_t base = (o * depth + c) * inner;
+      for (int64_t i = 0; i < inner; ++i) fn(base + i);
+    }
+  }
+};
+
+class BatchNormBase : public ShardedOpKernel {
+ public:
+  explicit BatchNormBase(OpKernelConstruction* ctx) : ShardedOpKernel(ctx) {
+    float epsilon = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("epsilon", &epsilon));
+    epsilon_ = epsilon;
+    if (ctx->HasAttr("exponential_avg_factor")) {
+      float f = 1;
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("exponential_avg_factor", &f));
+      exponential_avg_factor_ = f;
+    }
+    std::string format;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
+    channels_last_ = format == "NHWC" || format == "NDHWC";
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("is_training", &is_training_));
+  }
+
+ protected:
+  // Checks x's rank and fills the layout. Only the channel's place matters
+  // (rank 4 or 5 under any format), as in TensorFlow.
+  absl::Status Layout(const Tensor& x, ChannelLayout* l) const {
+    if (x.dims() != 4 && x.dims() != 5) {
+      return NodeInvalidArgument(*this, "input must be 4 or 5-dimensional",
+                                 x.shape().DebugString());
+    }
+    const int c = channels_last_ ? x.dims() - 1 : 1;
+    l->depth = x.dim_size(c);
+    l->outer = 1;
+    l->inner = 1;
+    for (int d = 0; d < x.dims(); ++d) {
+      if (d < c) l->outer *= x.dim_size(d);
+      if (d > c) l->inner *= x.dim_size(d);
+    }
+    return absl::OkStatus();
+  }
+
+  double epsilon_ = 0;
+  double exponential_avg_factor_ = 1;
+  bool channels_last_ = true;
+  bool is_training_ = true;
+};
+
+template <typename T, typename U>
+class FusedBatchNormOp : public BatchNormBase {
+ public:
+  explicit FusedBatchNormOp(OpKernelConstruction* ctx) : BatchNormBase(ctx) {}
+
+ protected:
+  void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
+    const Tensor& x = ctx->input(0);
+    ChannelLayout l;
+    OP_REQUIRES_OK(ctx, Layout(x, &l));
+    static const char* const kNames[] = {"scale", "offset", "mean", "variance"};
+    for (int i = 1; i < 5; ++i) {
+      OP_REQUIRES(
+          ctx, ctx->input(i).dims() == 1,
+          NodeInvalidArgument(ctx, kNames[i - 1], " must be 1-dimensional",
+                              ctx->input(i).shape().DebugString()));
+    }
+    for (int i = 1; i < 3; ++i) {
+      OP_REQUIRES(
+          ctx, ctx->input(i).NumElements() == l.depth,
+          NodeInvalidArgument(ctx, kNames[i - 1],
+                              " must have the same number of elements as the "
+                              "channels of x, got ",
+                              ctx->input(i).NumElements(), " and ", l.depth));
+    }
+    const bool uses_running = !is_training_ || exponential_avg_factor_ != 1;
+    if (uses_running) {
+      for (int i = 3; i < 5; ++i) {
+        OP_REQUIRES(ctx, ctx->input(i).NumElements() == l.depth,
+                    NodeInvalidArgument(
+                        ctx,
+                        is_training_ ? "When exponential_avg_factor != 1"
+                                     : "When is_training=false",
+                        ", ", kNames[i - 1],
+                        " must have the same number of elements as the "
+                        "channels of x, got ",
+                        ctx->input(i).NumElements(), " and ", l.depth));
+      }
+    }
+    Tensor* y = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &y));
+    U* stats[4] = {};
+    for (int i = 0; i < 4; ++i) {
+      Tensor* t = nullptr;
+      OP_REQUIRES_OK(ctx,
+                     ctx->allocate_output(i + 1, TensorShape({l.depth}), &t));
+      stats[i] = t->base<U>();
+    }
+    if (ctx->num_outputs() > 5) {  // V3's reserve_space_3: a scalar 0
+      Tensor* t = nullptr;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(5, TensorShape({}), &t));
+      t->base<U>()[0] = U(0);
+    }
+    if (x.NumElements() == 0) {
+      // No statistics: batch_mean and batch_variance are NaN.
+      for (int i = 0; i < 2; ++i) {
+        std::fill(stats[i], stats[i] + l.depth,
+                  std::numeric_limits<U>::quiet_NaN());
+      }
+      return;
+    }
+    const T* xs = x.base<T>();
+    T* ys = y->base<T>();
+    const U* scale = ctx->input(1).base<U>();
+    const U* offset = ctx->input(2).base<U>();
+    const U* mean_in = uses_running ? ctx->input(3).base<U>() : nullptr;
+    const U* var_in = uses_running ? ctx->input(4).base<U>() : nullptr;
+    const double eps = epsilon_;
+    const double f = exponential_avg_factor_;
+    const bool training = is_training_;
+    work->units = l.depth;
+    work->cost_per_unit = 8 * l.count();
+    work->fn = [=](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        const double n = static_cast<double>(l.count());
+        double mean, var;
+        if (training) {
+          double sum = 0;
+          l.ForChannel(c,
+                       [&](int64_t k) { sum += static_cast<double>(xs[k]); });
+          mean = sum / n;
+          double sq = 0;
+          l.ForChannel(c, [&](int64_t k) {
+            const double d = static_cast<double>(xs[k]) - mean;
+            sq += d * d;
+          });
+          var = sq / n;
+        } else {
+          mean = static_cast<double>(mean_in[c]);
+          var = static_cast<double>(var_in[c]);
+        }
+        const double factor =
+            static_cast<double>(scale[c]) / std::sqrt(var + eps);
+        const double shift = static_cast<double>(offset[c]);
+        l.ForChannel(c, [&](int64_t k) {
+          const double v = (static_cast<double>(xs[k]) - mean) * factor + shift;
+          ys[k] = static_cast<T>(static_cast<U>(v));
+        });
+        if (training) {
+          const double corrected = var * n / std::max(n - 1, 1.0);
+          double running_mean = mean, running_var = corrected;
+          if (f != 1) {
+            running_mean = (1 - f) * static_cast<double>(mean_in[c]) + f * mean;
+            running_var =
+                (1 - f) * static_cast<double>(var_in[c]) + f * corrected;
+          }
+          stats[0][c] = static_cast<U>(running_mean);
+          stats[1][c] = static_cast<U>(running_var);
+        } else {
+          stats[0][c] = static_cast<U>(mean);
+          stats[1][c] = static_cast<U>(var);
+        }
+        stats[2][c] = static_cast<U>(mean);
+        stats[3][c] = static_cast<U>(var);
+      }
+    };
+  }
+};
+
+template <typename T, typename U>
+class FusedBatchNormGradOp : public BatchNormBase {
+ public:
+  explicit FusedBatchNormGradOp(OpKernelConstruction* ctx)
+      : BatchNormBase(ctx) {}
+
+ protected:
+  void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
+    const Tensor& dy = ctx->input(0);
+    const Tensor& x = ctx->input(1);
+    OP_REQUIRES(ctx, dy.dims() == 4 || dy.dims() == 5,
+                NodeInvalidArgument(ctx, "input must be 4 or 5-dimensional",
+                                    dy.shape().DebugString()));
+    ChannelLayout l;
+    OP_REQUIRES_OK(ctx, Layout(x, &l));
+    static const char* const kNames[] = {"scale", "saved mean",
+                                         "saved variance"};
+    for (int i = 2; i < 5; ++i) {
+      OP_REQUIRES(
+          ctx, ctx->input(i).dims() == 1,
+          NodeInvalidArgument(ctx, kNames[i - 2], " must be 1-dimensional",
+                              ctx->input(i).shape().DebugString()));
+    }
+    OP_REQUIRES(ctx, x.shape() == dy.shape(),
+                NodeInvalidArgument(
+                    ctx,
+                    "x and y_backprop must have same shape, but x has "
+                    "shape ",
+                    x.shape().DebugString(), " and y_backprop has shape ",
+                    dy.shape().DebugString()));
+    static const char* const kSizeNames[] = {"scale", "reserve_space_1",
+                                             "reserve_space_2"};
+    for (int i = 2; i < 5; ++i) {
+      OP_REQUIRES(
+          ctx, ctx->input(i).NumElements() == l.depth,
+          NodeInvalidArgument(ctx, kSizeNames[i - 2],
+                              " must have the same number of elements as the "
+                              "channels of x, got ",
+                              ctx->input(i).NumElements(), " and ", l.depth));
+    }
+    OP_REQUIRES(ctx, is_training_ || channels_last_,
+                NodeInvalidArgument(
+                    ctx,
+                    "The implementation of FusedBatchNormGrad with "
+                    "is_training=False only support NHWC tensor format for "
+                    "now."));
+    Tensor* dx = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &dx));
+    U* sums[2] = {};
+    for (int i = 0; i < 2; ++i) {
+      Tensor* t = nullptr;
+      OP_REQUIRES_OK(ctx,
+                     ctx->allocate_output(i + 1, TensorShape({l.depth}), &t));
+      sums[i] = t->base<U>();
+    }
+    for (int i = 3; i < 5; ++i) {
+      Tensor* t = nullptr;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(i, TensorShape({0}), &t));
+    }
+    const T* dys = dy.base<T>();
+    const T* xs = x.base<T>();
+    T* dxs = dx->base<T>();
+    const U* scale = ctx->input(2).base<U>();
+    const U* saved_mean = ctx->input(3).base<U>();
+    const U* saved_var = ctx->input(4).base<U>();
+    const double eps = epsilon_;
+    const bool training = is_training_;
+    work->units = l.depth;
+    work->cost_per_unit = 8 * l.count();
+    work->fn = [=](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        const double n = static_cast<double>(l.count());
+        const double mean = static_cast<double>(saved_mean[c]);
+        const double inv =
+            1.0 / std::sqrt(static_cast<double>(saved_var[c]) + eps);
+        const double s = static_cast<double>(scale[c]);
+        // scale_backprop sums dy * normalised x in U, in x's order, as
+        // TensorFlow's CPU kernel does: the sum cancels, and its rounding
+        // shows.
+        double sum_dy = 0, sum_dy_xc = 0;
+        U scale_bp = U(0);
+        const U mean_u = saved_mean[c];
+        const U inv_u = U(1) / std::sqrt(saved_var[c] + static_cast<U>(eps));
+        l.ForChannel(c, [&](int64_t k) {
+          const double g = static_cast<double>(dys[k]);
+          sum_dy += g;
+          sum_dy_xc += g * (static_cast<double>(xs[k]) - mean);
+          scale_bp += static_cast<U>(dys[k]) *
+                      ((static_cast<U>(xs[k]) - mean_u) * inv_u);
+        });
+        sums[0][c] = scale_bp;
+        sums[1][c] = static_cast<U>(sum_dy);
+        if (training) {
+          const double mean_dy = sum_dy / n;
+          const double k_xc = inv * inv * sum_dy_xc / n;
+          l.ForChannel(c, [&](int64_t k) {
+            const double xc = static_cast<double>(xs[k]) - mean;
+            const double v =
+                s * inv * (static_cast<double>(dys[k]) - mean_dy - xc * k_xc);
+            dxs[k] = static_cast<T>(static_cast<U>(v));
+          });
+        } else {
+          l.ForChannel(c, [&](int64_t k) {
+            dxs[k] = static_cast<T>(
+                static_cast<U>(static_cast<double>(dys[k]) * s * inv));
+          });
+        }
+      }
+    };
+  }
+};
+
+REGISTER_KERNEL_BUILDER(
+    Name("FusedBatchNorm").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    FusedBatchNormOp<float, float>);
+REGISTER_KERNEL_BUILDER(
+    Name("FusedBatchNormGrad").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    FusedBatchNormGradOp<float, float>);
+
+#define SF_REGISTER_BATCH_NORM(T)                          \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV2")         \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
+                          FusedBatchNormOp<T, float>);     \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")         \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
+                          FusedBatchNormOp<T, float>);     \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGradV2")     \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
+                          FusedBatchNormGradOp<T, float>); \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGradV3")     \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
+                          FusedBatchNormGradOp<T, float>);
+SF_REGISTER_BATCH_NORM(float)
+SF_REGISTER_BATCH_NORM(half)
+SF_REGISTER_BATCH_NORM(bfloat16)
+#undef SF_REGISTER_BATCH_NORM
+
+}  // namespace
+}  // namespace stepflow
