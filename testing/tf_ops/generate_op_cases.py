@@ -76,6 +76,7 @@ def generate(g):
     ops_nn.sparse_xent(g)
     ops_pooling.pooling(g)
     ops_norm.batch_norm(g)
+    ops_norm.lrn(g)
     ops_math.cumsum(g)
     ops_math.cast(g)
     for op in ("Identity", "Snapshot", "StopGradient", "PreventGradient"):

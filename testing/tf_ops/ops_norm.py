@@ -134,3 +134,49 @@ def batch_norm(g):
         g.add(gop, "rank3", lambda c, bng=bng: bng(c, "float", [2, 2, 3]))
         if gop == "FusedBatchNormGradV3":
             g.add(gop, "ncdhw", lambda c, bng=bng: bng(c, "float", [2, 3, 2, 2, 2], "NCDHW"))
+
+
+def lrn(g):
+    op = "LRN"
+
+    def lr(c, t, shape, static=False, **kw):
+        x = c.input(DTYPES[t], shape, name="x", static=static)
+        return x, raw.LRN(input=x, **kw)
+
+    for t in g.types(op):
+        g.add(op, "dtype_" + t, lambda c, t=t: lr(c, t, [2, 2, 3, 6], depth_radius=2)[1],
+              golden=(t == "float"))
+    for name, kw in (("defaults", {}),
+                     ("beta_one", dict(depth_radius=1, bias=2.0, alpha=0.5, beta=1.0)),
+                     ("beta_075", dict(depth_radius=3, bias=1.5, alpha=0.1, beta=0.75)),
+                     ("radius_zero", dict(depth_radius=0, alpha=0.2)),
+                     ("radius_wide", dict(depth_radius=20, alpha=0.01, beta=0.3))):
+        g.add(op, name, lambda c, kw=kw: lr(c, "float", [2, 3, 2, 7], **kw)[1],
+              golden=(name == "beta_075"))
+    g.add(op, "rank3", lambda c: lr(c, "float", [2, 3, 4])[1])
+    g.add(op, "empty", lambda c: lr(c, "float", [0, 3, 2, 4])[1])
+    g.add(op, "negative_radius", lambda c: lr(c, "float", [1, 2, 2, 4], depth_radius=-1)[1])
+    for t in ("float", "half"):
+        g.add(op, "grad_" + t,
+              lambda c, t=t: (lambda xy: grads(c, [xy[1]], [xy[0]]))(
+                  lr(c, t, [2, 2, 3, 6], static=True, depth_radius=2, alpha=0.3, beta=0.75)),
+              golden=(t == "float"))
+    g.add(op, "grad_beta_half",
+          lambda c: (lambda xy: grads(c, [xy[1]], [xy[0]]))(
+              lr(c, "float", [1, 2, 2, 5], static=True, depth_radius=1, bias=0.5,
+                 alpha=1.5, beta=0.5)))
+    op = "LRNGrad"
+
+    def lg(c, t, shapes, **kw):
+        x = c.input(DTYPES[t], shapes[1], name="x")
+        y = raw.LRN(input=x, **kw) if shapes[2] == shapes[1] else \
+            c.input(DTYPES[t], shapes[2], name="y")
+        return raw.LRNGrad(input_grads=c.input(DTYPES[t], shapes[0], name="dy"),
+                           input_image=x, output_image=y, **kw)
+    for t in g.types(op):
+        g.add(op, "dtype_" + t, lambda c, t=t: lg(c, t, [[2, 2, 2, 5]] * 3, depth_radius=1),
+              golden=(t == "float"))
+    g.add(op, "shape_mismatch", lambda c: lg(c, "float", [[2, 2, 2, 5], [2, 2, 2, 5],
+                                                          [2, 2, 2, 4]]))
+    g.add(op, "rank3", lambda c: lg(c, "float", [[2, 2, 5]] * 3))
+    g.add(op, "empty", lambda c: lg(c, "float", [[0, 2, 2, 5]] * 3))
