@@ -44,6 +44,7 @@ sys.path.insert(0, _HERE)
 import op_case_lib  # noqa: E402  (first: sets TensorFlow's environment)
 import ops_array  # noqa: E402
 import ops_control_flow  # noqa: E402
+import ops_image  # noqa: E402
 import ops_io  # noqa: E402
 import ops_math  # noqa: E402
 import ops_nn  # noqa: E402
@@ -77,6 +78,7 @@ def generate(g):
     ops_pooling.pooling(g)
     ops_norm.batch_norm(g)
     ops_norm.lrn(g)
+    ops_image.image(g)
     ops_math.cumsum(g)
     ops_math.cast(g)
     for op in ("Identity", "Snapshot", "StopGradient", "PreventGradient"):
