@@ -18,8 +18,8 @@
 #include "Eigen/Core"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/pooling_op_kernel.h"
 #include "runtime/kernels/pooling_params.h"
-#include "runtime/kernels/sharded_op_kernel.h"
 
 namespace stepflow {
 namespace {
@@ -28,32 +28,27 @@ template <typename T>
 void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t begin,
                  int64_t end) {
   const int64_t depth = g.depth;
-  for (int64_t u = begin; u < end; ++u) {
-    int64_t b, p, r;
-    OutputRow(g, u, &b, &p, &r);
-    for (int64_t c = 0; c < g.out[2]; ++c) {
-      T* o = out + PixelIndex(g.out, b, p, r, c) * depth;
-      std::fill(o, o + depth, T(0));
-      int64_t count = 0;
-      ForEachWindowPixel(g, b, p, r, c, [&](int64_t pix) {
-        const T* x = in + pix * depth;
-        for (int64_t d = 0; d < depth; ++d) o[d] += x[d];
-        ++count;
+  ForEachOutputPixel(
+      g, begin, end,
+      [&](int64_t b, int64_t p, int64_t r, int64_t c, int64_t pixel) {
+        T* o = out + pixel * depth;
+        std::fill(o, o + depth, T(0));
+        int64_t count = 0;
+        ForEachWindowPixel(g, b, p, r, c, [&](int64_t pix) {
+          const T* x = in + pix * depth;
+          for (int64_t d = 0; d < depth; ++d) o[d] += x[d];
+          ++count;
+        });
+        const T n = static_cast<T>(count);
+        for (int64_t d = 0; d < depth; ++d) o[d] /= n;
       });
-      const T n = static_cast<T>(count);
-      for (int64_t d = 0; d < depth; ++d) o[d] /= n;
-    }
-  }
 }
 
 template <typename T>
-class AvgPoolOp : public ShardedOpKernel {
+class AvgPoolOp : public PoolingOpKernel {
  public:
   AvgPoolOp(OpKernelConstruction* ctx, int spatial_dims)
-      : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx,
-                   ReadPoolOptions(ctx, *this, spatial_dims, true, &options_));
-  }
+      : PoolingOpKernel(ctx, spatial_dims) {}
   explicit AvgPoolOp(OpKernelConstruction* ctx) : AvgPoolOp(ctx, 2) {}
 
  protected:
@@ -76,9 +71,6 @@ class AvgPoolOp : public ShardedOpKernel {
       AvgPoolRows(g, in, out, begin, end);
     };
   }
-
- private:
-  PoolOptions options_;
 };
 
 template <typename T>
@@ -88,13 +80,10 @@ class AvgPool3DOp : public AvgPoolOp<T> {
 };
 
 template <typename T>
-class AvgPoolGradOp : public ShardedOpKernel {
+class AvgPoolGradOp : public PoolingOpKernel {
  public:
   AvgPoolGradOp(OpKernelConstruction* ctx, int spatial_dims)
-      : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx,
-                   ReadPoolOptions(ctx, *this, spatial_dims, true, &options_));
-  }
+      : PoolingOpKernel(ctx, spatial_dims) {}
   explicit AvgPoolGradOp(OpKernelConstruction* ctx) : AvgPoolGradOp(ctx, 2) {}
 
  protected:
@@ -148,9 +137,6 @@ class AvgPoolGradOp : public ShardedOpKernel {
       }
     };
   }
-
- private:
-  PoolOptions options_;
 };
 
 template <typename T>

@@ -7,14 +7,25 @@
 
 namespace stepflow {
 
-absl::Status ReadResizeAttrs(OpKernelConstruction* ctx, bool* align_corners,
-                             bool* half_pixel_centers) {
-  SF_RETURN_IF_ERROR(ctx->GetAttr("align_corners", align_corners));
-  *half_pixel_centers = false;
+ResizeOpKernel::ResizeOpKernel(OpKernelConstruction* ctx)
+    : ShardedOpKernel(ctx) {
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("align_corners", &align_corners_));
   if (ctx->HasAttr("half_pixel_centers")) {
-    SF_RETURN_IF_ERROR(ctx->GetAttr("half_pixel_centers", half_pixel_centers));
+    OP_REQUIRES_OK(ctx,
+                   ctx->GetAttr("half_pixel_centers", &half_pixel_centers_));
   }
-  return absl::OkStatus();
+}
+
+absl::Status ResizeOpKernel::AllocateResized(OpKernelContext* ctx,
+                                             DataType dtype, ResizeGeometry* g,
+                                             Tensor** output) const {
+  SF_RETURN_IF_ERROR(ResizeForward(*this, ctx->input(0), ctx->input(1),
+                                   align_corners_, half_pixel_centers_, g));
+  TensorShape shape;
+  SF_RETURN_IF_ERROR(MakeOutputShape(
+      *this, {g->batch, g->out_height, g->out_width, g->channels}, dtype,
+      &shape));
+  return ctx->allocate_output(0, shape, output);
 }
 
 absl::Status ResizeForward(const OpKernel& kernel, const Tensor& images,

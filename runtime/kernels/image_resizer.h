@@ -14,6 +14,8 @@
 #include "absl/status/status.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/tensor.h"
+#include "runtime/framework/types.h"
+#include "runtime/kernels/sharded_op_kernel.h"
 
 namespace stepflow {
 
@@ -46,9 +48,20 @@ absl::Status ResizeForward(const OpKernel& kernel, const Tensor& images,
                            const Tensor& size, bool align_corners,
                            bool half_pixel_centers, ResizeGeometry* g);
 
-// Reads the attrs align_corners and half_pixel_centers (when present).
-absl::Status ReadResizeAttrs(OpKernelConstruction* ctx, bool* align_corners,
-                             bool* half_pixel_centers);
+// The base of the resize kernels: reads align_corners and (when the op
+// has it) half_pixel_centers at construction.
+class ResizeOpKernel : public ShardedOpKernel {
+ protected:
+  explicit ResizeOpKernel(OpKernelConstruction* ctx);
+
+  // Validates a forward resize of images (input 0) to size (input 1) and
+  // allocates output 0 [batch, out_height, out_width, channels] of `dtype`.
+  absl::Status AllocateResized(OpKernelContext* ctx, DataType dtype,
+                               ResizeGeometry* g, Tensor** output) const;
+
+  bool align_corners_ = false;
+  bool half_pixel_centers_ = false;
+};
 
 }  // namespace stepflow
 

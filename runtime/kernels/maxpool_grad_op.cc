@@ -22,8 +22,8 @@
 #include "Eigen/Core"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/pooling_op_kernel.h"
 #include "runtime/kernels/pooling_params.h"
-#include "runtime/kernels/sharded_op_kernel.h"
 
 namespace stepflow {
 namespace {
@@ -78,42 +78,35 @@ void GradGradRows(const PoolGeometry& g, const T* x, const T* y, const T* ddx,
                   T* ddy, int64_t begin, int64_t end) {
   const int64_t depth = g.depth;
   std::vector<char> found(depth);
-  for (int64_t u = begin; u < end; ++u) {
-    int64_t b, p, r;
-    OutputRow(g, u, &b, &p, &r);
-    for (int64_t c = 0; c < g.out[2]; ++c) {
-      const int64_t o = PixelIndex(g.out, b, p, r, c) * depth;
-      std::fill(found.begin(), found.end(), 0);
-      std::fill(ddy + o, ddy + o + depth, T(0));
-      ForEachWindowPixel(g, b, p, r, c, [&](int64_t pix) {
-        const T* xi = x + pix * depth;
-        for (int64_t d = 0; d < depth; ++d) {
-          if (!found[d] && xi[d] == y[o + d]) {
-            ddy[o + d] = ddx[pix * depth + d];
-            found[d] = 1;
+  ForEachOutputPixel(
+      g, begin, end,
+      [&](int64_t b, int64_t p, int64_t r, int64_t c, int64_t pixel) {
+        const int64_t o = pixel * depth;
+        std::fill(found.begin(), found.end(), 0);
+        std::fill(ddy + o, ddy + o + depth, T(0));
+        ForEachWindowPixel(g, b, p, r, c, [&](int64_t pix) {
+          const T* xi = x + pix * depth;
+          for (int64_t d = 0; d < depth; ++d) {
+            if (!found[d] && xi[d] == y[o + d]) {
+              ddy[o + d] = ddx[pix * depth + d];
+              found[d] = 1;
+            }
           }
-        }
+        });
       });
-    }
-  }
 }
 
 template <typename T, GradKind kKind>
-class MaxPoolGradOp : public ShardedOpKernel {
+class MaxPoolGradOp : public PoolingOpKernel {
  public:
   MaxPoolGradOp(OpKernelConstruction* ctx, int spatial_dims,
                 bool sizes_as_inputs)
-      : ShardedOpKernel(ctx), sizes_as_inputs_(sizes_as_inputs) {
-    OP_REQUIRES_OK(ctx, ReadPoolOptions(ctx, *this, spatial_dims,
-                                        !sizes_as_inputs, &options_));
-  }
+      : PoolingOpKernel(ctx, spatial_dims, sizes_as_inputs, 3) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
-    PoolOptions options = options_;
-    if (sizes_as_inputs_) {
-      OP_REQUIRES_OK(ctx, ReadPoolSizeInputs(ctx, 3, &options));
-    }
+    PoolOptions options;
+    OP_REQUIRES_OK(ctx, RunOptions(ctx, &options));
     const int rank = options.spatial_dims + 2;
     const Tensor& x = ctx->input(0);
     const Tensor& y = ctx->input(1);
@@ -168,10 +161,6 @@ class MaxPoolGradOp : public ShardedOpKernel {
       };
     }
   }
-
- private:
-  const bool sizes_as_inputs_;
-  PoolOptions options_;
 };
 
 // The registered forms: spatial dimensions and where ksize/strides live.
@@ -183,14 +172,10 @@ class MaxPoolGradKernel : public MaxPoolGradOp<T, kKind> {
 };
 
 template <typename T, typename Targmax>
-class MaxPoolGradWithArgmaxOp : public ShardedOpKernel {
+class MaxPoolGradWithArgmaxOp : public PoolingOpKernel {
  public:
   explicit MaxPoolGradWithArgmaxOp(OpKernelConstruction* ctx)
-      : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadPoolOptions(ctx, *this, 2, true, &options_));
-    OP_REQUIRES_OK(
-        ctx, ctx->GetAttr("include_batch_in_index", &include_batch_in_index_));
-  }
+      : PoolingOpKernel(ctx, 2) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
@@ -234,10 +219,6 @@ class MaxPoolGradWithArgmaxOp : public ShardedOpKernel {
       }
     };
   }
-
- private:
-  PoolOptions options_;
-  bool include_batch_in_index_ = false;
 };
 
 #define SF_REGISTER_MAXPOOL_GRAD(T)                                        \

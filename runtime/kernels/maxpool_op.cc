@@ -16,8 +16,8 @@
 #include "Eigen/Core"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/pooling_op_kernel.h"
 #include "runtime/kernels/pooling_params.h"
-#include "runtime/kernels/sharded_op_kernel.h"
 
 namespace stepflow {
 namespace {
@@ -26,20 +26,18 @@ template <typename T>
 void MaxPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t begin,
                  int64_t end) {
   const int64_t depth = g.depth;
-  for (int64_t u = begin; u < end; ++u) {
-    int64_t b, p, r;
-    OutputRow(g, u, &b, &p, &r);
-    for (int64_t c = 0; c < g.out[2]; ++c) {
-      T* o = out + PixelIndex(g.out, b, p, r, c) * depth;
-      std::fill(o, o + depth, Eigen::NumTraits<T>::lowest());
-      ForEachWindowPixel(g, b, p, r, c, [&](int64_t pix) {
-        const T* x = in + pix * depth;
-        for (int64_t d = 0; d < depth; ++d) {
-          if (o[d] < x[d]) o[d] = x[d];
-        }
+  ForEachOutputPixel(
+      g, begin, end,
+      [&](int64_t b, int64_t p, int64_t r, int64_t c, int64_t pixel) {
+        T* o = out + pixel * depth;
+        std::fill(o, o + depth, Eigen::NumTraits<T>::lowest());
+        ForEachWindowPixel(g, b, p, r, c, [&](int64_t pix) {
+          const T* x = in + pix * depth;
+          for (int64_t d = 0; d < depth; ++d) {
+            if (o[d] < x[d]) o[d] = x[d];
+          }
+        });
       });
-    }
-  }
 }
 
 // Pooling across depth: each pixel's channels in groups of depth_window.
@@ -56,21 +54,16 @@ void DepthMaxPool(const PoolGeometry& g, const T* in, T* out, int64_t begin,
 }
 
 template <typename T>
-class MaxPoolOp : public ShardedOpKernel {
+class MaxPoolOp : public PoolingOpKernel {
  public:
   MaxPoolOp(OpKernelConstruction* ctx, int spatial_dims, bool sizes_as_inputs)
-      : ShardedOpKernel(ctx), sizes_as_inputs_(sizes_as_inputs) {
-    OP_REQUIRES_OK(ctx, ReadPoolOptions(ctx, *this, spatial_dims,
-                                        !sizes_as_inputs, &options_));
-  }
+      : PoolingOpKernel(ctx, spatial_dims, sizes_as_inputs, 1) {}
   explicit MaxPoolOp(OpKernelConstruction* ctx) : MaxPoolOp(ctx, 2, false) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
-    PoolOptions options = options_;
-    if (sizes_as_inputs_) {
-      OP_REQUIRES_OK(ctx, ReadPoolSizeInputs(ctx, 1, &options));
-    }
+    PoolOptions options;
+    OP_REQUIRES_OK(ctx, RunOptions(ctx, &options));
     const Tensor& input = ctx->input(0);
     PoolGeometry g;
     OP_REQUIRES_OK(ctx, ComputePoolGeometry(*this, options, input.shape(),
@@ -97,10 +90,6 @@ class MaxPoolOp : public ShardedOpKernel {
       MaxPoolRows(g, in, out, begin, end);
     };
   }
-
- private:
-  const bool sizes_as_inputs_;
-  PoolOptions options_;
 };
 
 template <typename T>
@@ -118,14 +107,10 @@ class MaxPool3DOp : public MaxPoolOp<T> {
 };
 
 template <typename T, typename Targmax>
-class MaxPoolWithArgmaxOp : public ShardedOpKernel {
+class MaxPoolWithArgmaxOp : public PoolingOpKernel {
  public:
   explicit MaxPoolWithArgmaxOp(OpKernelConstruction* ctx)
-      : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadPoolOptions(ctx, *this, 2, true, &options_));
-    OP_REQUIRES_OK(
-        ctx, ctx->GetAttr("include_batch_in_index", &include_batch_in_index_));
-  }
+      : PoolingOpKernel(ctx, 2) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
@@ -159,25 +144,19 @@ class MaxPoolWithArgmaxOp : public ShardedOpKernel {
     work->fn = [g, in, out, arg, with_batch](int64_t begin, int64_t end) {
       const int64_t depth = g.depth;
       std::vector<int64_t> pixel(depth);
-      for (int64_t u = begin; u < end; ++u) {
-        int64_t b, p, r;
-        OutputRow(g, u, &b, &p, &r);
-        const int64_t base = with_batch ? 0 : b * g.in_pixels();
-        for (int64_t c = 0; c < g.out[2]; ++c) {
-          const int64_t o = PixelIndex(g.out, b, p, r, c) * depth;
-          WindowArgMax(g, in, b, p, r, c, out + o, pixel.data());
-          for (int64_t d = 0; d < depth; ++d) {
-            arg[o + d] = static_cast<Targmax>(
-                pixel[d] < 0 ? -1 : (pixel[d] - base) * depth + d);
-          }
-        }
-      }
+      ForEachOutputPixel(
+          g, begin, end,
+          [&](int64_t b, int64_t p, int64_t r, int64_t c, int64_t out_pixel) {
+            const int64_t base = with_batch ? 0 : b * g.in_pixels();
+            const int64_t o = out_pixel * depth;
+            WindowArgMax(g, in, b, p, r, c, out + o, pixel.data());
+            for (int64_t d = 0; d < depth; ++d) {
+              arg[o + d] = static_cast<Targmax>(
+                  pixel[d] < 0 ? -1 : (pixel[d] - base) * depth + d);
+            }
+          });
     };
   }
-
- private:
-  PoolOptions options_;
-  bool include_batch_in_index_ = false;
 };
 
 #define SF_REGISTER_MAXPOOL(T)                                     \

@@ -142,13 +142,20 @@ void WindowArgMax(const PoolGeometry& g, const T* in, int64_t b, int64_t p,
   });
 }
 
-// Splits unit u of a loop over output rows ([batch, planes, rows]) into
-// its (b, p, r).
-inline void OutputRow(const PoolGeometry& g, int64_t u, int64_t* b, int64_t* p,
-                      int64_t* r) {
-  *r = u % g.out[1];
-  *p = (u / g.out[1]) % g.out[0];
-  *b = u / (g.out[1] * g.out[0]);
+// Calls fn(b, p, r, c, pixel) for every output pixel of the output rows
+// [begin, end) of a loop over [batch, planes, rows], pixel being the flat
+// output pixel index.
+template <typename Fn>
+void ForEachOutputPixel(const PoolGeometry& g, int64_t begin, int64_t end,
+                        Fn&& fn) {
+  for (int64_t u = begin; u < end; ++u) {
+    const int64_t r = u % g.out[1];
+    const int64_t p = (u / g.out[1]) % g.out[0];
+    const int64_t b = u / (g.out[1] * g.out[0]);
+    for (int64_t c = 0; c < g.out[2]; ++c) {
+      fn(b, p, r, c, PixelIndex(g.out, b, p, r, c));
+    }
+  }
 }
 
 // The geometry of `options` over an input of `input_shape`. Depth windows

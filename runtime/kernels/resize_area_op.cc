@@ -40,25 +40,16 @@ struct AreaSpan {
 };
 
 template <typename T>
-class ResizeAreaOp : public ShardedOpKernel {
+class ResizeAreaOp : public ResizeOpKernel {
  public:
-  explicit ResizeAreaOp(OpKernelConstruction* ctx) : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("align_corners", &align_corners_));
-  }
+  explicit ResizeAreaOp(OpKernelConstruction* ctx) : ResizeOpKernel(ctx) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
     const Tensor& images = ctx->input(0);
     ResizeGeometry g;
-    OP_REQUIRES_OK(ctx, ResizeForward(*this, images, ctx->input(1),
-                                      align_corners_, false, &g));
-    TensorShape shape;
-    OP_REQUIRES_OK(
-        ctx,
-        MakeOutputShape(*this, {g.batch, g.out_height, g.out_width, g.channels},
-                        DT_FLOAT, &shape));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
+    OP_REQUIRES_OK(ctx, AllocateResized(ctx, DT_FLOAT, &g, &output));
     if (output->NumElements() == 0) return;
     auto xs = std::make_shared<std::vector<AreaSpan>>(g.out_width);
     for (int64_t x = 0; x < g.out_width; ++x) {
@@ -124,9 +115,6 @@ class ResizeAreaOp : public ShardedOpKernel {
       }
     };
   }
-
- private:
-  bool align_corners_ = false;
 };
 
 #define SF_REGISTER_RESIZE_AREA(T)                                  \

@@ -42,33 +42,24 @@ Interpolation Interpolate(int64_t out, float scale, bool half_pixel,
 }
 
 template <typename T>
-class ResizeBilinearOp : public ShardedOpKernel {
+class ResizeBilinearOp : public ResizeOpKernel {
  public:
-  explicit ResizeBilinearOp(OpKernelConstruction* ctx) : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &align_corners_, &half_pixel_));
-  }
+  explicit ResizeBilinearOp(OpKernelConstruction* ctx) : ResizeOpKernel(ctx) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
     const Tensor& images = ctx->input(0);
     ResizeGeometry g;
-    OP_REQUIRES_OK(ctx, ResizeForward(*this, images, ctx->input(1),
-                                      align_corners_, half_pixel_, &g));
-    TensorShape shape;
-    OP_REQUIRES_OK(
-        ctx,
-        MakeOutputShape(*this, {g.batch, g.out_height, g.out_width, g.channels},
-                        DT_FLOAT, &shape));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
+    OP_REQUIRES_OK(ctx, AllocateResized(ctx, DT_FLOAT, &g, &output));
     if (output->NumElements() == 0) return;
     auto xs = std::make_shared<std::vector<Interpolation>>(g.out_width);
     for (int64_t x = 0; x < g.out_width; ++x) {
-      (*xs)[x] = Interpolate(x, g.width_scale, half_pixel_, g.in_width);
+      (*xs)[x] = Interpolate(x, g.width_scale, half_pixel_centers_, g.in_width);
     }
     const T* in = images.base<T>();
     float* out = output->base<float>();
-    const bool half_pixel = half_pixel_;
+    const bool half_pixel = half_pixel_centers_;
     work->units = g.batch * g.out_height;
     work->cost_per_unit = g.out_width * g.channels * 8;
     work->fn = [g, xs, in, out, half_pixel](int64_t begin, int64_t end) {
@@ -96,23 +87,17 @@ class ResizeBilinearOp : public ShardedOpKernel {
       }
     };
   }
-
- private:
-  bool align_corners_ = false;
-  bool half_pixel_ = false;
 };
 
 template <typename T>
-class ResizeBilinearGradOp : public ShardedOpKernel {
+class ResizeBilinearGradOp : public ResizeOpKernel {
  public:
   explicit ResizeBilinearGradOp(OpKernelConstruction* ctx)
-      : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &align_corners_, &half_pixel_));
-  }
+      : ResizeOpKernel(ctx) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
-    OP_REQUIRES(ctx, !(half_pixel_ && align_corners_),
+    OP_REQUIRES(ctx, !(half_pixel_centers_ && align_corners_),
                 NodeInvalidArgument(ctx,
                                     "If half_pixel_centers is True, "
                                     "align_corners must be False."));
@@ -156,7 +141,7 @@ class ResizeBilinearGradOp : public ShardedOpKernel {
       return;
     }
     const float* g = grads.base<float>();
-    const bool half_pixel = half_pixel_;
+    const bool half_pixel = half_pixel_centers_;
     work->units = batch;
     work->cost_per_unit = rh * rw * channels * 8;
     work->fn = [=](int64_t begin, int64_t end) {
@@ -189,10 +174,6 @@ class ResizeBilinearGradOp : public ShardedOpKernel {
       }
     };
   }
-
- private:
-  bool align_corners_ = false;
-  bool half_pixel_ = false;
 };
 
 #define SF_REGISTER_RESIZE_BILINEAR(T)                                  \

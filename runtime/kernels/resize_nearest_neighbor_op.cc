@@ -33,35 +33,26 @@ int64_t NearestSource(int64_t out, float scale, int64_t in_size, bool align,
 }
 
 template <typename T>
-class ResizeNearestNeighborOp : public ShardedOpKernel {
+class ResizeNearestNeighborOp : public ResizeOpKernel {
  public:
   explicit ResizeNearestNeighborOp(OpKernelConstruction* ctx)
-      : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &align_corners_, &half_pixel_));
-  }
+      : ResizeOpKernel(ctx) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
     const Tensor& images = ctx->input(0);
     ResizeGeometry g;
-    OP_REQUIRES_OK(ctx, ResizeForward(*this, images, ctx->input(1),
-                                      align_corners_, half_pixel_, &g));
-    TensorShape shape;
-    OP_REQUIRES_OK(
-        ctx,
-        MakeOutputShape(*this, {g.batch, g.out_height, g.out_width, g.channels},
-                        images.dtype(), &shape));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
+    OP_REQUIRES_OK(ctx, AllocateResized(ctx, images.dtype(), &g, &output));
     if (output->NumElements() == 0) return;
     auto xs = std::make_shared<std::vector<int64_t>>(g.out_width);
     for (int64_t x = 0; x < g.out_width; ++x) {
       (*xs)[x] = NearestSource(x, g.width_scale, g.in_width, align_corners_,
-                               half_pixel_);
+                               half_pixel_centers_);
     }
     const T* in = images.base<T>();
     T* out = output->base<T>();
-    const bool align = align_corners_, half_pixel = half_pixel_;
+    const bool align = align_corners_, half_pixel = half_pixel_centers_;
     work->units = g.batch * g.out_height;
     work->cost_per_unit = g.out_width * g.channels;
     work->fn = [=](int64_t begin, int64_t end) {
@@ -79,19 +70,13 @@ class ResizeNearestNeighborOp : public ShardedOpKernel {
       }
     };
   }
-
- private:
-  bool align_corners_ = false;
-  bool half_pixel_ = false;
 };
 
 template <typename T>
-class ResizeNearestNeighborGradOp : public ShardedOpKernel {
+class ResizeNearestNeighborGradOp : public ResizeOpKernel {
  public:
   explicit ResizeNearestNeighborGradOp(OpKernelConstruction* ctx)
-      : ShardedOpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &align_corners_, &half_pixel_));
-  }
+      : ResizeOpKernel(ctx) {}
 
  protected:
   void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
@@ -120,7 +105,7 @@ class ResizeNearestNeighborGradOp : public ShardedOpKernel {
     const float hs = ResizeScale(out_h, in_h, align_corners_);
     const float ws = ResizeScale(out_w, in_w, align_corners_);
     const T* g = grads.base<T>();
-    const bool align = align_corners_, half_pixel = half_pixel_;
+    const bool align = align_corners_, half_pixel = half_pixel_centers_;
     work->units = batch;
     work->cost_per_unit = in_h * in_w * channels;
     work->fn = [=](int64_t begin, int64_t end) {
@@ -137,10 +122,6 @@ class ResizeNearestNeighborGradOp : public ShardedOpKernel {
       }
     };
   }
-
- private:
-  bool align_corners_ = false;
-  bool half_pixel_ = false;
 };
 
 #define SF_REGISTER_RESIZE_NN(T)                                               \
