@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "runtime/env/scheduler.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace stepflow {
@@ -29,11 +30,21 @@ struct ShardedWork {
   std::function<void(int64_t begin, int64_t end)> fn;
 };
 
+// Below this many element operations a block is not worth a thread.
+inline constexpr int64_t kMinBlockCost = int64_t{1} << 16;
+
+// The number of blocks `work` is cut into on `threads` threads: at most
+// one per thread and per unit, none cheaper than kMinBlockCost, at least 1.
+int64_t ShardBlockCount(const ShardedWork& work, int threads);
+
+// Runs work.fn over [0, work.units) in ShardBlockCount contiguous blocks,
+// block i = [units * i / n, units * (i + 1) / n), the first on the calling
+// thread and the rest on `scheduler` (null: all inline); then `done`, once.
+void RunSharded(Scheduler* scheduler, ShardedWork work,
+                std::function<void()> done);
+
 class ShardedOpKernel : public AsyncOpKernel {
  public:
-  // Below this many element operations a block is not worth a thread.
-  static constexpr int64_t kMinBlockCost = int64_t{1} << 16;
-
   explicit ShardedOpKernel(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {}
 
   void ComputeAsync(OpKernelContext* ctx, DoneCallback done) final;
