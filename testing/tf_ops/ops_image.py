@@ -48,6 +48,7 @@ def resize(g, op, grad_op=None):
     if has_half:
         g.add(op, "align_and_half_pixel",
               lambda c: rs(c, "float", [1, 2, 2, 1], [3, 3], True, True)[1])
+    g.add(op, "large", lambda c: rs(c, "float", [4, 24, 24, 16], [61, 47])[1])
     g.add(op, "rank3", lambda c: rs(c, "float", [2, 2, 1], [3, 3])[1])
     g.add(op, "zero_channels", lambda c: rs(c, "float", [1, 2, 2, 0], [3, 3])[1])
     g.add(op, "empty_image", lambda c: rs(c, "float", [1, 0, 2, 1], [3, 3])[1])

@@ -73,6 +73,8 @@ def batch_norm(g):
             c, "float", [2, 2, 2, 3], training=False, sizes=[3, 3, 2, 3])[1])
         g.add(op, "factor_variance_size", lambda c, bn=bn: bn(
             c, "float", [2, 2, 2, 3], factor=0.5, sizes=[3, 3, 3, 4])[1])
+        g.add(op, "large_training", lambda c, bn=bn: bn(c, "float", [8, 32, 32, 24])[1],
+              note="split over the Scheduler's threads")
         g.add(op, "rank5_nhwc", lambda c, bn=bn: bn(c, "float", [1, 2, 2, 2, 3])[1])
         if op == "FusedBatchNormV3":
             for fmt in ("NDHWC", "NCDHW"):
@@ -153,6 +155,7 @@ def lrn(g):
                      ("radius_wide", dict(depth_radius=20, alpha=0.01, beta=0.3))):
         g.add(op, name, lambda c, kw=kw: lr(c, "float", [2, 3, 2, 7], **kw)[1],
               golden=(name == "beta_075"))
+    g.add(op, "large", lambda c: lr(c, "float", [4, 32, 32, 16], depth_radius=3)[1])
     g.add(op, "rank3", lambda c: lr(c, "float", [2, 3, 4])[1])
     g.add(op, "empty", lambda c: lr(c, "float", [0, 3, 2, 4])[1])
     g.add(op, "negative_radius", lambda c: lr(c, "float", [1, 2, 2, 4], depth_radius=-1)[1])

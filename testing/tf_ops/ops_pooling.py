@@ -507,3 +507,22 @@ def pooling(g):
     avg_pool(g)
     pool3d(g)
     with_argmax(g)
+    large(g)
+
+
+def large(g):
+    """Inputs large enough that the kernels split their work over the
+    Scheduler's threads (ShardedOpKernel): results must not change."""
+    shape = [4, 32, 32, 16]
+    g.add("MaxPool", "large_grad",
+          lambda c: (lambda x: [raw.MaxPool(input=x, ksize=K3, strides=S2, padding="SAME")] +
+                     grads(c, [raw.MaxPool(input=x, ksize=K3, strides=S2, padding="SAME")],
+                           [x]))(tied(c, tf.float32, shape, static=True)))
+    g.add("AvgPool", "large_grad",
+          lambda c: (lambda x: [raw.AvgPool(value=x, ksize=K3, strides=S1, padding="SAME")] +
+                     grads(c, [raw.AvgPool(value=x, ksize=K3, strides=S1, padding="SAME")],
+                           [x]))(c.input(tf.float32, shape, name="x", static=True)))
+    g.add("MaxPool3D", "large_grad",
+          lambda c: (lambda x: grads(c, [raw.MaxPool3D(input=x, ksize=K3D, strides=[1, 1, 1, 1, 1],
+                                                       padding="SAME")], [x]))(
+              tied(c, tf.float32, [2, 8, 16, 16, 8], static=True)))
