@@ -129,10 +129,12 @@ class ResizeBilinearGradOp : public ResizeOpKernel {
                                   &output));
     using A = typename AccumType<T>::type;
     A* out = reinterpret_cast<A*>(output->base<T>());
-    std::shared_ptr<std::vector<A>> accum;
-    if (!std::is_same<A, T>::value) {
-      accum = std::make_shared<std::vector<A>>(output->NumElements());
-      out = accum->data();
+    Tensor accum;  // the float accumulator of half/bfloat16 (budgeted)
+    const bool widened = !std::is_same<A, T>::value;
+    if (widened) {
+      OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<A>::value,
+                                             output->shape(), &accum));
+      out = accum.base<A>();
     }
     std::fill(out, out + output->NumElements(), A(0));
     T* result = output->base<T>();
@@ -144,7 +146,8 @@ class ResizeBilinearGradOp : public ResizeOpKernel {
     const bool half_pixel = half_pixel_centers_;
     work->units = batch;
     work->cost_per_unit = rh * rw * channels * 8;
-    work->fn = [=](int64_t begin, int64_t end) {
+    // keep_alive holds the accumulator until the last block has run.
+    work->fn = [=, keep_alive = accum](int64_t begin, int64_t end) {
       for (int64_t b = begin; b < end; ++b) {
         for (int64_t y = 0; y < rh; ++y) {
           const Interpolation wy = Interpolate(y, hs, half_pixel, oh);
@@ -165,7 +168,7 @@ class ResizeBilinearGradOp : public ResizeOpKernel {
             }
           }
         }
-        if (accum != nullptr) {
+        if (widened) {
           const int64_t image = oh * ow * channels;
           for (int64_t i = b * image; i < (b + 1) * image; ++i) {
             result[i] = static_cast<T>(out[i]);
