@@ -20,6 +20,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "runtime/framework/op_kernel.h"
@@ -36,11 +37,15 @@ struct ChannelLayout {
   int64_t depth = 0;
   int64_t inner = 0;
   int64_t count() const { return outer * inner; }  // elements per channel
+  // Calls fn(j, k) for every element k of channels [c0, c1), j = c - c0,
+  // in memory order (so each channel's elements in ascending order).
   template <typename Fn>
-  void ForChannel(int64_t c, Fn&& fn) const {
+  void ForChannels(int64_t c0, int64_t c1, Fn&& fn) const {
     for (int64_t o = 0; o < outer; ++o) {
-      const int64_t base = (o * depth + c) * inner;
-      for (int64_t i = 0; i < inner; ++i) fn(base + i);
+      for (int64_t c = c0; c < c1; ++c) {
+        const int64_t base = (o * depth + c) * inner;
+        for (int64_t i = 0; i < inner; ++i) fn(c - c0, base + i);
+      }
     }
   }
 };
@@ -160,47 +165,52 @@ class FusedBatchNormOp : public BatchNormBase {
     work->units = l.depth;
     work->cost_per_unit = 8 * l.count();
     work->fn = [=](int64_t begin, int64_t end) {
-      for (int64_t c = begin; c < end; ++c) {
-        const double n = static_cast<double>(l.count());
-        double mean, var;
-        if (training) {
-          double sum = 0;
-          l.ForChannel(c,
-                       [&](int64_t k) { sum += static_cast<double>(xs[k]); });
-          mean = sum / n;
-          double sq = 0;
-          l.ForChannel(c, [&](int64_t k) {
-            const double d = static_cast<double>(xs[k]) - mean;
-            sq += d * d;
-          });
-          var = sq / n;
-        } else {
-          mean = static_cast<double>(mean_in[c]);
-          var = static_cast<double>(var_in[c]);
-        }
-        const double factor =
-            static_cast<double>(scale[c]) / std::sqrt(var + eps);
-        const double shift = static_cast<double>(offset[c]);
-        l.ForChannel(c, [&](int64_t k) {
-          const double v = (static_cast<double>(xs[k]) - mean) * factor + shift;
-          ys[k] = static_cast<T>(static_cast<U>(v));
+      const int64_t nc = end - begin;
+      const double n = static_cast<double>(l.count());
+      std::vector<double> mean(nc, 0.0), var(nc, 0.0);
+      if (training) {
+        l.ForChannels(begin, end, [&](int64_t j, int64_t k) {
+          mean[j] += static_cast<double>(xs[k]);
         });
-        if (training) {
-          const double corrected = var * n / std::max(n - 1, 1.0);
-          double running_mean = mean, running_var = corrected;
-          if (f != 1) {
-            running_mean = (1 - f) * static_cast<double>(mean_in[c]) + f * mean;
-            running_var =
-                (1 - f) * static_cast<double>(var_in[c]) + f * corrected;
-          }
-          stats[0][c] = static_cast<U>(running_mean);
-          stats[1][c] = static_cast<U>(running_var);
-        } else {
-          stats[0][c] = static_cast<U>(mean);
-          stats[1][c] = static_cast<U>(var);
+        for (int64_t j = 0; j < nc; ++j) mean[j] /= n;
+        l.ForChannels(begin, end, [&](int64_t j, int64_t k) {
+          const double d = static_cast<double>(xs[k]) - mean[j];
+          var[j] += d * d;
+        });
+        for (int64_t j = 0; j < nc; ++j) var[j] /= n;
+      } else {
+        for (int64_t j = 0; j < nc; ++j) {
+          mean[j] = static_cast<double>(mean_in[begin + j]);
+          var[j] = static_cast<double>(var_in[begin + j]);
         }
-        stats[2][c] = static_cast<U>(mean);
-        stats[3][c] = static_cast<U>(var);
+      }
+      std::vector<double> factor(nc), shift(nc);
+      for (int64_t j = 0; j < nc; ++j) {
+        factor[j] =
+            static_cast<double>(scale[begin + j]) / std::sqrt(var[j] + eps);
+        shift[j] = static_cast<double>(offset[begin + j]);
+      }
+      l.ForChannels(begin, end, [&](int64_t j, int64_t k) {
+        const double v =
+            (static_cast<double>(xs[k]) - mean[j]) * factor[j] + shift[j];
+        ys[k] = static_cast<T>(static_cast<U>(v));
+      });
+      for (int64_t j = 0; j < nc; ++j) {
+        const int64_t c = begin + j;
+        double running_mean = mean[j], running_var = var[j];
+        if (training) {
+          running_var = var[j] * n / std::max(n - 1, 1.0);
+          if (f != 1) {
+            running_mean =
+                (1 - f) * static_cast<double>(mean_in[c]) + f * mean[j];
+            running_var =
+                (1 - f) * static_cast<double>(var_in[c]) + f * running_var;
+          }
+        }
+        stats[0][c] = static_cast<U>(running_mean);
+        stats[1][c] = static_cast<U>(running_var);
+        stats[2][c] = static_cast<U>(mean[j]);
+        stats[3][c] = static_cast<U>(var[j]);
       }
     };
   }
@@ -276,44 +286,46 @@ class FusedBatchNormGradOp : public BatchNormBase {
     work->units = l.depth;
     work->cost_per_unit = 8 * l.count();
     work->fn = [=](int64_t begin, int64_t end) {
-      for (int64_t c = begin; c < end; ++c) {
-        const double n = static_cast<double>(l.count());
-        const double mean = static_cast<double>(saved_mean[c]);
-        const double inv =
-            1.0 / std::sqrt(static_cast<double>(saved_var[c]) + eps);
-        const double s = static_cast<double>(scale[c]);
-        // scale_backprop sums dy * normalised x in U, in x's order, as
-        // TensorFlow's CPU kernel does: the sum cancels, and its rounding
-        // shows.
-        double sum_dy = 0, sum_dy_xc = 0;
-        U scale_bp = U(0);
-        const U mean_u = saved_mean[c];
-        const U inv_u = U(1) / std::sqrt(saved_var[c] + static_cast<U>(eps));
-        l.ForChannel(c, [&](int64_t k) {
-          const double g = static_cast<double>(dys[k]);
-          sum_dy += g;
-          sum_dy_xc += g * (static_cast<double>(xs[k]) - mean);
-          scale_bp += static_cast<U>(dys[k]) *
-                      ((static_cast<U>(xs[k]) - mean_u) * inv_u);
-        });
-        sums[0][c] = scale_bp;
-        sums[1][c] = static_cast<U>(sum_dy);
-        if (training) {
-          const double mean_dy = sum_dy / n;
-          const double k_xc = inv * inv * sum_dy_xc / n;
-          l.ForChannel(c, [&](int64_t k) {
-            const double xc = static_cast<double>(xs[k]) - mean;
-            const double v =
-                s * inv * (static_cast<double>(dys[k]) - mean_dy - xc * k_xc);
-            dxs[k] = static_cast<T>(static_cast<U>(v));
-          });
-        } else {
-          l.ForChannel(c, [&](int64_t k) {
-            dxs[k] = static_cast<T>(
-                static_cast<U>(static_cast<double>(dys[k]) * s * inv));
-          });
-        }
+      const int64_t nc = end - begin;
+      const double n = static_cast<double>(l.count());
+      std::vector<double> inv(nc), sum_dy(nc, 0.0), sum_dy_xc(nc, 0.0);
+      // scale_backprop sums dy * normalised x in U, in x's order, as
+      // TensorFlow's CPU kernel does: the sum cancels, and its rounding
+      // shows.
+      std::vector<U> inv_u(nc), scale_bp(nc, U(0));
+      for (int64_t j = 0; j < nc; ++j) {
+        const int64_t c = begin + j;
+        inv[j] = 1.0 / std::sqrt(static_cast<double>(saved_var[c]) + eps);
+        inv_u[j] = U(1) / std::sqrt(saved_var[c] + static_cast<U>(eps));
       }
+      l.ForChannels(begin, end, [&](int64_t j, int64_t k) {
+        const U mean_u = saved_mean[begin + j];
+        const double g = static_cast<double>(dys[k]);
+        sum_dy[j] += g;
+        sum_dy_xc[j] +=
+            g * (static_cast<double>(xs[k]) - static_cast<double>(mean_u));
+        scale_bp[j] += static_cast<U>(dys[k]) *
+                       ((static_cast<U>(xs[k]) - mean_u) * inv_u[j]);
+      });
+      for (int64_t j = 0; j < nc; ++j) {
+        sums[0][begin + j] = scale_bp[j];
+        sums[1][begin + j] = static_cast<U>(sum_dy[j]);
+      }
+      l.ForChannels(begin, end, [&](int64_t j, int64_t k) {
+        const int64_t c = begin + j;
+        const double s = static_cast<double>(scale[c]);
+        const double g = static_cast<double>(dys[k]);
+        double v;
+        if (training) {
+          const double xc =
+              static_cast<double>(xs[k]) - static_cast<double>(saved_mean[c]);
+          v = s * inv[j] *
+              (g - sum_dy[j] / n - xc * inv[j] * inv[j] * sum_dy_xc[j] / n);
+        } else {
+          v = g * s * inv[j];
+        }
+        dxs[k] = static_cast<T>(static_cast<U>(v));
+      });
     };
   }
 };
