@@ -26,8 +26,8 @@ Exit status: 0, or 1 when a registered op that is not exempt got no case or
 a case could not be built.
 
 The cases live in modules beside this one, one per op family: ops_math.py,
-ops_nn.py, ops_array.py, ops_state.py, ops_random.py, ops_control_flow.py
-and ops_io.py, over op_case_lib.py (Spec, Ctx, Generator).
+ops_nn.py, ops_pooling.py, ops_norm.py, ops_image.py, ops_array.py,
+ops_state.py, ops_random.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec, Ctx, Generator).
 """
 
 import argparse
