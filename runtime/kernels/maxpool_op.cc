@@ -7,6 +7,8 @@
 // ((b * height + y) * width + x) * channels + c of the first maximum in
 // window order, b left out unless include_batch_in_index; a depth window
 // must pass MaxPool's checks and is then ignored, as in TensorFlow.
+// MaxPoolV2 also accepts NCHW_VECT_C as TensorFlow's CPU kernel does
+// (pooling_params.h).
 //
 // Work is split over output rows (ShardedOpKernel). Errors: see
 // pooling_params.h.
@@ -65,10 +67,33 @@ class MaxPoolOp : public PoolingOpKernel {
     PoolOptions options;
     OP_REQUIRES_OK(ctx, RunOptions(ctx, &options));
     const Tensor& input = ctx->input(0);
+    TensorShape in_shape = input.shape();
+    if (options.vect_c) {
+      OP_REQUIRES(ctx, input.dims() == 5,
+                  NodeInvalidArgument(ctx, "tensor_in must be 5-dimensional"));
+      OP_REQUIRES(ctx, options.ksize[1] == 1 && options.strides[1] == 1,
+                  NodeError(absl::StatusCode::kUnimplemented, *this,
+                            "Depthwise max pooling is not supported for "
+                            "NCHW_VECT_C"));
+      // TensorFlow's CPU kernel pools the buffer as NHWC [N, H, W, C]: the
+      // blocks of four channels are not regrouped (for C > 4 this mixes
+      // channel blocks, as TensorFlow does), and the result is reported as
+      // [N, C / 4, H', W', 4].
+      for (std::vector<int64_t>* v : {&options.ksize, &options.strides}) {
+        *v = {(*v)[0], (*v)[2], (*v)[3], (*v)[1]};
+      }
+      in_shape =
+          TensorShape({input.dim_size(0), input.dim_size(2), input.dim_size(3),
+                       input.dim_size(1) * input.dim_size(4)});
+    }
     PoolGeometry g;
-    OP_REQUIRES_OK(ctx, ComputePoolGeometry(*this, options, input.shape(),
+    OP_REQUIRES_OK(ctx, ComputePoolGeometry(*this, options, in_shape,
                                             options.spatial_dims == 2, &g));
-    const TensorShape shape = g.OutputShape(options.spatial_dims);
+    TensorShape shape = g.OutputShape(options.spatial_dims);
+    if (options.vect_c) {
+      shape = TensorShape({input.dim_size(0), input.dim_size(1), g.out[1],
+                           g.out[2], input.dim_size(4)});
+    }
     OP_REQUIRES_OK(ctx, CheckAllocationSize(*this, shape, input.dtype()));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));

@@ -90,7 +90,9 @@ absl::Status ReadPoolOptions(OpKernelConstruction* ctx, const OpKernel& kernel,
     std::string format;
     SF_RETURN_IF_ERROR(ctx->GetAttr("data_format", &format));
     const char* want = spatial_dims == 2 ? "NHWC" : "NDHWC";
-    if (format != want) {
+    options->vect_c =
+        format == "NCHW_VECT_C" && kernel.type_string() == "MaxPoolV2";
+    if (format != want && !options->vect_c) {
       return NodeInvalidArgument(kernel, "Default ", kernel.type_string(),
                                  " only supports ", want,
                                  " on device type CPU, got ", format);

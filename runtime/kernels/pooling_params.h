@@ -5,7 +5,8 @@
 // Every pooling kernel runs channels-last (NHWC / NDHWC) on the CPU, viewed
 // as [batch, planes, rows, cols, depth]; 2-D pooling has one plane. The
 // channels-first formats are refused with InvalidArgument, as TensorFlow's
-// CPU kernels refuse them.
+// CPU kernels refuse them, except MaxPoolV2's NCHW_VECT_C
+// (PoolOptions::vect_c).
 //
 // Error contract: every function returns an absl::Status naming the node:
 // InvalidArgument for malformed attrs, ranks and sizes (a negative output
@@ -37,6 +38,10 @@ struct PoolOptions {
   std::vector<int64_t> strides;
   PoolPadding padding = PoolPadding::kValid;
   std::vector<int64_t> explicit_paddings;  // 2 per dimension, EXPLICIT only
+  // MaxPoolV2's NCHW_VECT_C: input [N, C/4, H, W, 4], ksize/strides in
+  // NCHW order; the buffer is pooled as NHWC [N, H, W, C], as TensorFlow's
+  // CPU kernel pools it.
+  bool vect_c = false;
 };
 
 // Reads and checks data_format, ksize, strides (when `sizes_from_attrs`),

@@ -97,6 +97,13 @@ def max_pool(g):
         g.add(op, "nchw", lambda c, mp=mp: mp(
             c, c.input(tf.float32, [1, 2, 4, 4], name="x"), [1, 1, 2, 2], [1, 1, 2, 2],
             "VALID", "NCHW"))
+        g.add(op, "nchw_vect_c", lambda c, mp=mp: mp(
+            c, c.input(tf.float32, [1, 1, 4, 4, 4], name="x", static=True), [1, 1, 2, 2],
+            [1, 1, 2, 2],
+            "VALID", "NCHW_VECT_C"))
+        g.add(op, "nchw_vect_c_stride", lambda c, mp=mp: mp(
+            c, c.input(tf.int32, [2, 2, 5, 4, 4], name="x", static=True), [1, 1, 3, 2],
+            [1, 1, 2, 1], "SAME", "NCHW_VECT_C"))
         g.add(op, "ties_int", lambda c, mp=mp: mp(
             c, tied(c, tf.int32, [1, 4, 4, 2]), K3, S1, "SAME"))
     # Attr forms only MaxPool (V1) has.
