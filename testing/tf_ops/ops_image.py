@@ -153,13 +153,14 @@ def nms(g):
         f = getattr(raw, op)
 
         def run(c, t="float", b=boxes, s=scores, max_out=6, iou=0.3, score=0.1, sigma=0.0,
-                pad=False, iou_shape=(), op=op, f=f):
+                pad=False, iou_shape=(), op=op, f=f, tt=None):
             kw = dict(boxes=c.feed(np.asarray(b).astype(DTYPES[t].as_numpy_dtype),
                                    name="boxes"),
                       scores=c.feed(np.asarray(s).astype(DTYPES[t].as_numpy_dtype),
                                     name="scores"),
                       max_output_size=c.feed(np.array(max_out, np.int32), name="max"))
-            tt = DTYPES[t] if op == "NonMaxSuppressionV5" else tf.float32
+            if tt is None:
+                tt = DTYPES[t] if op == "NonMaxSuppressionV5" else tf.float32
             kw["iou_threshold"] = c.feed(np.full(iou_shape, iou, tt.as_numpy_dtype), name="iou")
             kw["score_threshold"] = c.feed(np.array(score, tt.as_numpy_dtype), name="score")
             if op == "NonMaxSuppressionV5":
@@ -172,6 +173,10 @@ def nms(g):
         for t in g.types(op):
             g.add(op, "dtype_" + t, lambda c, t=t, run=run: run(c, t), golden=(t == "float"))
         g.add(op, "iou_zero", lambda c, run=run: run(c, iou=0.0))
+        if op != "NonMaxSuppressionV5":
+            for t in ("float", "half"):
+                g.add(op, "threshold_half_" + t, lambda c, t=t, run=run: run(
+                    c, t, iou=0.3, score=0.3, tt=tf.float16))
         g.add(op, "iou_one", lambda c, run=run: run(c, iou=1.0, max_out=20))
         g.add(op, "no_score_threshold", lambda c, run=run: run(c, score=-np.inf, max_out=20))
         g.add(op, "high_score_threshold", lambda c, run=run: run(c, score=0.9))
