@@ -27,17 +27,17 @@ namespace {
 template <typename T>
 void MaxPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t begin,
                  int64_t end) {
+  using Column = Eigen::Array<T, Eigen::Dynamic, 1>;
   const int64_t depth = g.depth;
   ForEachOutputPixel(
       g, begin, end,
       [&](int64_t b, int64_t p, int64_t r, int64_t c, int64_t pixel) {
-        T* o = out + pixel * depth;
-        std::fill(o, o + depth, Eigen::NumTraits<T>::lowest());
+        Eigen::Map<Column> o(out + pixel * depth, depth);
+        o.setConstant(Eigen::NumTraits<T>::lowest());
+        // Eigen's coefficient-wise max, as TensorFlow's CPU kernel takes it
+        // (NaN handling included).
         ForEachWindowPixel(g, b, p, r, c, [&](int64_t pix) {
-          const T* x = in + pix * depth;
-          for (int64_t d = 0; d < depth; ++d) {
-            if (o[d] < x[d]) o[d] = x[d];
-          }
+          o = o.max(Eigen::Map<const Column>(in + pix * depth, depth));
         });
       });
 }

@@ -106,6 +106,12 @@ def max_pool(g):
             [1, 1, 2, 1], "SAME", "NCHW_VECT_C"))
         g.add(op, "ties_int", lambda c, mp=mp: mp(
             c, tied(c, tf.int32, [1, 4, 4, 2]), K3, S1, "SAME"))
+    nan_x = np.array([np.nan, 1, 2, np.nan, -1, np.nan, 3, 0, np.nan] * 4,
+                     np.float32).reshape(1, 3, 3, 4)
+    nan_x[0, :, :, 1] = np.nan
+    g.add("MaxPool", "nan", lambda c: raw.MaxPool(
+        input=c.feed(nan_x, name="x"), ksize=K2, strides=S1, padding="SAME"),
+          note="NaN handling follows Eigen's coefficient-wise max")
     # Attr forms only MaxPool (V1) has.
     op = "MaxPool"
     f = raw.MaxPool
