@@ -26,9 +26,10 @@ Exit status: 0, or 1 when a registered op that is not exempt got no case or
 a case could not be built.
 
 The cases live in modules beside this one, one per op family: ops_math.py,
-ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_array.py,
-ops_array_layout.py, ops_state.py, ops_random.py, ops_control_flow.py and
-ops_io.py, over op_case_lib.py (Spec, Ctx, Generator).
+ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_pooling.py,
+ops_norm.py, ops_image.py, ops_array.py, ops_array_layout.py, ops_state.py,
+ops_random.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
+Ctx, Generator).
 """
 
 import argparse
@@ -47,11 +48,14 @@ import ops_array  # noqa: E402
 import ops_array_layout  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_conv  # noqa: E402
+import ops_image  # noqa: E402
 import ops_io  # noqa: E402
 import ops_linalg  # noqa: E402
 import ops_math  # noqa: E402
 import ops_math_special  # noqa: E402
 import ops_nn  # noqa: E402
+import ops_norm  # noqa: E402
+import ops_pooling  # noqa: E402
 import ops_random  # noqa: E402
 import ops_state  # noqa: E402
 
@@ -78,6 +82,10 @@ def generate(g):
     ops_nn.softmax_xent(g)
     ops_nn.sparse_xent(g)
     ops_conv.convolutions(g)
+    ops_pooling.pooling(g)
+    ops_norm.batch_norm(g)
+    ops_norm.lrn(g)
+    ops_image.image(g)
     ops_math.cumsum(g)
     ops_math.cast(g)
     for op in ("Identity", "Snapshot", "StopGradient", "PreventGradient"):

@@ -1,0 +1,27 @@
+
+-
+dyPlaceholder*
+dtype0*
+shape:
+,
+xPlaceholder*
+dtype0*
+shape:
+0
+scalePlaceholder*
+dtype0*
+shape:
+/
+meanPlaceholder*
+dtype0*
+shape:
+3
+variancePlaceholder*
+dtype0*
+shape:
+‹
+FusedBatchNormGradFusedBatchNormGraddyxscalemeanvariance*
+T0*
+data_formatNHWC*
+epsilon%oƒ:*
+is_training("ª

@@ -1,0 +1,25 @@
+
+0
+boxesPlaceholder*
+dtype0*
+shape:
+1
+scoresPlaceholder*
+dtype0*
+shape:
+.
+maxPlaceholder*
+dtype0*
+shape:
+.
+iouPlaceholder*
+dtype0*
+shape:
+0
+scorePlaceholder*
+dtype0*
+shape:
+f
+NonMaxSuppressionV3NonMaxSuppressionV3boxesscoresmaxiouscore*
+T_threshold0*
+T0"ª

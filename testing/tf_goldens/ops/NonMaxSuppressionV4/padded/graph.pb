@@ -1,0 +1,26 @@
+
+0
+boxesPlaceholder*
+dtype0*
+shape:
+1
+scoresPlaceholder*
+dtype0*
+shape:
+.
+maxPlaceholder*
+dtype0*
+shape:
+.
+iouPlaceholder*
+dtype0*
+shape:
+0
+scorePlaceholder*
+dtype0*
+shape:
+„
+NonMaxSuppressionV4NonMaxSuppressionV4boxesscoresmaxiouscore*
+T_threshold0*
+T0*
+pad_to_max_output_size("ª
