@@ -49,6 +49,7 @@ import ops_math  # noqa: E402
 import ops_nn  # noqa: E402
 import ops_random  # noqa: E402
 import ops_state  # noqa: E402
+import ops_training  # noqa: E402
 
 
 def generate(g):
@@ -110,6 +111,7 @@ def generate(g):
     ops_state.ref_variables(g)
     ops_state.resource_variables(g)
     ops_state.training(g)
+    ops_training.optimizers(g)
     ops_random.random_ops(g)
     ops_control_flow.control_flow(g)
     ops_io.checkpoints(g)
