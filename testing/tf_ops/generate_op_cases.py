@@ -49,6 +49,7 @@ import ops_math  # noqa: E402
 import ops_nn  # noqa: E402
 import ops_random  # noqa: E402
 import ops_state  # noqa: E402
+import ops_tensor_array  # noqa: E402
 import ops_training  # noqa: E402
 
 
@@ -112,6 +113,8 @@ def generate(g):
     ops_state.resource_variables(g)
     ops_state.training(g)
     ops_training.optimizers(g)
+    ops_tensor_array.tensor_arrays(g)
+    ops_tensor_array.stacks(g)
     ops_random.random_ops(g)
     ops_control_flow.control_flow(g)
     ops_io.checkpoints(g)
