@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 
 namespace stepflow {
 namespace {
@@ -26,6 +30,9 @@ bool CopyElements(const Tensor& src, int64_t src_offset, Tensor* dst,
     case DT_RESOURCE:
       CopyObjects<ResourceHandleProto>(src, src_offset, dst, dst_offset, n);
       return true;
+    case DT_VARIANT:
+      CopyObjects<Variant>(src, src_offset, dst, dst_offset, n);
+      return true;
     default:
       break;
   }
@@ -35,6 +42,59 @@ bool CopyElements(const Tensor& src, int64_t src_offset, Tensor* dst,
               static_cast<const char*>(src.raw_data()) + src_offset * size,
               static_cast<size_t>(n * size));
   return true;
+}
+
+bool SetZeros(Tensor* t) {
+  if (t->dtype() == DT_VARIANT) {
+    t->flat<Variant>().setConstant(Variant());
+    return true;
+  }
+  bool ok = false;
+  SF_SWITCH_ALL_TYPES(t->dtype(),
+                      {
+                        if constexpr (!std::is_same_v<T, std::string>) {
+                          t->flat<T>().setConstant(T());
+                          ok = true;
+                        }
+                      },
+                      {});
+  return ok;
+}
+
+absl::Status MergePartialShapes(const PartialTensorShape& a,
+                                const PartialTensorShape& b,
+                                PartialTensorShape* out) {
+  if (a.unknown_rank()) {
+    *out = b;
+    return absl::OkStatus();
+  }
+  if (b.unknown_rank()) {
+    *out = a;
+    return absl::OkStatus();
+  }
+  if (a.dims() != b.dims()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Incompatible shapes during merge: ", a.DebugString(),
+                     " vs. ", b.DebugString()));
+  }
+  std::vector<int64_t> dims(a.dims());
+  for (int d = 0; d < a.dims(); ++d) {
+    const int64_t x = a.dim_size(d), y = b.dim_size(d);
+    if (x >= 0 && y >= 0 && x != y) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Incompatible shapes during merge: ", a.DebugString(),
+                       " vs. ", b.DebugString()));
+    }
+    dims[d] = x >= 0 ? x : y;
+  }
+  *out = PartialTensorShape(dims);
+  return absl::OkStatus();
+}
+
+TensorShape ToTensorShape(const PartialTensorShape& p) {
+  std::vector<int64_t> dims(p.dims() > 0 ? p.dims() : 0);
+  for (int d = 0; d < p.dims(); ++d) dims[d] = p.dim_size(d);
+  return TensorShape(dims);
 }
 
 }  // namespace stepflow

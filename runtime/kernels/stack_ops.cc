@@ -97,19 +97,18 @@ class StackOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& max_size = ctx->input(0);
-    OP_REQUIRES(ctx, max_size.dims() == 0,
-                NodeInvalidArgument(
-                    ctx, "Stack size must be a scalar, but had shape: ",
-                    max_size.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, max_size.dims() == 0,
+        NodeInvalidArgument(ctx, "Stack size must be a scalar, but had shape: ",
+                            max_size.shape().DebugString()));
     int32_t size = max_size.scalar<int32_t>();
     if (size < 0) size = std::numeric_limits<int32_t>::max();
     std::string name;
     OP_REQUIRES_OK(ctx, NewStepResourceName(ctx, base_name_, &name));
     Tensor handle;
-    OP_REQUIRES_OK(ctx,
-                   CreateStepResource(ctx, name, kStackTypeName,
-                                      new Stack(elem_type_, name, size),
-                                      &handle));
+    OP_REQUIRES_OK(
+        ctx, CreateStepResource(ctx, name, kStackTypeName,
+                                new Stack(elem_type_, name, size), &handle));
     ctx->set_output(0, handle);
   }
 
@@ -129,10 +128,9 @@ class StackPushOp : public OpKernel {
     ScopedUnref unref(stack);
     const Tensor& value = ctx->input(1);
     OP_REQUIRES(ctx, value.dtype() == stack->elem_type(),
-                NodeInvalidArgument(ctx, "Must have type ",
-                                    DataTypeString(stack->elem_type()),
-                                    " but got ",
-                                    DataTypeString(value.dtype())));
+                NodeInvalidArgument(
+                    ctx, "Must have type ", DataTypeString(stack->elem_type()),
+                    " but got ", DataTypeString(value.dtype())));
     OP_REQUIRES_OK(ctx, AttachDef(stack->Push(value), name()));
     ctx->set_output(0, value);
   }
@@ -150,11 +148,11 @@ class StackPopOp : public OpKernel {
     Tensor value;
     OP_REQUIRES_OK(ctx, AttachDef(stack->Pop(&value), name()));
     // A pop whose elem_type is not the stack's: the executor's type error.
-    OP_REQUIRES(ctx, value.dtype() == ctx->expected_output_dtype(0),
-                NodeInternal(ctx, "Output 0 of type ",
-                             DataTypeString(value.dtype()),
-                             " does not match declared output type ",
-                             DataTypeString(ctx->expected_output_dtype(0))));
+    OP_REQUIRES(
+        ctx, value.dtype() == ctx->expected_output_dtype(0),
+        NodeInternal(ctx, "Output 0 of type ", DataTypeString(value.dtype()),
+                     " does not match declared output type ",
+                     DataTypeString(ctx->expected_output_dtype(0))));
     ctx->set_output(0, value);
   }
 };

@@ -80,8 +80,9 @@ absl::Status StepResourceHandle(OpKernelContext* ctx, int index,
   const std::string node = FormatNodeName(ctx->op_kernel().name());
   if (t.dtype() != DT_RESOURCE || t.dims() != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "Input ", index, " of ", node, " must be a scalar resource handle, got a ",
-        DataTypeString(t.dtype()), " tensor of shape ", t.shape().DebugString()));
+        "Input ", index, " of ", node,
+        " must be a scalar resource handle, got a ", DataTypeString(t.dtype()),
+        " tensor of shape ", t.shape().DebugString()));
   }
   const ResourceHandleProto& h = t.scalar<ResourceHandleProto>();
   if (h.device() != ctx->device()->name()) {

@@ -14,64 +14,19 @@ namespace {
 // a += b elementwise for the number types; false for others.
 bool AddInto(Tensor* a, const Tensor& b) {
   bool ok = false;
-  SF_SWITCH_ALL_TYPES(
-      a->dtype(),
-      {
-        if constexpr (!std::is_same_v<T, bool> &&
-                      !std::is_same_v<T, std::string>) {
-          a->flat<T>() += b.flat<T>();
-          ok = true;
-        }
-      },
-      {});
-  return ok;
-}
-
-bool SetZero(Tensor* t) {
-  bool ok = false;
-  SF_SWITCH_ALL_TYPES(
-      t->dtype(),
-      {
-        if constexpr (!std::is_same_v<T, std::string>) {
-          t->flat<T>().setConstant(T());
-          ok = true;
-        }
-      },
-      {});
+  SF_SWITCH_ALL_TYPES(a->dtype(),
+                      {
+                        if constexpr (!std::is_same_v<T, bool> &&
+                                      !std::is_same_v<T, std::string>) {
+                          a->flat<T>() += b.flat<T>();
+                          ok = true;
+                        }
+                      },
+                      {});
   return ok;
 }
 
 }  // namespace
-
-absl::Status MergePartialShapes(const PartialTensorShape& a,
-                                const PartialTensorShape& b,
-                                PartialTensorShape* out) {
-  if (a.unknown_rank()) {
-    *out = b;
-    return absl::OkStatus();
-  }
-  if (b.unknown_rank()) {
-    *out = a;
-    return absl::OkStatus();
-  }
-  if (a.dims() != b.dims()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Incompatible shapes during merge: ", a.DebugString(),
-                     " vs. ", b.DebugString()));
-  }
-  std::vector<int64_t> dims(a.dims());
-  for (int d = 0; d < a.dims(); ++d) {
-    const int64_t x = a.dim_size(d), y = b.dim_size(d);
-    if (x >= 0 && y >= 0 && x != y) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Incompatible shapes during merge: ", a.DebugString(),
-                       " vs. ", b.DebugString()));
-    }
-    dims[d] = x >= 0 ? x : y;
-  }
-  *out = PartialTensorShape(dims);
-  return absl::OkStatus();
-}
 
 TensorArray::TensorArray(std::string name, const Options& options)
     : name_(std::move(name)), options_(options) {
@@ -112,18 +67,17 @@ absl::Status TensorArray::LockedWrite(OpKernelContext* ctx, int32_t index,
   if (!s.ok()) return s;
   const size_t at = static_cast<size_t>(index);
   if (index < 0 || (!options_.dynamic_size && at >= elements_.size())) {
-    return Error(absl::StrCat("Tried to write to index ", index,
-                              " but array is not resizeable and size is: ",
-                              elements_.size()));
+    return Error(absl::StrCat(
+        "Tried to write to index ", index,
+        " but array is not resizeable and size is: ", elements_.size()));
   }
   if (at >= elements_.size()) elements_.resize(at + 1);
   const std::string where =
       absl::StrCat("Could not write to TensorArray index ", index);
   if (value.dtype() != options_.dtype) {
-    return Error(absl::StrCat(where, " because the value dtype is ",
-                              DataTypeString(value.dtype()),
-                              " but TensorArray dtype is ",
-                              DataTypeString(options_.dtype), "."));
+    return Error(absl::StrCat(
+        where, " because the value dtype is ", DataTypeString(value.dtype()),
+        " but TensorArray dtype is ", DataTypeString(options_.dtype), "."));
   }
   if (!options_.element_shape.IsCompatibleWith(value.shape())) {
     return Error(absl::StrCat(
@@ -232,11 +186,7 @@ absl::Status TensorArray::LockedRead(OpKernelContext* ctx, int32_t index,
           "TensorArray, the proper all-zeros tensor will be returned instead "
           "of incurring this error."));
     } else {
-      std::vector<int64_t> dims(options_.element_shape.dims());
-      for (int d = 0; d < options_.element_shape.dims(); ++d) {
-        dims[d] = options_.element_shape.dim_size(d);
-      }
-      shape = TensorShape(dims);
+      shape = ToTensorShape(options_.element_shape);
     }
     const size_t first = at < elements_.size() ? at : elements_.size();
     if (at >= elements_.size()) elements_.resize(at + 1);
@@ -258,7 +208,7 @@ absl::Status TensorArray::LockedRead(OpKernelContext* ctx, int32_t index,
     Tensor zeros;
     s = ctx->allocate_temp(options_.dtype, e.shape, &zeros);
     if (!s.ok()) return s;
-    if (zeros.NumElements() > 0 && !SetZero(&zeros)) {
+    if (zeros.NumElements() > 0 && !SetZeros(&zeros)) {
       return absl::InvalidArgumentError(
           absl::StrCat("TensorArray ", name_, " cannot make zeros of type ",
                        DataTypeString(options_.dtype)));

@@ -38,12 +38,6 @@ namespace stepflow {
 // Resource type recorded in TensorArray handles.
 inline constexpr char kTensorArrayTypeName[] = "stepflow::TensorArray";
 
-// The most general shape both describe; InvalidArgument ("Incompatible
-// shapes during merge") when they disagree.
-absl::Status MergePartialShapes(const PartialTensorShape& a,
-                                const PartialTensorShape& b,
-                                PartialTensorShape* out);
-
 class TensorArray : public ResourceBase {
  public:
   struct Options {

@@ -69,12 +69,6 @@ absl::Status IndexVector(OpKernelContext* ctx, int input,
   return absl::OkStatus();
 }
 
-TensorShape ToTensorShape(const PartialTensorShape& p) {
-  std::vector<int64_t> dims(p.dims());
-  for (int d = 0; d < p.dims(); ++d) dims[d] = p.dim_size(d);
-  return TensorShape(dims);
-}
-
 // Rows [offset, offset + rows) of `value` (rows of `row_elems` elements) as
 // a new tensor of `shape`.
 absl::Status SliceRows(OpKernelContext* ctx, const Tensor& value,
@@ -95,8 +89,8 @@ class TensorArrayOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &options_.dtype));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_shape", &options_.element_shape));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dynamic_size", &options_.dynamic_size));
-    OP_REQUIRES_OK(ctx,
-                   ctx->GetAttr("clear_after_read", &options_.clear_after_read));
+    OP_REQUIRES_OK(
+        ctx, ctx->GetAttr("clear_after_read", &options_.clear_after_read));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("identical_element_shapes",
                                      &options_.identical_element_shapes));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("tensor_array_name", &base_name_));
@@ -115,9 +109,9 @@ class TensorArrayOp : public OpKernel {
     std::string name;
     OP_REQUIRES_OK(ctx, NewStepResourceName(ctx, base_name_, &name));
     Tensor handle;
-    OP_REQUIRES_OK(ctx, CreateStepResource(ctx, name, kTensorArrayTypeName,
-                                           new TensorArray(name, options),
-                                           &handle));
+    OP_REQUIRES_OK(ctx,
+                   CreateStepResource(ctx, name, kTensorArrayTypeName,
+                                      new TensorArray(name, options), &handle));
     ctx->set_output(0, handle);
     ctx->set_output(1, Tensor::Scalar<float>(0.0f));
   }
@@ -154,17 +148,18 @@ class TensorArrayGradOp : public OpKernel {
     PartialTensorShape element_shape;
     if (ctx->num_inputs() > 2) {
       const Tensor& t = ctx->input(2);
-      OP_REQUIRES(ctx, t.dims() == 1,
-                  NodeInvalidArgument(
-                      ctx,
-                      "Expected shape_to_prepend to be a vector, but "
-                      "received shape: ",
-                      t.shape().DebugString()));
+      OP_REQUIRES(
+          ctx, t.dims() == 1,
+          NodeInvalidArgument(ctx,
+                              "Expected shape_to_prepend to be a vector, but "
+                              "received shape: ",
+                              t.shape().DebugString()));
       for (int64_t i = 0; i < t.NumElements(); ++i) {
         const int32_t d = t.vec<int32_t>()(i);
         OP_REQUIRES(ctx, d >= 0,
-                    NodeInvalidArgument(ctx, "shape_to_prepend has a negative "
-                                             "dimension ",
+                    NodeInvalidArgument(ctx,
+                                        "shape_to_prepend has a negative "
+                                        "dimension ",
                                         d));
         prepend.AddDim(d);
       }
@@ -173,9 +168,8 @@ class TensorArrayGradOp : public OpKernel {
     }
     const std::string name = absl::StrCat(forward->name(), "@", source_);
     Tensor handle;
-    OP_REQUIRES_OK(ctx,
-                   MakeStepResourceHandle(ctx, name, kTensorArrayTypeName,
-                                          &handle));
+    OP_REQUIRES_OK(
+        ctx, MakeStepResourceHandle(ctx, name, kTensorArrayTypeName, &handle));
     TensorArray::Options options;
     options.dtype = forward->dtype();
     options.size = size;
@@ -186,15 +180,15 @@ class TensorArrayGradOp : public OpKernel {
     options.marked_size = marked_size;
     options.clear_after_read = true;
     TensorArray* grad = nullptr;
-    OP_REQUIRES_OK(
-        ctx, ctx->resource_manager()->LookupOrCreate<TensorArray>(
-                 ctx->step_container()->name(), name, &grad,
-                 [&](TensorArray** made) {
-                   *made = new TensorArray(name, options);
-                   absl::Status s = (*made)->CopyShapesFrom(forward, prepend);
-                   if (!s.ok()) (*made)->Unref();
-                   return s;
-                 }));
+    OP_REQUIRES_OK(ctx, ctx->resource_manager()->LookupOrCreate<TensorArray>(
+                            ctx->step_container()->name(), name, &grad,
+                            [&](TensorArray** made) {
+                              *made = new TensorArray(name, options);
+                              absl::Status s =
+                                  (*made)->CopyShapesFrom(forward, prepend);
+                              if (!s.ok()) (*made)->Unref();
+                              return s;
+                            }));
     grad->Unref();
     ctx->set_output(0, handle);
     ctx->set_output(1, ctx->input(1));
@@ -251,12 +245,13 @@ void StackValues(OpKernelContext* ctx, const std::vector<Tensor>& values,
   TensorShape shape = first;
   shape.InsertDim(0, static_cast<int64_t>(values.size()));
   for (size_t i = 1; i < values.size(); ++i) {
-    OP_REQUIRES(ctx, values[i].shape() == first,
-                NodeInvalidArgument(
-                    ctx, "TensorArray has inconsistent shapes.  Index 0 has "
-                    "shape: ",
-                    first.DebugString(), " but index ", indices[i],
-                    " has shape: ", values[i].shape().DebugString()));
+    OP_REQUIRES(
+        ctx, values[i].shape() == first,
+        NodeInvalidArgument(ctx,
+                            "TensorArray has inconsistent shapes.  Index 0 has "
+                            "shape: ",
+                            first.DebugString(), " but index ", indices[i],
+                            " has shape: ", values[i].shape().DebugString()));
   }
   Tensor* out = nullptr;
   OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
@@ -298,12 +293,12 @@ class TensorArrayGatherOp : public OpKernel {
     }
     std::vector<Tensor> values;
     OP_REQUIRES_OK(ctx, array->ReadMany(ctx, indices, &values));
-    OP_REQUIRES(ctx, element_shape_.IsCompatibleWith(values[0].shape()),
-                NodeInvalidArgument(
-                    ctx, "TensorArray was passed element_shape ",
-                    element_shape_.DebugString(),
-                    " which does not match the Tensor at index 0: ",
-                    values[0].shape().DebugString()));
+    OP_REQUIRES(
+        ctx, element_shape_.IsCompatibleWith(values[0].shape()),
+        NodeInvalidArgument(ctx, "TensorArray was passed element_shape ",
+                            element_shape_.DebugString(),
+                            " which does not match the Tensor at index 0: ",
+                            values[0].shape().DebugString()));
     StackValues(ctx, values, indices);
   }
 
@@ -341,10 +336,10 @@ class TensorArrayScatterOp : public OpKernel {
       if (array->HasDynamicSize() && size < max_index + 1) {
         size = max_index + 1;
       }
-      OP_REQUIRES(ctx, max_index < size,
-                  NodeInvalidArgument(
-                      ctx, "Max scatter index must be < array size (",
-                      max_index, " vs. ", size, ")"));
+      OP_REQUIRES(
+          ctx, max_index < size,
+          NodeInvalidArgument(ctx, "Max scatter index must be < array size (",
+                              max_index, " vs. ", size, ")"));
     }
     TensorShape elem = value.shape();
     elem.RemoveDim(0);
@@ -392,9 +387,9 @@ class TensorArrayConcatOp : public OpKernel {
     std::iota(indices.begin(), indices.end(), 0);
     std::vector<Tensor> values;
     OP_REQUIRES_OK(ctx, array->ReadMany(ctx, indices, &values));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                            1, TensorShape({static_cast<int64_t>(size)}),
-                            &lengths));
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(1, TensorShape({static_cast<int64_t>(size)}),
+                                  &lengths));
     TensorShape out_shape, except0;
     for (size_t i = 0; i < values.size(); ++i) {
       const TensorShape& s = values[i].shape();
@@ -416,14 +411,14 @@ class TensorArrayConcatOp : public OpKernel {
                         " but index 0 has (excepting dimension 0) shape: ",
                         rest.DebugString(), " which does not match."));
       } else {
-        OP_REQUIRES(ctx, rest == except0,
-                    NodeInvalidArgument(
-                        ctx,
-                        "TensorArray has inconsistent shapes.  Index 0 has "
-                        "(excepting dimension 0) shape: ",
-                        except0.DebugString(), " but index ", i,
-                        " has (excepting dimension 0) shape: ",
-                        rest.DebugString()));
+        OP_REQUIRES(
+            ctx, rest == except0,
+            NodeInvalidArgument(
+                ctx,
+                "TensorArray has inconsistent shapes.  Index 0 has "
+                "(excepting dimension 0) shape: ",
+                except0.DebugString(), " but index ", i,
+                " has (excepting dimension 0) shape: ", rest.DebugString()));
         out_shape.set_dim(0, out_shape.dim_size(0) + s.dim_size(0));
       }
     }
@@ -466,24 +461,26 @@ class TensorArraySplitOp : public OpKernel {
                                       len(i), " at index ", i));
       total += len(i);
     }
-    OP_REQUIRES(ctx, value.dims() >= 1,
-                NodeInvalidArgument(
-                    ctx, "Expected value to be at least a vector, but "
-                    "received shape: ",
-                    value.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, value.dims() >= 1,
+        NodeInvalidArgument(ctx,
+                            "Expected value to be at least a vector, but "
+                            "received shape: ",
+                            value.shape().DebugString()));
     OP_REQUIRES(ctx, total == value.dim_size(0),
-                NodeInvalidArgument(
-                    ctx, "Expected sum of lengths to be equal to "
-                    "values.shape[0], but sum of lengths is ",
-                    total, " and value's shape is: ",
-                    value.shape().DebugString()));
+                NodeInvalidArgument(ctx,
+                                    "Expected sum of lengths to be equal to "
+                                    "values.shape[0], but sum of lengths is ",
+                                    total, " and value's shape is: ",
+                                    value.shape().DebugString()));
     const int64_t row = total == 0 ? 0 : value.NumElements() / total;
     int32_t size = 0;
     OP_REQUIRES_OK(ctx, array->Size(&size));
     if (array->HasDynamicSize() && size < num) size = static_cast<int32_t>(num);
     OP_REQUIRES(ctx, size == num,
                 NodeInvalidArgument(
-                    ctx, "TensorArray's size is not equal to the size of "
+                    ctx,
+                    "TensorArray's size is not equal to the size of "
                     "lengths (",
                     size, " vs. ", num,
                     "), and the TensorArray is not marked as dynamically "

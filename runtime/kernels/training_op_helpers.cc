@@ -68,16 +68,14 @@ absl::Status UpdateVariables::Acquire(OpKernelContext* ctx,
     Tensor t = vars[k] != nullptr ? *vars[k]->tensor()
                                   : ctx->mutable_input(index, true);
     if (!t.IsInitialized()) {
-      return AttachDef(
-          absl::FailedPreconditionError(absl::StrCat(
-              "Attempting to use uninitialized value ", names[k])),
-          node);
+      return AttachDef(absl::FailedPreconditionError(absl::StrCat(
+                           "Attempting to use uninitialized value ", names[k])),
+                       node);
     }
     if (t.dtype() != dtype) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Variable ", names[k], " holds ", DataTypeString(t.dtype()),
-          " but ", FormatNodeName(node), " updates it as ",
-          DataTypeString(dtype)));
+          "Variable ", names[k], " holds ", DataTypeString(t.dtype()), " but ",
+          FormatNodeName(node), " updates it as ", DataTypeString(dtype)));
     }
     tensors_.push_back(std::move(t));
     ++k;
@@ -123,9 +121,9 @@ absl::Status ValidateSparseUpdate(const OpKernel& op, const Tensor& var,
     return NodeInvalidArgument(op, "indices must be one-dimensional");
   }
   if (grad.dims() != var.dims()) {
-    return NodeInvalidArgument(op, "var and grad must have the same rank: ",
-                               var.shape().DebugString(), " ",
-                               grad.shape().DebugString());
+    return NodeInvalidArgument(
+        op, "var and grad must have the same rank: ", var.shape().DebugString(),
+        " ", grad.shape().DebugString());
   }
   for (int d = 1; d < var.dims(); ++d) {
     if (var.dim_size(d) != grad.dim_size(d)) {

@@ -80,26 +80,26 @@ class ApplyAdagradOp : public OpKernel {
   bool update_slots_ = true;
 };
 
-#define SF_REGISTER_ONE(NAME, T, EPS)                                        \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name(NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"),                  \
-      ApplyAdagradOp<T, EPS, false>);                                        \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("Resource" NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"),       \
-      ApplyAdagradOp<T, EPS, false>);                                        \
-  REGISTER_KERNEL_BUILDER(Name("Sparse" NAME)                                \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T")                        \
-                              .TypeConstraint("Tindices",                    \
-                                              {DT_INT32, DT_INT64}),         \
-                          ApplyAdagradOp<T, EPS, true>);                     \
-  REGISTER_KERNEL_BUILDER(Name("ResourceSparse" NAME)                        \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T")                        \
-                              .TypeConstraint("Tindices",                    \
-                                              {DT_INT32, DT_INT64}),         \
-                          ApplyAdagradOp<T, EPS, true>);
-#define SF_REGISTER_ADAGRAD(T)            \
+#define SF_REGISTER_ONE(NAME, T, EPS)                                  \
+  REGISTER_KERNEL_BUILDER(                                             \
+      Name(NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"),            \
+      ApplyAdagradOp<T, EPS, false>);                                  \
+  REGISTER_KERNEL_BUILDER(                                             \
+      Name("Resource" NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      ApplyAdagradOp<T, EPS, false>);                                  \
+  REGISTER_KERNEL_BUILDER(                                             \
+      Name("Sparse" NAME)                                              \
+          .Device(DEVICE_CPU)                                          \
+          .TypeConstraint<T>("T")                                      \
+          .TypeConstraint("Tindices", {DT_INT32, DT_INT64}),           \
+      ApplyAdagradOp<T, EPS, true>);                                   \
+  REGISTER_KERNEL_BUILDER(                                             \
+      Name("ResourceSparse" NAME)                                      \
+          .Device(DEVICE_CPU)                                          \
+          .TypeConstraint<T>("T")                                      \
+          .TypeConstraint("Tindices", {DT_INT32, DT_INT64}),           \
+      ApplyAdagradOp<T, EPS, true>);
+#define SF_REGISTER_ADAGRAD(T)              \
   SF_REGISTER_ONE("ApplyAdagrad", T, false) \
   SF_REGISTER_ONE("ApplyAdagradV2", T, true)
 SF_CALL_FLOAT_TYPES(SF_REGISTER_ADAGRAD)

@@ -25,8 +25,7 @@ namespace {
 template <typename T>
 class ApplyRMSPropOp : public OpKernel {
  public:
-  explicit ApplyRMSPropOp(OpKernelConstruction* ctx, bool centered,
-                          bool sparse)
+  explicit ApplyRMSPropOp(OpKernelConstruction* ctx, bool centered, bool sparse)
       : OpKernel(ctx), centered_(centered), sparse_(sparse) {}
 
   void Compute(OpKernelContext* ctx) override {
@@ -36,8 +35,8 @@ class ApplyRMSPropOp : public OpKernel {
       const int nvars = centered_ ? 4 : 3;
       UpdateVariables vars;
       if (centered_) {
-        OP_REQUIRES_OK(ctx,
-                       vars.Acquire(ctx, {0, 1, 2, 3}, DataTypeToEnum<T>::value));
+        OP_REQUIRES_OK(
+            ctx, vars.Acquire(ctx, {0, 1, 2, 3}, DataTypeToEnum<T>::value));
       } else {
         OP_REQUIRES_OK(ctx,
                        vars.Acquire(ctx, {0, 1, 2}, DataTypeToEnum<T>::value));
@@ -125,31 +124,31 @@ class RMSPropKernel : public ApplyRMSPropOp<T> {
       : ApplyRMSPropOp<T>(ctx, kCentered, kSparse) {}
 };
 
-#define SF_REGISTER_DENSE(NAME, T, CENTERED)                                \
-  REGISTER_KERNEL_BUILDER(                                                  \
-      Name(NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"),                 \
-      RMSPropKernel<T, CENTERED, false>);                                   \
-  REGISTER_KERNEL_BUILDER(                                                  \
-      Name("Resource" NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"),      \
+#define SF_REGISTER_DENSE(NAME, T, CENTERED)                           \
+  REGISTER_KERNEL_BUILDER(                                             \
+      Name(NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"),            \
+      RMSPropKernel<T, CENTERED, false>);                              \
+  REGISTER_KERNEL_BUILDER(                                             \
+      Name("Resource" NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       RMSPropKernel<T, CENTERED, false>);
-#define SF_REGISTER_SPARSE(NAME, T, CENTERED)                               \
-  REGISTER_KERNEL_BUILDER(Name("Sparse" NAME)                               \
-                              .Device(DEVICE_CPU)                           \
-                              .TypeConstraint<T>("T")                       \
-                              .TypeConstraint("Tindices",                   \
-                                              {DT_INT32, DT_INT64}),        \
-                          RMSPropKernel<T, CENTERED, true>);                \
-  REGISTER_KERNEL_BUILDER(Name("ResourceSparse" NAME)                       \
-                              .Device(DEVICE_CPU)                           \
-                              .TypeConstraint<T>("T")                       \
-                              .TypeConstraint("Tindices",                   \
-                                              {DT_INT32, DT_INT64}),        \
-                          RMSPropKernel<T, CENTERED, true>);
-#define SF_REGISTER_RMSPROP(T)                       \
-  SF_REGISTER_DENSE("ApplyRMSProp", T, false)        \
+#define SF_REGISTER_SPARSE(NAME, T, CENTERED)                \
+  REGISTER_KERNEL_BUILDER(                                   \
+      Name("Sparse" NAME)                                    \
+          .Device(DEVICE_CPU)                                \
+          .TypeConstraint<T>("T")                            \
+          .TypeConstraint("Tindices", {DT_INT32, DT_INT64}), \
+      RMSPropKernel<T, CENTERED, true>);                     \
+  REGISTER_KERNEL_BUILDER(                                   \
+      Name("ResourceSparse" NAME)                            \
+          .Device(DEVICE_CPU)                                \
+          .TypeConstraint<T>("T")                            \
+          .TypeConstraint("Tindices", {DT_INT32, DT_INT64}), \
+      RMSPropKernel<T, CENTERED, true>);
+#define SF_REGISTER_RMSPROP(T)                \
+  SF_REGISTER_DENSE("ApplyRMSProp", T, false) \
   SF_REGISTER_DENSE("ApplyCenteredRMSProp", T, true)
-#define SF_REGISTER_SPARSE_RMSPROP(T)                 \
-  SF_REGISTER_SPARSE("ApplyRMSProp", T, false)        \
+#define SF_REGISTER_SPARSE_RMSPROP(T)          \
+  SF_REGISTER_SPARSE("ApplyRMSProp", T, false) \
   SF_REGISTER_SPARSE("ApplyCenteredRMSProp", T, true)
 SF_CALL_FLOAT_TYPES(SF_REGISTER_RMSPROP)
 SF_CALL_COMPLEX_TYPES(SF_REGISTER_RMSPROP)

@@ -76,9 +76,7 @@ REGISTER_OP("TensorArraySizeV3")
     .Output("size: int32")
     .SetIsStateful();
 
-REGISTER_OP("TensorArrayCloseV3")
-    .Input("handle: resource")
-    .SetIsStateful();
+REGISTER_OP("TensorArrayCloseV3").Input("handle: resource").SetIsStateful();
 
 REGISTER_OP("TensorArrayGradV3")
     .Input("handle: resource")
@@ -118,8 +116,6 @@ REGISTER_OP("StackPopV2")
     .Attr("elem_type: type")
     .SetIsStateful();
 
-REGISTER_OP("StackCloseV2")
-    .Input("handle: resource")
-    .SetIsStateful();
+REGISTER_OP("StackCloseV2").Input("handle: resource").SetIsStateful();
 
 }  // namespace stepflow

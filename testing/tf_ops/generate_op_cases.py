@@ -115,6 +115,7 @@ def generate(g):
     ops_training.optimizers(g)
     ops_tensor_array.tensor_arrays(g)
     ops_tensor_array.stacks(g)
+    ops_tensor_array.tensor_lists(g)
     ops_random.random_ops(g)
     ops_control_flow.control_flow(g)
     ops_io.checkpoints(g)

@@ -379,3 +379,160 @@ def stacks(g):
         return Spec(fetches=[out[0]] + ([out[2]] if then_push else []), targets=[out[1]])
     g.add(op, "close", lambda c: close(c, False), golden=True)
     g.add(op, "push_after_close", lambda c: close(c, True), golden=True)
+
+
+def tensor_lists(g):
+    """TensorList ops (DT_VARIANT lists), raw, as TensorFlow 2's lowered
+    control flow and Keras RNNs use them."""
+    def shape(c, dims, name="shape", dtype=np.int32):
+        return c.feed(np.asarray(dims, dtype), name=name)
+
+    def reserve(c, n=3, dims=(2,), d=tf.float32):
+        dims = dims if isinstance(dims, int) else list(dims)
+        return raw.TensorListReserve(element_shape=shape(c, dims),
+                                     num_elements=c.feed(np.int32(n), name="n"),
+                                     element_dtype=d)
+
+    def stack(h, c, d=tf.float32, dims=-1, **kw):
+        return raw.TensorListStack(input_handle=h, element_shape=shape(c, dims, "stack_shape"),
+                                   element_dtype=d, **kw)
+
+    def set_item(h, i, v):
+        return raw.TensorListSetItem(input_handle=h, index=i, item=v)
+
+    def get_item(h, c, i, d=tf.float32, dims=-1):
+        return raw.TensorListGetItem(input_handle=h, index=i,
+                                     element_shape=shape(c, dims, "get_shape"),
+                                     element_dtype=d)
+
+    op = "TensorListFromTensor"
+    for t in g.types("TensorListStack", "element_dtype"):
+        def from_tensor(c, t=t):
+            d = DTYPES[t]
+            h = raw.TensorListFromTensor(tensor=c.input(d, [3, 2], name="x"),
+                                         element_shape=shape(c, [2]))
+            return [stack(h, c, d), raw.TensorListLength(input_handle=h)]
+        g.add(op, "dtype_" + t, from_tensor, golden=(t == "float"))
+    g.add(op, "scalar_tensor",
+          lambda c: [stack(raw.TensorListFromTensor(tensor=c.input(tf.float32, []),
+                                                    element_shape=shape(c, -1)), c)])
+    g.add(op, "shape_mismatch",
+          lambda c: [stack(raw.TensorListFromTensor(tensor=c.input(tf.float32, [3, 2]),
+                                                    element_shape=shape(c, [3])), c)],
+          golden=True)
+    g.add(op, "int64_shape",
+          lambda c: [stack(raw.TensorListFromTensor(
+              tensor=c.input(tf.float32, [2, 2]),
+              element_shape=shape(c, [-1], dtype=np.int64)), c)])
+
+    op = "TensorListReserve"
+    g.add(op, "set_and_stack",
+          lambda c: [stack(set_item(reserve(c), 1, c.input(tf.float32, [2])), c)],
+          golden=True, note="unset elements stack as zeros")
+    g.add(op, "negative_size", lambda c: [stack(reserve(c, n=-1), c)], golden=True)
+    g.add(op, "bad_scalar_shape",
+          lambda c: [raw.TensorListLength(input_handle=raw.TensorListReserve(
+              element_shape=shape(c, 3), num_elements=2, element_dtype=tf.float32))])
+    g.add(op, "unknown_shape_empty_stack",
+          lambda c: [stack(reserve(c, dims=[-1]), c)])
+
+    op = "TensorListStack"
+    g.add(op, "num_elements_mismatch",
+          lambda c: [stack(reserve(c), c, num_elements=2)], golden=True)
+    g.add(op, "wrong_dtype",
+          lambda c: Spec(fetches=[stack(reserve(c), c, name="st")],
+                         edit=set_attr("st", "element_dtype", tf.int32)))
+    g.add(op, "shape_from_elements",
+          lambda c: [stack(set_item(reserve(c, dims=[-1]), 2, c.input(tf.float32, [4])), c)])
+    g.add(op, "empty_known_shape", lambda c: [stack(reserve(c, n=0), c)])
+
+    op = "TensorListGetItem"
+    for t in g.types(op, "element_dtype"):
+        def get(c, t=t):
+            d = DTYPES[t]
+            h = raw.TensorListFromTensor(tensor=c.input(d, [3, 2], name="x"),
+                                         element_shape=shape(c, [2]))
+            return [get_item(h, c, 2, d)]
+        g.add(op, "dtype_" + t, get, golden=(t == "float"))
+    g.add(op, "out_of_range",
+          lambda c: [get_item(reserve(c), c, c.feed(np.int32(3), name="i"))], golden=True)
+    g.add(op, "unset_zeros", lambda c: [get_item(reserve(c), c, 0)], golden=True)
+    g.add(op, "unset_unknown_shape",
+          lambda c: [get_item(reserve(c, dims=-1), c, 0)])
+    g.add(op, "unset_shape_from_input",
+          lambda c: [get_item(reserve(c, dims=-1), c, 0, dims=[3])])
+
+    op = "TensorListSetItem"
+    for t in g.types(op, "element_dtype"):
+        def setit(c, t=t):
+            d = DTYPES[t]
+            h = raw.TensorListReserve(element_shape=shape(c, [2]), num_elements=2,
+                                      element_dtype=d)
+            h2 = set_item(h, 0, c.input(d, [2], name="x"))
+            return [get_item(h2, c, 0, d)]
+        g.add(op, "dtype_" + t, setit, golden=(t == "float"))
+    g.add(op, "out_of_range",
+          lambda c: [stack(set_item(reserve(c), 3, c.input(tf.float32, [2])), c)],
+          golden=True)
+    g.add(op, "resize",
+          lambda c: [stack(raw.TensorListSetItem(
+              input_handle=reserve(c), index=4, item=c.input(tf.float32, [2]),
+              resize_if_index_out_of_bounds=True), c)])
+    g.add(op, "shape_mismatch",
+          lambda c: [stack(set_item(reserve(c), 0, c.input(tf.float32, [3])), c)])
+
+    def keeps_input(c):
+        h = reserve(c)
+        h2 = set_item(h, 0, c.input(tf.float32, [2]))
+        return [stack(h, c), stack(h2, c)]
+    g.add(op, "input_unchanged", keeps_input, note="lists are values")
+
+    op = "TensorListLength"
+    g.add(op, "length", lambda c: [raw.TensorListLength(input_handle=reserve(c, n=5))],
+          golden=True)
+
+    op = "TensorListPushBack"
+    for t in g.types(op, "element_dtype"):
+        def push(c, t=t):
+            d = DTYPES[t]
+            h = raw.TensorListReserve(element_shape=shape(c, [2]), num_elements=0,
+                                      element_dtype=d)
+            h = raw.TensorListPushBack(input_handle=h, tensor=c.input(d, [2], name="a"))
+            h = raw.TensorListPushBack(input_handle=h, tensor=c.input(d, [2], name="b"))
+            return [stack(h, c, d), raw.TensorListLength(input_handle=h)]
+        g.add(op, "dtype_" + t, push, golden=(t == "float"))
+    g.add(op, "shape_mismatch",
+          lambda c: [raw.TensorListLength(input_handle=raw.TensorListPushBack(
+              input_handle=reserve(c), tensor=c.input(tf.float32, [3])))], golden=True)
+
+    op = "TensorListPopBack"
+    for t in g.types(op, "element_dtype"):
+        def pop(c, t=t):
+            d = DTYPES[t]
+            h = raw.TensorListFromTensor(tensor=c.input(d, [3, 2], name="x"),
+                                         element_shape=shape(c, [2]))
+            h2, v = raw.TensorListPopBack(input_handle=h, element_shape=shape(c, -1, "p"),
+                                          element_dtype=d)
+            return [v, raw.TensorListLength(input_handle=h2)]
+        g.add(op, "dtype_" + t, pop, golden=(t == "float"))
+
+    def pop_empty(c):
+        h = reserve(c, n=0)
+        _, v = raw.TensorListPopBack(input_handle=h, element_shape=shape(c, -1, "p"),
+                                     element_dtype=tf.float32)
+        return [v]
+    g.add(op, "empty", pop_empty, golden=True)
+
+    def pop_unset(c):
+        _, v = raw.TensorListPopBack(input_handle=reserve(c), element_shape=shape(c, -1, "p"),
+                                     element_dtype=tf.float32)
+        return [v]
+    g.add(op, "unset_zeros", pop_unset)
+
+    op = "TensorListElementShape"
+    for dims, name in (([2, -1], "partial"), (-1, "unknown_rank"), ([], "scalar")):
+        for st in (tf.int32, tf.int64):
+            g.add(op, "%s_%s" % (name, st.name),
+                  lambda c, dims=dims, st=st: [raw.TensorListElementShape(
+                      input_handle=reserve(c, dims=dims), shape_type=st)],
+                  golden=(name == "partial" and st == tf.int32))
