@@ -48,6 +48,7 @@ import ops_io  # noqa: E402
 import ops_math  # noqa: E402
 import ops_nn  # noqa: E402
 import ops_random  # noqa: E402
+import ops_scatter  # noqa: E402
 import ops_state  # noqa: E402
 import ops_tensor_array  # noqa: E402
 import ops_training  # noqa: E402
@@ -113,6 +114,7 @@ def generate(g):
     ops_state.resource_variables(g)
     ops_state.training(g)
     ops_training.optimizers(g)
+    ops_scatter.scatters(g)
     ops_tensor_array.tensor_arrays(g)
     ops_tensor_array.stacks(g)
     ops_tensor_array.tensor_lists(g)
