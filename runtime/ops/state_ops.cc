@@ -177,4 +177,12 @@ REGISTER_OP("ResourceScatterMax")
     .Attr("Tindices: {int32, int64}")
     .SetIsStateful();
 
+// A copy of x in a new buffer (never forwarded), stateful so it is never
+// folded away.
+REGISTER_OP("DeepCopy")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: type")
+    .SetIsStateful();
+
 }  // namespace stepflow

@@ -44,6 +44,7 @@ sys.path.insert(0, _HERE)
 import op_case_lib  # noqa: E402  (first: sets TensorFlow's environment)
 import ops_array  # noqa: E402
 import ops_control_flow  # noqa: E402
+import ops_debug  # noqa: E402
 import ops_io  # noqa: E402
 import ops_math  # noqa: E402
 import ops_nn  # noqa: E402
@@ -115,6 +116,7 @@ def generate(g):
     ops_state.training(g)
     ops_training.optimizers(g)
     ops_scatter.scatters(g)
+    ops_debug.debug(g)
     ops_tensor_array.tensor_arrays(g)
     ops_tensor_array.stacks(g)
     ops_tensor_array.tensor_lists(g)
