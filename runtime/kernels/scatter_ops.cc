@@ -44,29 +44,14 @@ bool ValidScatterShapes(const Tensor& params, const Tensor& indices,
   return true;
 }
 
-// A resource scatter into a variable that does not exist is NotFound (a
-// resource lookup error in TensorFlow), not UpdateVariables' Internal.
-absl::Status RequireVarExists(OpKernelContext* ctx) {
-  const ResourceHandleProto* handle = nullptr;
-  absl::Status s = HandleFromInput(ctx, 0, &handle);
-  if (!s.ok()) return s;
-  Var* var = nullptr;
-  if (LookupVar(ctx, *handle, &var).ok()) {
-    var->Unref();
-    return absl::OkStatus();
-  }
-  return NodeError(absl::StatusCode::kNotFound, ctx->op_kernel(),
-                   "Could not find resource: ", handle->container(), "/",
-                   handle->name());
-}
-
 template <typename T, ScatterKind kKind>
 class ScatterOp : public OpKernel {
  public:
   explicit ScatterOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
-    if (!ctx->input_is_ref(0)) OP_REQUIRES_OK(ctx, RequireVarExists(ctx));
+    if (!ctx->input_is_ref(0))
+      OP_REQUIRES_OK(ctx, RequireResourceVarExists(ctx));
     {
       UpdateVariables vars;
       OP_REQUIRES_OK(ctx, vars.Acquire(ctx, {0}, DataTypeToEnum<T>::value));

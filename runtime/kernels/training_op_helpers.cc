@@ -149,6 +149,20 @@ absl::Status ValidateSparseUpdate(const OpKernel& op, const Tensor& var,
   return absl::OkStatus();
 }
 
+absl::Status RequireResourceVarExists(OpKernelContext* ctx) {
+  const ResourceHandleProto* handle = nullptr;
+  absl::Status s = HandleFromInput(ctx, 0, &handle);
+  if (!s.ok()) return s;
+  Var* var = nullptr;
+  if (LookupVar(ctx, *handle, &var).ok()) {
+    var->Unref();
+    return absl::OkStatus();
+  }
+  return NodeError(absl::StatusCode::kNotFound, ctx->op_kernel(),
+                   "Could not find resource: ", handle->container(), "/",
+                   handle->name());
+}
+
 // Passes the updated ref through (the ResourceApply forms have no output).
 void ForwardVarRef(OpKernelContext* ctx) {
   if (ctx->num_outputs() > 0) ctx->forward_ref_input_to_ref_output(0, 0);

@@ -75,6 +75,11 @@ absl::Status ValidateSparseUpdate(const OpKernel& op, const Tensor& var,
                                   const Tensor& grad, const Tensor& indices,
                                   std::vector<int64_t>* rows);
 
+// OK if input 0's resource variable exists; NotFound naming the node
+// otherwise (TensorFlow's resource lookup error, which scatter updates
+// report where UpdateVariables would say Internal).
+absl::Status RequireResourceVarExists(OpKernelContext* ctx);
+
 // Passes the updated ref through (the ResourceApply forms have no output).
 void ForwardVarRef(OpKernelContext* ctx);
 

@@ -116,6 +116,7 @@ def generate(g):
     ops_state.training(g)
     ops_training.optimizers(g)
     ops_scatter.scatters(g)
+    ops_scatter.scatter_nds(g)
     ops_debug.debug(g)
     ops_tensor_array.tensor_arrays(g)
     ops_tensor_array.stacks(g)
