@@ -118,6 +118,7 @@ def generate(g):
     ops_scatter.scatters(g)
     ops_scatter.scatter_nds(g)
     ops_debug.debug(g)
+    ops_debug.accumulate(g)
     ops_tensor_array.tensor_arrays(g)
     ops_tensor_array.stacks(g)
     ops_tensor_array.tensor_lists(g)

@@ -1,5 +1,5 @@
 """Op cases for Assert (raw and as tf.debugging's asserts build it in graph
-mode) and DeepCopy.
+mode), DeepCopy and AccumulateNV2.
 """
 
 # op_case_lib first: it sets TensorFlow's environment before TensorFlow
@@ -39,3 +39,17 @@ def debug(g):
               golden=(t == "float"))
     g.add(op, "empty", lambda c: [raw.DeepCopy(x=c.input(tf.float32, [0, 3]))])
     g.add(op, "scalar", lambda c: Spec(fetches=[raw.DeepCopy(x=c.input(tf.int64, []))]))
+
+
+def accumulate(g):
+    """AccumulateNV2 (TensorFlow rewrites it into a temporary variable and
+    AssignAdds before running; the sum is the same)."""
+    op = "AccumulateNV2"
+    for t in g.types(op):
+        def acc(c, t=t):
+            xs = [c.input(DTYPES[t], [2, 3], name="x%d" % i) for i in range(3)]
+            return [raw.AccumulateNV2(inputs=xs, shape=[2, 3])]
+        g.add(op, "dtype_" + t, acc, golden=(t == "float"))
+    g.add(op, "one_input",
+          lambda c: [raw.AccumulateNV2(inputs=[c.input(tf.float32, [2])], shape=[2])],
+          golden=True)
