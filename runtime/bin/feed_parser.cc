@@ -190,7 +190,7 @@ bool ParseLeaf(const std::string& s, DataType dtype, Tensor* t, int64_t i) {
 absl::Status ParseTensorValue(const std::string& value, DataType dtype,
                               Tensor* out) {
   if (!DataTypeIsSupported(dtype) || dtype == DT_RESOURCE ||
-      DataTypeIsComplex(dtype)) {
+      dtype == DT_VARIANT || DataTypeIsComplex(dtype)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "cannot parse a command-line value of dtype ", DataTypeString(dtype)));
   }

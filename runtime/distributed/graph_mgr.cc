@@ -116,8 +116,10 @@ void RecvFetches(const std::shared_ptr<WorkerStep>& step,
                 "The tensor returned for ", out->name(), " was not valid.")));
             return;
           }
-          if (s.ok()) TensorToProto(v, out->mutable_tensor());
-          group->Report(s);
+          absl::Status status = s;
+          if (status.ok()) status = CheckEncodable(v);
+          if (status.ok()) TensorToProto(v, out->mutable_tensor());
+          group->Report(status);
         });
   }
 }

@@ -310,11 +310,13 @@ void Worker::RecvTensor(const RecvTensorRequest& req, RecvTensorResponse* resp,
       [step, resp, done](const absl::Status& s, const Rendezvous::Args&,
                          const Rendezvous::Args&, const Tensor& v,
                          bool is_dead) {
-        if (s.ok()) {
+        absl::Status status = s;
+        if (status.ok() && !is_dead) status = CheckEncodable(v);
+        if (status.ok()) {
           resp->set_is_dead(is_dead);
           if (!is_dead) TensorToProto(v, resp->mutable_tensor());
         }
-        done(s);
+        done(status);
       });
 }
 

@@ -408,7 +408,7 @@ TEST_F(OpKernelTest, OutputChecks) {
   EXPECT_EQ(ctx.allocate_output(0, TensorShape({-1}), &out).code(),
             absl::StatusCode::kInvalidArgument);
   Tensor temp;
-  EXPECT_EQ(ctx.allocate_temp(DT_VARIANT, TensorShape({1}), &temp).code(),
+  EXPECT_EQ(ctx.allocate_temp(DT_QINT8, TensorShape({1}), &temp).code(),
             absl::StatusCode::kInvalidArgument);
   ASSERT_TRUE(ctx.allocate_temp(DT_STRING, TensorShape({1}), &temp).ok());
   EXPECT_EQ(temp.dtype(), DT_STRING);

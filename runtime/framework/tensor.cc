@@ -25,6 +25,7 @@ constexpr size_t kAlignment = 64;
 size_t ElementSize(DataType dtype) {
   if (dtype == DT_STRING) return sizeof(std::string);
   if (dtype == DT_RESOURCE) return sizeof(ResourceHandleProto);
+  if (dtype == DT_VARIANT) return sizeof(Variant);
   return static_cast<size_t>(DataTypeSize(dtype));
 }
 
@@ -70,6 +71,9 @@ absl::Status TensorBuffer::Allocate(Allocator* allocator, DataType dtype,
     ResourceHandleProto* p = static_cast<ResourceHandleProto*>(data);
     for (int64_t i = 0; i < num_elements; ++i)
       new (p + i) ResourceHandleProto();
+  } else if (dtype == DT_VARIANT) {
+    Variant* p = static_cast<Variant*>(data);
+    for (int64_t i = 0; i < num_elements; ++i) new (p + i) Variant();
   } else {
     std::memset(data, 0, bytes);
   }
@@ -109,6 +113,9 @@ TensorBuffer::~TensorBuffer() {
   } else if (dtype_ == DT_RESOURCE) {
     ResourceHandleProto* p = static_cast<ResourceHandleProto*>(data_);
     for (int64_t i = 0; i < num_elements_; ++i) p[i].~ResourceHandleProto();
+  } else if (dtype_ == DT_VARIANT) {
+    Variant* p = static_cast<Variant*>(data_);
+    for (int64_t i = 0; i < num_elements_; ++i) p[i].~Variant();
   }
   allocator_->DeallocateRaw(data_, kAlignment, bytes_);
 }
@@ -272,6 +279,11 @@ absl::Status Tensor::DeepCopyTo(Allocator* allocator, Tensor* result) const {
     const ResourceHandleProto* src = base<const ResourceHandleProto>();
     ResourceHandleProto* dst = out.base<ResourceHandleProto>();
     for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+  } else if (dtype_ == DT_VARIANT) {
+    // Payloads are immutable: the copy shares them.
+    const Variant* src = base<const Variant>();
+    Variant* dst = out.base<Variant>();
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
   } else {
     std::memcpy(out.raw_data(), raw_data(), TotalBytes());
   }
@@ -340,6 +352,10 @@ void AppendElement<ResourceHandleProto>(std::string* out,
   absl::StrAppend(out, "<ResourceHandle(name=\"", v.name(), "\", device=\"",
                   v.device(), "\", container=\"", v.container(), "\")>");
 }
+template <>
+void AppendElement<Variant>(std::string* out, const Variant& v) {
+  absl::StrAppend(out, "<", v.DebugString(), ">");
+}
 
 // Prints dimension `dim` starting at flat element `*index`; stops once
 // `limit` elements were printed (appending "..." where it stopped).
@@ -402,6 +418,7 @@ std::string Tensor::SummarizeValue(int64_t max_entries) const {
   }
   if (dtype_ == DT_RESOURCE)
     return Summarize<ResourceHandleProto>(*this, max_entries);
+  if (dtype_ == DT_VARIANT) return Summarize<Variant>(*this, max_entries);
   std::string out;
   SF_SWITCH_ALL_TYPES(
       dtype_, out = Summarize<T>(*this, max_entries),

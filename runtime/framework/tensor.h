@@ -7,7 +7,7 @@
 //
 // Element storage: contiguous, row-major. Strings are stored as std::string
 // objects (constructed/destroyed with the buffer); DT_RESOURCE as
-// ResourceHandleProto objects.
+// ResourceHandleProto objects; DT_VARIANT as Variant objects (variant.h).
 //
 // Allocation: Tensor::Allocate takes the bytes from an Allocator and
 // reports a refusal as ResourceExhausted; it is the path for every tensor
@@ -34,6 +34,7 @@
 #include "runtime/framework/allocator.h"
 #include "runtime/framework/tensor_shape.h"
 #include "runtime/framework/types.h"
+#include "runtime/framework/variant.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace stepflow {
@@ -46,6 +47,15 @@ struct DataTypeToEnum<ResourceHandleProto> {
 template <>
 struct EnumToDataType<DT_RESOURCE> {
   using Type = ResourceHandleProto;
+};
+// DT_VARIANT elements are stored as Variant values.
+template <>
+struct DataTypeToEnum<Variant> {
+  static constexpr DataType value = DT_VARIANT;
+};
+template <>
+struct EnumToDataType<DT_VARIANT> {
+  using Type = Variant;
 };
 
 // The refcounted storage behind one or more Tensors.

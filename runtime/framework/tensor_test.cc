@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 #include <cstdint>
+#include <memory>
+#include <string>
 
 #include "runtime/framework/cpu_allocator.h"
 #include "runtime/framework/memory_budget.h"
@@ -206,9 +208,35 @@ TEST(TensorDeathTest, TypeMismatchAborts) {
   EXPECT_DEATH(t.matrix<float>(), "rank");
 }
 
+// A payload that counts its live instances.
+struct CountedPayload : public VariantPayload {
+  explicit CountedPayload(int* live) : live(live) { ++*live; }
+  ~CountedPayload() override { --*live; }
+  std::string TypeName() const override { return "Counted"; }
+  std::string DebugString() const override { return "Counted"; }
+  int* live;
+};
+
+TEST(TensorTest, VariantElementsShareAndFreeTheirPayloads) {
+  int live = 0;
+  {
+    Tensor t(DT_VARIANT, TensorShape({2}));
+    EXPECT_TRUE(t.flat<Variant>()(1).is_empty());
+    t.flat<Variant>()(0) =
+        Variant(std::make_shared<const CountedPayload>(&live));
+    EXPECT_EQ(live, 1);
+    Tensor copy = t.DeepCopy();
+    EXPECT_EQ(live, 1);  // Payloads are immutable: the copy shares them.
+    EXPECT_NE(copy.flat<Variant>()(0).get<CountedPayload>(), nullptr);
+    EXPECT_EQ(copy.flat<Variant>()(0).TypeName(), "Counted");
+    EXPECT_EQ(t.SummarizeValue(4), "[<Counted> <Variant<empty>>]");
+  }
+  EXPECT_EQ(live, 0);
+}
+
 TEST(TensorDeathTest, UnsupportedTypeAborts) {
   EXPECT_DEATH(Tensor(DT_FLOAT_REF, TensorShape({1})), "float_ref");
-  EXPECT_DEATH(Tensor(DT_VARIANT, TensorShape({1})), "variant");
+  EXPECT_DEATH(Tensor(DT_QINT8, TensorShape({1})), "qint8");
 }
 
 }  // namespace

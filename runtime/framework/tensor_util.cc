@@ -45,7 +45,8 @@ absl::Status CheckCount(const TensorProto& proto, const TensorShape& shape,
 // large to decode.
 absl::Status ProtoDtypeAndShape(const TensorProto& proto, TensorShape* shape) {
   const DataType dtype = proto.dtype();
-  if (IsRefType(dtype) || !DataTypeIsSupported(dtype)) {
+  // Variants live only in memory: no TensorProto encoding (variant.h).
+  if (IsRefType(dtype) || !DataTypeIsSupported(dtype) || dtype == DT_VARIANT) {
     return absl::InvalidArgumentError(absl::StrCat(
         "TensorProto has unsupported dtype ", DataTypeString(dtype)));
   }
@@ -386,6 +387,14 @@ bool ValuesEqual(const Tensor& a, const Tensor& b) {
 }
 
 }  // namespace
+
+absl::Status CheckEncodable(const Tensor& t) {
+  if (t.dtype() != DT_VARIANT) return absl::OkStatus();
+  return absl::UnimplementedError(
+      absl::StrCat("A DT_VARIANT tensor (shape ", t.shape().DebugString(),
+                   ") cannot be sent to another process: variants have no wire "
+                   "encoding"));
+}
 
 bool TensorsEqual(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;

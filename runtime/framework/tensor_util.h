@@ -20,7 +20,12 @@ absl::Status TensorFromProto(Allocator* allocator, const TensorProto& proto,
 // The same from cpu_allocator() (unbudgeted: for clients and tools).
 absl::Status TensorFromProto(const TensorProto& proto, Tensor* out);
 
-// Encodes `t`. With `use_tensor_content`, numeric values go into
+// OK if TensorToProto can encode `t`; Unimplemented for DT_VARIANT, which
+// has no TensorProto encoding here (a variant cannot leave its process).
+absl::Status CheckEncodable(const Tensor& t);
+
+// Encodes `t` (CheckEncodable first: a variant encodes as its dtype and
+// shape only). With `use_tensor_content`, numeric values go into
 // tensor_content (compact, what TensorFlow writes for large tensors);
 // otherwise into the typed *_val fields. Strings always use string_val.
 void TensorToProto(const Tensor& t, TensorProto* proto,

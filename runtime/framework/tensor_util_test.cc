@@ -207,5 +207,12 @@ TEST(TensorUtilTest, TensorsEqual) {
   EXPECT_TRUE(TensorsEqual(Tensor(), Tensor()));
 }
 
+TEST(TensorUtilTest, VariantsAreNotEncodable) {
+  EXPECT_TRUE(CheckEncodable(Tensor(DT_FLOAT, TensorShape({2}))).ok());
+  const absl::Status s = CheckEncodable(Tensor(DT_VARIANT, TensorShape({})));
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+  EXPECT_NE(s.message().find("another process"), absl::string_view::npos);
+}
+
 }  // namespace
 }  // namespace stepflow

@@ -135,6 +135,7 @@ bool DataTypeIsSupported(DataType dt) {
     case DT_BFLOAT16:
     case DT_STRING:
     case DT_RESOURCE:
+    case DT_VARIANT:
       return true;
     default:
       return false;

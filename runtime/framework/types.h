@@ -4,7 +4,8 @@
 // TensorFlow's. Supported element types for Tensor storage:
 //   float, double, int8/16/32/64, uint8/16/32/64, bool, complex64,
 //   complex128, Eigen::half, Eigen::bfloat16, std::string (DT_STRING).
-// DT_RESOURCE tensors hold ResourceHandle values (resource_handle.h).
+// DT_RESOURCE tensors hold ResourceHandle values (resource_handle.h),
+// DT_VARIANT tensors Variant values (variant.h).
 #ifndef STEPFLOW_RUNTIME_FRAMEWORK_TYPES_H_
 #define STEPFLOW_RUNTIME_FRAMEWORK_TYPES_H_
 
@@ -40,7 +41,8 @@ inline DataType MakeRefType(DataType dt) {
 inline DataType BaseType(DataType dt) {
   return IsRefType(dt) ? static_cast<DataType>(dt - 100) : dt;
 }
-// True for a non-ref type Tensor can store (the list above + resource).
+// True for a non-ref type Tensor can store (the list above + resource and
+// variant).
 bool DataTypeIsSupported(DataType dt);
 // Size in bytes of one element; 0 for string/resource/variant/invalid.
 int DataTypeSize(DataType dt);

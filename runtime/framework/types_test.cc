@@ -67,7 +67,7 @@ TEST(TypesTest, SizesAndCategories) {
   EXPECT_FALSE(DataTypeIsInteger(DT_BOOL));
   EXPECT_TRUE(DataTypeIsComplex(DT_COMPLEX64));
   EXPECT_TRUE(DataTypeIsSupported(DT_RESOURCE));
-  EXPECT_FALSE(DataTypeIsSupported(DT_VARIANT));
+  EXPECT_TRUE(DataTypeIsSupported(DT_VARIANT));
   EXPECT_FALSE(DataTypeIsSupported(DT_QINT8));
   EXPECT_FALSE(DataTypeIsSupported(DT_FLOAT_REF));
 }

@@ -1,5 +1,6 @@
-// AddN: element-wise sum of N same-shaped tensors (int32/int64 wrap on
-// overflow). Mismatched shapes are InvalidArgument naming the node.
+// AddN and AccumulateNV2: element-wise sum of N same-shaped tensors
+// (int32/int64 wrap on overflow). Mismatched shapes are InvalidArgument
+// naming the node.
 #include <vector>
 
 #include "Eigen/Core"
@@ -56,9 +57,14 @@ class AddNOp : public OpKernel {
   }
 };
 
-#define SF_REGISTER_ADDN(T) \
-  REGISTER_KERNEL_BUILDER(  \
-      Name("AddN").Device(DEVICE_CPU).TypeConstraint<T>("T"), AddNOp<T>);
+// AccumulateNV2 is AddN that may start before all inputs exist in
+// TensorFlow; run once every input is ready, it is the same sum.
+#define SF_REGISTER_ADDN(T)                                               \
+  REGISTER_KERNEL_BUILDER(                                                \
+      Name("AddN").Device(DEVICE_CPU).TypeConstraint<T>("T"), AddNOp<T>); \
+  REGISTER_KERNEL_BUILDER(                                                \
+      Name("AccumulateNV2").Device(DEVICE_CPU).TypeConstraint<T>("T"),    \
+      AddNOp<T>);
 SF_CALL_NUMBER_TYPES(SF_REGISTER_ADDN)
 #undef SF_REGISTER_ADDN
 

@@ -151,4 +151,13 @@ REGISTER_OP("AddN")
     .SetIsCommutative()
     .SetIsAggregate();
 
+REGISTER_OP("AccumulateNV2")
+    .Input("inputs: N * T")
+    .Output("sum: T")
+    .Attr("N: int >= 1")
+    .Attr("T: numbertype")
+    .Attr("shape: shape")
+    .SetIsCommutative()
+    .SetIsAggregate();
+
 }  // namespace stepflow

@@ -28,6 +28,7 @@ a case could not be built.
 The cases live in modules beside this one, one per op family: ops_math.py,
 ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_pooling.py,
 ops_norm.py, ops_image.py, ops_array.py, ops_array_layout.py, ops_state.py,
+ops_training.py, ops_scatter.py, ops_tensor_array.py, ops_debug.py,
 ops_random.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
 Ctx, Generator).
 """
@@ -48,6 +49,7 @@ import ops_array  # noqa: E402
 import ops_array_layout  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_conv  # noqa: E402
+import ops_debug  # noqa: E402
 import ops_image  # noqa: E402
 import ops_io  # noqa: E402
 import ops_linalg  # noqa: E402
@@ -57,7 +59,10 @@ import ops_nn  # noqa: E402
 import ops_norm  # noqa: E402
 import ops_pooling  # noqa: E402
 import ops_random  # noqa: E402
+import ops_scatter  # noqa: E402
 import ops_state  # noqa: E402
+import ops_tensor_array  # noqa: E402
+import ops_training  # noqa: E402
 
 
 def generate(g):
@@ -124,6 +129,14 @@ def generate(g):
     ops_state.ref_variables(g)
     ops_state.resource_variables(g)
     ops_state.training(g)
+    ops_training.optimizers(g)
+    ops_scatter.scatters(g)
+    ops_scatter.scatter_nds(g)
+    ops_debug.debug(g)
+    ops_debug.accumulate(g)
+    ops_tensor_array.tensor_arrays(g)
+    ops_tensor_array.stacks(g)
+    ops_tensor_array.tensor_lists(g)
     ops_random.random_ops(g)
     ops_control_flow.control_flow(g)
     ops_io.checkpoints(g)

@@ -214,6 +214,43 @@ def resource_variables(g):
     g.add(op, "missing", lambda c: destroy(c, False, False, False))
 
 
+def make_slots(c, t, shape, n, resource):
+    """`n` variables of dtype `t` (ref, or resource when `resource`), the
+    first of any sign and the rest positive, and their initializers."""
+    out, inits = [], []
+    for k in range(n):
+        value = c.rand(DTYPES[t], shape, "pos" if k else "any")
+        if resource:
+            h = raw.VarHandleOp(dtype=DTYPES[t], shape=shape, shared_name="s%d" % k,
+                                name="var%d" % k)
+            inits.append(raw.AssignVariableOp(
+                resource=h, value=tf.constant(value, dtype=DTYPES[t])))
+            out.append(h)
+        else:
+            v, i = ref_var(c, value, DTYPES[t], name="var%d" % k)
+            out.append(v)
+            inits.append(i.op)
+    return out, inits
+
+
+def scalars(c, t, values):
+    """Fed scalars of dtype `t`."""
+    return [c.feed(np.asarray(x, np_type(DTYPES[t])), name="s%d" % k)
+            for k, x in enumerate(values)]
+
+
+def run_slot_update(c, t, update, vs, inits, resource):
+    """Two steps of `update`, fetching the variables `vs` after each (and the
+    ref output of a ref update)."""
+    if resource:
+        with tf.control_dependencies([update]):
+            rs = [raw.ReadVariableOp(resource=v, dtype=DTYPES[t]) for v in vs]
+        return Spec(fetches=rs, init=inits, steps=2)
+    with tf.control_dependencies([update]):
+        rs = [tf.identity(v) for v in vs]
+    return Spec(fetches=[update] + rs, init=inits, steps=2)
+
+
 def training(g):
     """ApplyGradientDescent, ApplyMomentum, ApplyAdam and their resource
     forms: raw, and as the v1 optimizers build them."""
@@ -221,37 +258,10 @@ def training(g):
         prefix = "Resource" if resource else ""
 
         def slots(c, t, shape, n, resource=resource):
-            out, inits = [], []
-            for k in range(n):
-                value = c.rand(DTYPES[t], shape, "pos" if k else "any")
-                if resource:
-                    h = raw.VarHandleOp(dtype=DTYPES[t], shape=shape, shared_name="s%d" % k,
-                                        name="var%d" % k)
-                    inits.append(raw.AssignVariableOp(
-                        resource=h, value=tf.constant(value, dtype=DTYPES[t])))
-                    out.append(h)
-                else:
-                    v, i = ref_var(c, value, DTYPES[t], name="var%d" % k)
-                    out.append(v)
-                    inits.append(i.op)
-            return out, inits
-
-        def read(v, t, resource=resource):
-            return raw.ReadVariableOp(resource=v, dtype=DTYPES[t]) if resource else \
-                tf.identity(v)
-
-        def scalars(c, t, values):
-            return [c.feed(np.asarray(x, np_type(DTYPES[t])), name="s%d" % k)
-                    for k, x in enumerate(values)]
+            return make_slots(c, t, shape, n, resource)
 
         def run_update(c, t, update, vs, inits, resource=resource):
-            if resource:
-                with tf.control_dependencies([update]):
-                    rs = [read(v, t) for v in vs]
-                return Spec(fetches=rs, init=inits, steps=2)
-            with tf.control_dependencies([update]):
-                rs = [tf.identity(v) for v in vs]
-            return Spec(fetches=[update] + rs, init=inits, steps=2)
+            return run_slot_update(c, t, update, vs, inits, resource)
 
         op = prefix + "ApplyGradientDescent"
         f = getattr(raw, op)

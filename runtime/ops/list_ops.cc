@@ -1,0 +1,67 @@
+// TensorList ops: lists of tensors held in scalar DT_VARIANT tensors (what
+// TensorFlow 2's control flow and Keras RNNs build). Signatures match
+// TensorFlow's OpDefs.
+#include "runtime/framework/op.h"
+
+namespace stepflow {
+
+REGISTER_OP("TensorListReserve")
+    .Input("element_shape: shape_type")
+    .Input("num_elements: int32")
+    .Output("handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("shape_type: {int32, int64}");
+
+REGISTER_OP("TensorListFromTensor")
+    .Input("tensor: element_dtype")
+    .Input("element_shape: shape_type")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("shape_type: {int32, int64}");
+
+REGISTER_OP("TensorListStack")
+    .Input("input_handle: variant")
+    .Input("element_shape: int32")
+    .Output("tensor: element_dtype")
+    .Attr("element_dtype: type")
+    .Attr("num_elements: int = -1");
+
+REGISTER_OP("TensorListGetItem")
+    .Input("input_handle: variant")
+    .Input("index: int32")
+    .Input("element_shape: Tshape")
+    .Output("item: element_dtype")
+    .Attr("element_dtype: type")
+    .Attr("Tshape: {int32, int64} = int32");
+
+REGISTER_OP("TensorListSetItem")
+    .Input("input_handle: variant")
+    .Input("index: int32")
+    .Input("item: element_dtype")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("resize_if_index_out_of_bounds: bool = false");
+
+REGISTER_OP("TensorListLength")
+    .Input("input_handle: variant")
+    .Output("length: int32");
+
+REGISTER_OP("TensorListPushBack")
+    .Input("input_handle: variant")
+    .Input("tensor: element_dtype")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type");
+
+REGISTER_OP("TensorListPopBack")
+    .Input("input_handle: variant")
+    .Input("element_shape: int32")
+    .Output("output_handle: variant")
+    .Output("tensor: element_dtype")
+    .Attr("element_dtype: type");
+
+REGISTER_OP("TensorListElementShape")
+    .Input("input_handle: variant")
+    .Output("element_shape: shape_type")
+    .Attr("shape_type: {int32, int64}");
+
+}  // namespace stepflow
