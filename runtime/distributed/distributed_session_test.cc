@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/common/session.h"
 #include "runtime/distributed/testing/loopback_cluster.h"
+#include "runtime/env/notification.h"
 #include "runtime/framework/tensor_util.h"
 #include "runtime/graph/graph_def_io.h"
 #include "testing/linear_regression_data.h"
@@ -65,6 +66,23 @@ class DistributedSessionTest : public ::testing::Test {
   }
 
   // Every worker free of sessions, graphs and steps.
+  // Waits (up to 10 s of the cluster's clock) until no worker holds step
+  // state: a failed step answers at once and is cleaned up behind its
+  // answer, so its state may outlive the answer briefly.
+  void WaitForNoWorkerSteps() {
+    for (int waited_ms = 0; waited_ms < 10000; ++waited_ms) {
+      size_t steps = 0;
+      for (int i = 0; i < cluster_->num_workers(); ++i) {
+        steps += cluster_->worker(i)->NumSteps();
+      }
+      if (steps == 0) return;
+      Notification tick;
+      cluster_->env()->scheduler->ScheduleAfter(1000000,
+                                                [&tick] { tick.Notify(); });
+      cluster_->env()->scheduler->WaitFor(&tick);
+    }
+  }
+
   void ExpectNoWorkerState() {
     for (int i = 0; i < cluster_->num_workers(); ++i) {
       EXPECT_EQ(cluster_->worker(i)->NumSessions(), 0u) << "worker " << i;
@@ -375,6 +393,8 @@ TEST_F(DistributedSessionTest, TimeoutIsDeadlineExceeded) {
   s = session->Run({{"n", IntScalar(3)}}, {"while/Exit"}, {}, &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(out[0].flat<int32_t>()(0), 3);
+  // The timed-out step's cleanup may land after the next step's answer.
+  WaitForNoWorkerSteps();
   EXPECT_EQ(cluster_->worker(0)->NumSteps(), 0u);
   EXPECT_EQ(cluster_->worker(1)->NumSteps(), 0u);
   ASSERT_TRUE(session->Close().ok());
