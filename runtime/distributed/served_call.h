@@ -14,8 +14,11 @@
 // so both exercise one code path from request bytes to handler.
 //
 // Errors: Unimplemented naming an unknown method; InvalidArgument
-// ("malformed <method> request") when the bytes are not a valid encoding of
-// the request type. On error `call` is left empty (no messages).
+// ("malformed <method> request[: <why>]") when the bytes are not a valid
+// encoding of the request type. What protobuf says about such bytes (e.g. a
+// string field holding invalid UTF-8) goes into that error, not into the
+// process's log: a client sending garbage cannot flood the server's log.
+// On error `call` is left empty (no messages).
 //
 // Ownership: `call` owns its messages; the handler borrows them until its
 // `done` runs, so the caller keeps `call` alive until then.

@@ -58,5 +58,19 @@ TEST(ServedCallTest, MalformedBytesAreInvalidArgumentNamingTheMethod) {
   EXPECT_TRUE(call.method.empty());
 }
 
+TEST(ServedCallTest, InvalidUtf8IsInvalidArgumentNamingTheFieldAndNotLogged) {
+  // RunGraphRequest.session_handle (field 1, a string) holding 0xff 0xfe.
+  const std::string bytes("\x0a\x02\xff\xfe", 4);
+  ServedCall call;
+  ::testing::internal::CaptureStderr();
+  absl::Status s = Parse("WorkerService/RunGraph", bytes, &call);
+  const std::string logged = ::testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_NE(s.message().find("UTF-8"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("session_handle"), std::string::npos) << s;
+  EXPECT_EQ(logged, "");
+  EXPECT_EQ(call.request, nullptr);
+}
+
 }  // namespace
 }  // namespace stepflow
