@@ -1,7 +1,7 @@
 """Op cases for the optimizers beyond ops_state.training: RMSProp (plain and
 centered), Adagrad and AdagradV2 (with their sparse forms), Adadelta,
-AdaMax, ProximalAdagrad and ProximalGradientDescent (with their sparse
-forms), Ftrl and FtrlV2, all with their Resource forms;
+AdaMax, ProximalAdagrad, ProximalGradientDescent, Ftrl and FtrlV2 (these
+four with their sparse forms), all with their Resource forms;
 raw, and as tf.compat.v1.train's optimizers build them.
 """
 
@@ -36,7 +36,8 @@ OPTIMIZERS = {
 
 # Optimizers with sparse forms (SparseApply*) among OPTIMIZERS.
 SPARSE = ("ApplyRMSProp", "ApplyCenteredRMSProp", "ApplyAdagrad", "ApplyAdagradV2",
-          "ApplyProximalAdagrad", "ApplyProximalGradientDescent")
+          "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyFtrl",
+          "ApplyFtrlV2")
 
 
 def update_case(c, op, t, resource, sparse, gshape=None, indices=None,
@@ -92,6 +93,19 @@ def optimizers(g):
                         c, overrides={"lr_power": -0.25}))
                     g.add(op, "multiply_linear_by_lr", lambda c, case=case: case(
                         c, attrs={"multiply_linear_by_lr": True}))
+                    g.add(op, "negative_lr", lambda c, case=case: case(
+                        c, overrides={"lr": -0.25}))
+                    g.add(op, "positive_lr_power", lambda c, case=case: case(
+                        c, overrides={"lr_power": 0.5}))
+                    g.add(op, "negative_l1", lambda c, case=case: case(
+                        c, overrides={"l1": -0.5}))
+                    g.add(op, "negative_l2", lambda c, case=case: case(
+                        c, overrides={"l2": -0.5}))
+                    g.add(op, "zero_lr_by_lr", lambda c, case=case: case(
+                        c, overrides={"lr": 0.0}, attrs={"multiply_linear_by_lr": True}))
+                    if "V2" in base:
+                        g.add(op, "negative_l2_shrinkage", lambda c, case=case: case(
+                            c, overrides={"l2_shrinkage": -0.5}))
                 if "Proximal" in base:
                     g.add(op, "no_l1", lambda c, case=case: case(c, overrides={"l1": 0.0}))
                 if not sparse:
