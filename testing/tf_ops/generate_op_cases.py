@@ -30,7 +30,7 @@ ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_pooling.py,
 ops_norm.py, ops_image.py, ops_array.py, ops_array_layout.py, ops_bincount.py,
 ops_state.py,
 ops_training.py, ops_scatter.py, ops_tensor_array.py, ops_debug.py,
-ops_random.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
+ops_random.py, ops_rnn.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
 Ctx, Generator).
 """
 
@@ -60,6 +60,7 @@ import ops_math_special  # noqa: E402
 import ops_nn  # noqa: E402
 import ops_norm  # noqa: E402
 import ops_pooling  # noqa: E402
+import ops_rnn  # noqa: E402
 import ops_random  # noqa: E402
 import ops_scatter  # noqa: E402
 import ops_state  # noqa: E402
@@ -164,6 +165,8 @@ def generate(g):
     ops_array_layout.matrix_diag(g)
     ops_bincount.bincount(g)
     ops_bincount.dense_bincount(g)
+    ops_rnn.lstm_block_cell(g)
+    ops_rnn.gru_block_cell(g)
     ops_math_special.generate(g)
     ops_linalg.generate(g)
 

@@ -1,0 +1,83 @@
+// The fused recurrent cells: LSTMBlockCell, GRUBlockCell and their
+// gradients. Signatures match TensorFlow's OpDefs.
+#include "runtime/framework/op.h"
+
+namespace stepflow {
+
+REGISTER_OP("LSTMBlockCell")
+    .Input("x: T")
+    .Input("cs_prev: T")
+    .Input("h_prev: T")
+    .Input("w: T")
+    .Input("wci: T")
+    .Input("wcf: T")
+    .Input("wco: T")
+    .Input("b: T")
+    .Output("i: T")
+    .Output("cs: T")
+    .Output("f: T")
+    .Output("o: T")
+    .Output("ci: T")
+    .Output("co: T")
+    .Output("h: T")
+    .Attr("forget_bias: float = 1.0")
+    .Attr("cell_clip: float = 3.0")
+    .Attr("use_peephole: bool = false")
+    .Attr("T: {half, float}");
+
+REGISTER_OP("LSTMBlockCellGrad")
+    .Input("x: T")
+    .Input("cs_prev: T")
+    .Input("h_prev: T")
+    .Input("w: T")
+    .Input("wci: T")
+    .Input("wcf: T")
+    .Input("wco: T")
+    .Input("b: T")
+    .Input("i: T")
+    .Input("cs: T")
+    .Input("f: T")
+    .Input("o: T")
+    .Input("ci: T")
+    .Input("co: T")
+    .Input("cs_grad: T")
+    .Input("h_grad: T")
+    .Output("cs_prev_grad: T")
+    .Output("dicfo: T")
+    .Output("wci_grad: T")
+    .Output("wcf_grad: T")
+    .Output("wco_grad: T")
+    .Attr("use_peephole: bool")
+    .Attr("T: {half, float}");
+
+REGISTER_OP("GRUBlockCell")
+    .Input("x: T")
+    .Input("h_prev: T")
+    .Input("w_ru: T")
+    .Input("w_c: T")
+    .Input("b_ru: T")
+    .Input("b_c: T")
+    .Output("r: T")
+    .Output("u: T")
+    .Output("c: T")
+    .Output("h: T")
+    .Attr("T: {float}");
+
+REGISTER_OP("GRUBlockCellGrad")
+    .Input("x: T")
+    .Input("h_prev: T")
+    .Input("w_ru: T")
+    .Input("w_c: T")
+    .Input("b_ru: T")
+    .Input("b_c: T")
+    .Input("r: T")
+    .Input("u: T")
+    .Input("c: T")
+    .Input("d_h: T")
+    .Output("d_x: T")
+    .Output("d_h_prev: T")
+    .Output("d_c_bar: T")
+    .Output("d_r_bar_u_bar: T")
+    .Attr("T: {float}");
+
+}  // namespace stepflow
