@@ -109,11 +109,8 @@ class GRUBlockCellGradOp : public OpKernel {
     const int64_t B = d.batch, C = d.cell, I = d.input, K = I + C;
     static constexpr const char* kNames[] = {"r", "u", "c", "d_h"};
     for (int k = 6; k < 10; ++k) {
-      const Tensor& t = ctx->input(k);
-      OP_REQUIRES(ctx,
-                  t.dims() == 2 && t.dim_size(0) == B && t.dim_size(1) == C,
-                  NodeInvalidArgument(ctx, kNames[k - 6], " must be [", B, ",",
-                                      C, "] but is ", t.shape().DebugString()));
+      OP_REQUIRES_OK(ctx,
+                     RequireMatrix(*this, ctx->input(k), B, C, kNames[k - 6]));
     }
     Tensor *d_x = nullptr, *d_h_prev = nullptr, *d_c_bar = nullptr,
            *d_ru = nullptr;

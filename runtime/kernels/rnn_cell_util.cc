@@ -52,6 +52,23 @@ void MatMulTransposed(const float* g, const float* w, int64_t rows, int64_t n,
                             rows, k, n));
 }
 
+void AddTransposedProduct(const float* a, const float* g, int64_t rows,
+                          int64_t k, int64_t n, float* out) {
+  std::vector<float> product(k * n);
+  Gemm(DenseGemmArgs<float>(a, k, GemmOp::kTrans, g, n, GemmOp::kNoTrans,
+                            product.data(), k, n, rows));
+  for (int64_t e = 0; e < k * n; ++e) out[e] += product[e];
+}
+
+absl::Status RequireMatrix(const OpKernel& op, const Tensor& t, int64_t rows,
+                           int64_t cols, const char* what) {
+  if (t.dims() == 2 && t.dim_size(0) == rows && t.dim_size(1) == cols) {
+    return absl::OkStatus();
+  }
+  return NodeInvalidArgument(op, what, " must be [", rows, ",", cols,
+                             "] but is ", t.shape().DebugString());
+}
+
 absl::Status RequireRank(const OpKernel& op, const Tensor& t, int rank,
                          const char* what) {
   if (t.dims() == rank) return absl::OkStatus();

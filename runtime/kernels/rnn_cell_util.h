@@ -36,6 +36,15 @@ void ConcatMatMul(const float* a, int64_t ka, const float* b, int64_t kb,
 void MatMulTransposed(const float* g, const float* w, int64_t rows, int64_t n,
                       int64_t k, float* out);
 
+// out[k, n] += a^T * g, for a [rows, k] and g [rows, n].
+void AddTransposedProduct(const float* a, const float* g, int64_t rows,
+                          int64_t k, int64_t n, float* out);
+
+// InvalidArgument naming the node unless `t` is [rows, cols]
+// ("<what> must be [rows,cols] but is [..]").
+absl::Status RequireMatrix(const OpKernel& op, const Tensor& t, int64_t rows,
+                           int64_t cols, const char* what);
+
 // InvalidArgument naming the node unless `t` has rank `rank`
 // ("<what> must be <rank>D").
 absl::Status RequireRank(const OpKernel& op, const Tensor& t, int rank,

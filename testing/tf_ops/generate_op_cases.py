@@ -167,6 +167,7 @@ def generate(g):
     ops_bincount.dense_bincount(g)
     ops_rnn.lstm_block_cell(g)
     ops_rnn.gru_block_cell(g)
+    ops_rnn.block_lstm(g)
     ops_math_special.generate(g)
     ops_linalg.generate(g)
 

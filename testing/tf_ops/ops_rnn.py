@@ -1,13 +1,16 @@
 """Op cases for the fused recurrent cells: LSTMBlockCell (forget_bias,
-cell_clip, use_peephole) and GRUBlockCell with their values compared
-directly, and their gradient ops LSTMBlockCellGrad and GRUBlockCellGrad run
-as raw ops on the forward's outputs and fed output gradients; inputs of
-inconsistent sizes.
+cell_clip, use_peephole), GRUBlockCell and the sequence LSTMs BlockLSTM and
+BlockLSTMV2 (seq_len_max shorter than the sequence) with their values
+compared directly, and their gradient ops (LSTMBlockCellGrad,
+GRUBlockCellGrad, BlockLSTMGrad, BlockLSTMGradV2) run as raw ops on the
+forward's outputs and fed output gradients; inputs of inconsistent sizes.
 
 Each function adds one family's cases to a Generator (op_case_lib).
 """
 
 from op_case_lib import DTYPES, raw
+import numpy as np
+import tensorflow as tf
 
 BATCH, INPUT, CELL = 3, 4, 5
 
@@ -105,3 +108,60 @@ def gru_block_cell(g):
         g.add(op, "dtype_" + t, lambda c: grad(c), golden=(t == "float"))
     g.add(op, "batch_one", lambda c: grad(c, batch=1, inp=2, cell=1))
     g.add(op, "wide_input", lambda c: grad(c, inp=9))
+
+
+def block_lstm(g):
+    time = 4
+
+    def inputs(c, t, seq, batch=BATCH, wrows=None):
+        d = DTYPES[t]
+        ins = _lstm_inputs(c, t, batch=batch, w_rows=wrows)
+        ins["x"] = c.input(d, [time, batch, INPUT], "unit", name="x")
+        ins["seq_len_max"] = c.feed(np.array(seq, np.int64), name="seq_len_max")
+        return ins
+
+    for v2 in (False, True):
+        op = "BlockLSTMV2" if v2 else "BlockLSTM"
+        f = getattr(raw, op)
+
+        def fwd(c, t="float", seq=time, peephole=False, f=f, **kw):
+            # TensorFlow leaves the steps from seq_len_max on uninitialized
+            # (not zero, as its documentation says): only the steps run and
+            # the shapes are compared.
+            attrs = {k: kw.pop(k) for k in ("forget_bias", "cell_clip") if k in kw}
+            outs = list(f(use_peephole=peephole, **attrs, **inputs(c, t, seq, **kw)))
+            if seq == time:
+                return outs
+            return [o[:seq] for o in outs] + [tf.shape(o) for o in outs]
+
+        for t in g.types(op):
+            g.add(op, "dtype_" + t, lambda c, t=t, fwd=fwd: fwd(c, t), golden=(t == "float"))
+            g.add(op, "peephole_" + t, lambda c, t=t, fwd=fwd: fwd(c, t, peephole=True))
+        g.add(op, "short_sequence", lambda c, fwd=fwd: fwd(c, seq=2, peephole=True),
+              golden=True)
+        g.add(op, "no_steps", lambda c, fwd=fwd: fwd(c, seq=0))
+        g.add(op, "clip", lambda c, fwd=fwd: fwd(c, cell_clip=0.25))
+        g.add(op, "empty_batch", lambda c, fwd=fwd: fwd(c, batch=0))
+        g.add(op, "w_rows_mismatch", lambda c, fwd=fwd: fwd(c, wrows=INPUT + CELL + 2))
+        if not v2:
+            g.add(op, "forget_bias", lambda c, fwd=fwd: fwd(c, forget_bias=0.5))
+
+        op = op.replace("LSTM", "LSTMGrad")
+        fg = getattr(raw, op)
+
+        def grad(c, t="float", seq=time, peephole=False, f=f, fg=fg):
+            d = DTYPES[t]
+            ins = inputs(c, t, seq)
+            out = f(use_peephole=peephole, **ins)
+            return list(fg(use_peephole=peephole, i=out.i, cs=out.cs, f=out.f, o=out.o,
+                           ci=out.ci, co=out.co, h=out.h,
+                           cs_grad=c.input(d, [time, BATCH, CELL], name="cs_grad"),
+                           h_grad=c.input(d, [time, BATCH, CELL], name="h_grad"), **ins))
+
+        for t in g.types(op):
+            g.add(op, "dtype_" + t, lambda c, t=t, grad=grad: grad(c, t),
+                  golden=(t == "float"))
+            g.add(op, "peephole_" + t, lambda c, t=t, grad=grad: grad(c, t, peephole=True))
+        g.add(op, "short_sequence", lambda c, grad=grad: grad(c, seq=2, peephole=True),
+              golden=True)
+        g.add(op, "no_steps", lambda c, grad=grad: grad(c, seq=0))

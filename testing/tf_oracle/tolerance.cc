@@ -72,6 +72,10 @@ constexpr InexactOp kInexactOps[] = {
     {"Conv3DBackpropFilterV2", 1e-4, 1e-5, kConvReason},
     {"LSTMBlockCell", 1e-5, 1e-6, kLstmNarrowReason, 5e-3, 5e-3},
     {"LSTMBlockCellGrad", 1e-5, 1e-6, kLstmNarrowReason, 5e-3, 5e-3},
+    {"BlockLSTM", 1e-5, 1e-6, kLstmNarrowReason, 5e-3, 5e-3},
+    {"BlockLSTMV2", 1e-5, 1e-6, kLstmNarrowReason, 5e-3, 5e-3},
+    {"BlockLSTMGrad", 1e-5, 1e-6, kLstmNarrowReason, 5e-3, 5e-3},
+    {"BlockLSTMGradV2", 1e-5, 1e-6, kLstmNarrowReason, 5e-3, 5e-3},
 };
 
 // How much wider than its half tolerance a bfloat16 value's is (3 fewer
