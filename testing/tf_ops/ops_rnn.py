@@ -8,7 +8,7 @@ forward's outputs and fed output gradients; inputs of inconsistent sizes.
 Each function adds one family's cases to a Generator (op_case_lib).
 """
 
-from op_case_lib import DTYPES, raw
+from op_case_lib import DTYPES, grads, raw
 import numpy as np
 import tensorflow as tf
 
@@ -145,6 +145,20 @@ def block_lstm(g):
         g.add(op, "w_rows_mismatch", lambda c, fwd=fwd: fwd(c, wrows=INPUT + CELL + 2))
         if not v2:
             g.add(op, "forget_bias", lambda c, fwd=fwd: fwd(c, forget_bias=0.5))
+
+        def through(c, peephole, f=f):
+            """tf.gradients of h and cs with respect to every input."""
+            d = DTYPES["float"]
+            shapes = dict(x=[time, BATCH, INPUT], cs_prev=[BATCH, CELL],
+                          h_prev=[BATCH, CELL], w=[INPUT + CELL, 4 * CELL], wci=[CELL],
+                          wcf=[CELL], wco=[CELL], b=[4 * CELL])
+            ins = {k: c.input(d, v, "unit", name=k, static=True) for k, v in shapes.items()}
+            out = f(seq_len_max=tf.constant(time, tf.int64), use_peephole=peephole, **ins)
+            return grads(c, [out.h, out.cs], list(ins.values()))
+
+        g.add(op, "grad_float", lambda c, through=through: through(c, False),
+              note="tf.gradients builds the gradient op")
+        g.add(op, "grad_peephole", lambda c, through=through: through(c, True))
 
         op = op.replace("LSTM", "LSTMGrad")
         fg = getattr(raw, op)
