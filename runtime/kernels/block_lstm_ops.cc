@@ -70,11 +70,10 @@ class BlockLSTMOp : public OpKernel {
     for (int k = 0; k < 7; ++k) {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(k, shape, &outs[k]));
     }
-    LstmWeightData wt;
-    ReadLstmWeights(ctx, 1, p, &wt);
-    const std::vector<float> x = ToFloatVector(ctx->input(1));
-    const std::vector<float> cs0 = ToFloatVector(ctx->input(2));
-    const std::vector<float> h0 = ToFloatVector(ctx->input(3));
+    const LstmWeightData wt(ctx, 1, p);
+    const FloatInput x(ctx->input(1));
+    const FloatInput cs0(ctx->input(2));
+    const FloatInput h0(ctx->input(3));
     ActivationData act(T * step);
     for (int64_t t = 0; t < seq_len_max; ++t) {
       const float* cs_prev = cs0.data();
@@ -125,11 +124,10 @@ class BlockLSTMGradOp : public OpKernel {
     for (int k = 0; k < 8; ++k) {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(k, shapes[k], &outs[k]));
     }
-    LstmWeightData wt;
-    ReadLstmWeights(ctx, 1, p, &wt);
-    const std::vector<float> x = ToFloatVector(ctx->input(1));
-    const std::vector<float> cs0 = ToFloatVector(ctx->input(2));
-    const std::vector<float> h0 = ToFloatVector(ctx->input(3));
+    const LstmWeightData wt(ctx, 1, p);
+    const FloatInput x(ctx->input(1));
+    const FloatInput cs0(ctx->input(2));
+    const FloatInput h0(ctx->input(3));
     std::vector<std::vector<float>> v;  // i, cs, f, o, ci, co, h, grads
     for (int k = 9; k < 18; ++k) v.push_back(ToFloatVector(ctx->input(k)));
     const int64_t step = B * C;

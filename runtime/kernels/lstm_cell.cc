@@ -55,19 +55,19 @@ absl::Status CheckLstmInputs(OpKernelContext* ctx, int first, int x_rank,
   return absl::OkStatus();
 }
 
-void ReadLstmWeights(OpKernelContext* ctx, int first, const LstmCellParams& p,
-                     LstmWeightData* data) {
-  data->w = ToFloatVector(ctx->input(first + 3));
-  data->b = ToFloatVector(ctx->input(first + 7));
-  data->view.w = data->w.data();
-  data->view.b = data->b.data();
+LstmWeightData::LstmWeightData(OpKernelContext* ctx, int first,
+                               const LstmCellParams& p)
+    : w(ctx->input(first + 3)),
+      b(ctx->input(first + 7)),
+      wci(ctx->input(first + 4)),
+      wcf(ctx->input(first + 5)),
+      wco(ctx->input(first + 6)) {
+  view.w = w.data();
+  view.b = b.data();
   if (!p.use_peephole) return;
-  data->wci = ToFloatVector(ctx->input(first + 4));
-  data->wcf = ToFloatVector(ctx->input(first + 5));
-  data->wco = ToFloatVector(ctx->input(first + 6));
-  data->view.wci = data->wci.data();
-  data->view.wcf = data->wcf.data();
-  data->view.wco = data->wco.data();
+  view.wci = wci.data();
+  view.wcf = wcf.data();
+  view.wco = wco.data();
 }
 
 void LstmCellForward(const LstmCellParams& p, const LstmWeights& wt,

@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "runtime/framework/op_kernel.h"
+#include "runtime/kernels/rnn_cell_util.h"
 
 namespace stepflow {
 
@@ -93,14 +94,13 @@ void LstmCellBackward(const LstmCellParams& p, const LstmWeights& wt,
 absl::Status CheckLstmInputs(OpKernelContext* ctx, int first, int x_rank,
                              bool reject_empty, LstmCellParams* p);
 
-// Float copies of the weights at first+3..first+7 (w, wci, wcf, wco, b);
+// Float views of the weights at first+3..first+7 (w, wci, wcf, wco, b);
 // `view` points into them (peepholes only with p.use_peephole).
 struct LstmWeightData {
-  std::vector<float> w, b, wci, wcf, wco;
+  LstmWeightData(OpKernelContext* ctx, int first, const LstmCellParams& p);
+  FloatInput w, b, wci, wcf, wco;
   LstmWeights view;
 };
-void ReadLstmWeights(OpKernelContext* ctx, int first, const LstmCellParams& p,
-                     LstmWeightData* data);
 
 }  // namespace stepflow
 

@@ -47,12 +47,11 @@ class LSTMBlockCellOp : public OpKernel {
     for (int k = 0; k < 7; ++k) {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(k, shape, &outs[k]));
     }
-    LstmWeightData wt;
-    ReadLstmWeights(ctx, 0, p, &wt);
+    const LstmWeightData wt(ctx, 0, p);
     ActivationData act(p.batch * p.cell);
-    LstmCellForward(p, wt.view, ToFloatVector(ctx->input(0)).data(),
-                    ToFloatVector(ctx->input(1)).data(),
-                    ToFloatVector(ctx->input(2)).data(), act.view());
+    LstmCellForward(p, wt.view, FloatInput(ctx->input(0)).data(),
+                    FloatInput(ctx->input(1)).data(),
+                    FloatInput(ctx->input(2)).data(), act.view());
     for (int k = 0; k < 7; ++k) FromFloatVector(act.data[k], outs[k]);
   }
 
@@ -83,8 +82,7 @@ class LSTMBlockCellGradOp : public OpKernel {
     for (int k = 0; k < 5; ++k) {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(k, shapes[k], &outs[k]));
     }
-    LstmWeightData wt;
-    ReadLstmWeights(ctx, 0, p, &wt);
+    const LstmWeightData wt(ctx, 0, p);
     std::vector<std::vector<float>> v;  // i, cs, f, o, ci, co, cs/h grads
     for (int k = 8; k < 16; ++k) v.push_back(ToFloatVector(ctx->input(k)));
     const LstmActivations act = {v[0].data(), v[1].data(), v[2].data(),
@@ -92,7 +90,7 @@ class LSTMBlockCellGradOp : public OpKernel {
                                  nullptr};
     std::vector<float> dcs_prev(B * C), dicfo(B * 4 * C);
     std::vector<float> dwci(C, 0.0f), dwcf(C, 0.0f), dwco(C, 0.0f);
-    LstmCellBackward(p, wt.view, ToFloatVector(ctx->input(1)).data(), act,
+    LstmCellBackward(p, wt.view, FloatInput(ctx->input(1)).data(), act,
                      v[6].data(), v[7].data(), dcs_prev.data(), dicfo.data(),
                      dwci.data(), dwcf.data(), dwco.data());
     FromFloatVector(dcs_prev, outs[0]);

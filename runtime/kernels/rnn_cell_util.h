@@ -22,6 +22,22 @@ namespace stepflow {
 // The elements of a float or half tensor as floats (row-major).
 std::vector<float> ToFloatVector(const Tensor& t);
 
+// A float view of a float or half tensor: a float tensor is read in place
+// (it must outlive the view), a half one through a widened copy.
+class FloatInput {
+ public:
+  explicit FloatInput(const Tensor& t)
+      : copy_(t.dtype() == DT_FLOAT ? std::vector<float>() : ToFloatVector(t)),
+        data_(t.dtype() == DT_FLOAT ? t.base<float>() : copy_.data()) {}
+  FloatInput(const FloatInput&) = delete;
+  FloatInput& operator=(const FloatInput&) = delete;
+  const float* data() const { return data_; }
+
+ private:
+  std::vector<float> copy_;
+  const float* data_;
+};
+
 // Writes `values` (t's element count of them) into t, narrowing to half
 // when t is half.
 void FromFloatVector(const std::vector<float>& values, Tensor* t);
