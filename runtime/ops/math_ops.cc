@@ -160,4 +160,20 @@ REGISTER_OP("AccumulateNV2")
     .SetIsCommutative()
     .SetIsAggregate();
 
+REGISTER_OP("Bincount")
+    .Input("arr: int32")
+    .Input("size: int32")
+    .Input("weights: T")
+    .Output("bins: T")
+    .Attr("T: {int32, int64, float, double}");
+
+REGISTER_OP("DenseBincount")
+    .Input("input: Tidx")
+    .Input("size: Tidx")
+    .Input("weights: T")
+    .Output("output: T")
+    .Attr("Tidx: {int32, int64}")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("binary_output: bool = false");
+
 }  // namespace stepflow

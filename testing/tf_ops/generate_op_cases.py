@@ -27,9 +27,10 @@ a case could not be built.
 
 The cases live in modules beside this one, one per op family: ops_math.py,
 ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_pooling.py,
-ops_norm.py, ops_image.py, ops_array.py, ops_array_layout.py, ops_state.py,
+ops_norm.py, ops_image.py, ops_array.py, ops_array_layout.py, ops_bincount.py,
+ops_state.py,
 ops_training.py, ops_scatter.py, ops_tensor_array.py, ops_debug.py,
-ops_random.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
+ops_random.py, ops_rnn.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
 Ctx, Generator).
 """
 
@@ -47,6 +48,7 @@ sys.path.insert(0, _HERE)
 import op_case_lib  # noqa: E402  (first: sets TensorFlow's environment)
 import ops_array  # noqa: E402
 import ops_array_layout  # noqa: E402
+import ops_bincount  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_conv  # noqa: E402
 import ops_debug  # noqa: E402
@@ -58,6 +60,7 @@ import ops_math_special  # noqa: E402
 import ops_nn  # noqa: E402
 import ops_norm  # noqa: E402
 import ops_pooling  # noqa: E402
+import ops_rnn  # noqa: E402
 import ops_random  # noqa: E402
 import ops_scatter  # noqa: E402
 import ops_state  # noqa: E402
@@ -160,6 +163,11 @@ def generate(g):
     ops_array_layout.space_depth(g)
     ops_array_layout.matrix_band(g)
     ops_array_layout.matrix_diag(g)
+    ops_bincount.bincount(g)
+    ops_bincount.dense_bincount(g)
+    ops_rnn.lstm_block_cell(g)
+    ops_rnn.gru_block_cell(g)
+    ops_rnn.block_lstm(g)
     ops_math_special.generate(g)
     ops_linalg.generate(g)
 

@@ -1,6 +1,7 @@
 """Op cases for the optimizers beyond ops_state.training: RMSProp (plain and
 centered), Adagrad and AdagradV2 (with their sparse forms), Adadelta,
-AdaMax, ProximalAdagrad, Ftrl and FtrlV2, all with their Resource forms;
+AdaMax, ProximalAdagrad, ProximalGradientDescent, Ftrl and FtrlV2 (these
+four with their sparse forms), all with their Resource forms;
 raw, and as tf.compat.v1.train's optimizers build them.
 """
 
@@ -26,6 +27,7 @@ OPTIMIZERS = {
     "ApplyAdaMax": (["m", "v"], [("beta1_power", 0.5), ("lr", 0.25), ("beta1", 0.5),
                                  ("beta2", 0.75), ("epsilon", 1e-3)]),
     "ApplyProximalAdagrad": (["accum"], [("lr", 0.25), ("l1", 0.125), ("l2", 0.25)]),
+    "ApplyProximalGradientDescent": ([], [("alpha", 0.25), ("l1", 0.125), ("l2", 0.25)]),
     "ApplyFtrl": (["accum", "linear"], [("lr", 0.25), ("l1", 0.125), ("l2", 0.25),
                                         ("lr_power", -0.5)]),
     "ApplyFtrlV2": (["accum", "linear"], [("lr", 0.25), ("l1", 0.125), ("l2", 0.25),
@@ -33,7 +35,9 @@ OPTIMIZERS = {
 }
 
 # Optimizers with sparse forms (SparseApply*) among OPTIMIZERS.
-SPARSE = ("ApplyRMSProp", "ApplyCenteredRMSProp", "ApplyAdagrad", "ApplyAdagradV2")
+SPARSE = ("ApplyRMSProp", "ApplyCenteredRMSProp", "ApplyAdagrad", "ApplyAdagradV2",
+          "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyFtrl",
+          "ApplyFtrlV2")
 
 
 def update_case(c, op, t, resource, sparse, gshape=None, indices=None,
@@ -53,7 +57,9 @@ def update_case(c, op, t, resource, sparse, gshape=None, indices=None,
         idx = [3, 0, 3] if indices is None else indices
         args["indices"] = c.feed(np.asarray(idx, itype.as_numpy_dtype), name="indices")
         gshape = gshape or [len(idx), 3]
-    args["grad"] = c.input(DTYPES[t], gshape or [4, 3], name="grad")
+    # The dense ProximalGradientDescent names its gradient "delta".
+    gname = "delta" if op == "ApplyProximalGradientDescent" and not sparse else "grad"
+    args[gname] = c.input(DTYPES[t], gshape or [4, 3], name="grad")
     args.update(attrs or {})
     u = getattr(raw, name)(**args)
     return run_slot_update(c, t, u, vs, inits if initialize else [], resource)
@@ -87,6 +93,19 @@ def optimizers(g):
                         c, overrides={"lr_power": -0.25}))
                     g.add(op, "multiply_linear_by_lr", lambda c, case=case: case(
                         c, attrs={"multiply_linear_by_lr": True}))
+                    g.add(op, "negative_lr", lambda c, case=case: case(
+                        c, overrides={"lr": -0.25}))
+                    g.add(op, "positive_lr_power", lambda c, case=case: case(
+                        c, overrides={"lr_power": 0.5}))
+                    g.add(op, "negative_l1", lambda c, case=case: case(
+                        c, overrides={"l1": -0.5}))
+                    g.add(op, "negative_l2", lambda c, case=case: case(
+                        c, overrides={"l2": -0.5}))
+                    g.add(op, "zero_lr_by_lr", lambda c, case=case: case(
+                        c, overrides={"lr": 0.0}, attrs={"multiply_linear_by_lr": True}))
+                    if "V2" in base:
+                        g.add(op, "negative_l2_shrinkage", lambda c, case=case: case(
+                            c, overrides={"l2_shrinkage": -0.5}))
                 if "Proximal" in base:
                     g.add(op, "no_l1", lambda c, case=case: case(c, overrides={"l1": 0.0}))
                 if not sparse:
@@ -119,7 +138,10 @@ def optimizers(g):
                 ("ApplyFtrlV2", "optimizer", lambda: v1.train.FtrlOptimizer(
                     0.1, l2_shrinkage_regularization_strength=0.01)),
                 ("ApplyProximalAdagrad", "optimizer",
-                 lambda: v1.train.ProximalAdagradOptimizer(0.1, l1_regularization_strength=0.01))):
+                 lambda: v1.train.ProximalAdagradOptimizer(0.1, l1_regularization_strength=0.01)),
+                ("ApplyProximalGradientDescent", "optimizer",
+                 lambda: v1.train.ProximalGradientDescentOptimizer(
+                     0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02))):
             def optimizer(c, make=make, resource=resource):
                 x = tf.constant(c.rand(tf.float32, [4, 3]))
                 y = tf.constant(c.rand(tf.float32, [4, 1]))
