@@ -91,6 +91,32 @@ class MatrixDiagOpBase : public OpKernel {
     return absl::OkStatus();
   }
 
+  // Fits `band` (k already read) to the innermost matrices of `input` and
+  // checks it lies inside them; `diag_shape`: the shape of their diagonals
+  // (the batch, then the band's count if more than one, then max_len).
+  absl::Status FitToMatrix(const Tensor& input, Band* band,
+                           TensorShape* diag_shape) const {
+    const int rank = input.dims();
+    if (rank < 2) {
+      return NodeInvalidArgument(*this,
+                                 "input must be at least 2-dim, received "
+                                 "shape: ",
+                                 input.shape().DebugString());
+    }
+    band->rows = input.dim_size(rank - 2);
+    band->cols = input.dim_size(rank - 1);
+    absl::Status s = CheckInMatrix(*band);
+    if (!s.ok()) return s;
+    band->max_len = std::min(band->rows + std::min<int64_t>(band->upper, 0),
+                             band->cols - std::max<int64_t>(band->lower, 0));
+    *diag_shape = input.shape();
+    diag_shape->RemoveDim(rank - 1);
+    diag_shape->RemoveDim(rank - 2);
+    if (band->Count() > 1) diag_shape->AddDim(band->Count());
+    diag_shape->AddDim(std::max<int64_t>(band->max_len, 0));
+    return absl::OkStatus();
+  }
+
   absl::Status CheckScalar(const Tensor& t, const char* what) const {
     if (t.dims() == 0) return absl::OkStatus();
     return NodeInvalidArgument(
@@ -122,22 +148,8 @@ class MatrixDiagPartOp : public MatrixDiagOpBase {
     if (version_ > 1) {
       OP_REQUIRES_OK(ctx, CheckScalar(ctx->input(2), "padding_value"));
     }
-    const int rank = input.dims();
-    OP_REQUIRES(ctx, rank >= 2,
-                NodeInvalidArgument(ctx,
-                                    "input must be at least 2-dim, received "
-                                    "shape: ",
-                                    input.shape().DebugString()));
-    band.rows = input.dim_size(rank - 2);
-    band.cols = input.dim_size(rank - 1);
-    OP_REQUIRES_OK(ctx, CheckInMatrix(band));
-    band.max_len = std::min(band.rows + std::min<int64_t>(band.upper, 0),
-                            band.cols - std::max<int64_t>(band.lower, 0));
-    TensorShape shape = input.shape();
-    shape.RemoveDim(rank - 1);
-    shape.RemoveDim(rank - 2);
-    if (band.Count() > 1) shape.AddDim(band.Count());
-    shape.AddDim(std::max<int64_t>(band.max_len, 0));
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, FitToMatrix(input, &band, &shape));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     if (shape.num_elements() == 0) return;
@@ -259,22 +271,8 @@ class MatrixSetDiagOp : public MatrixDiagOpBase {
     const Tensor& diag = ctx->input(1);
     Band band = band_;
     OP_REQUIRES_OK(ctx, ReadK(ctx, 2, &band));
-    const int rank = input.dims();
-    OP_REQUIRES(ctx, rank >= 2,
-                NodeInvalidArgument(ctx,
-                                    "input must be at least 2-dim, received "
-                                    "shape: ",
-                                    input.shape().DebugString()));
-    band.rows = input.dim_size(rank - 2);
-    band.cols = input.dim_size(rank - 1);
-    OP_REQUIRES_OK(ctx, CheckInMatrix(band));
-    band.max_len = std::min(band.rows + std::min<int64_t>(band.upper, 0),
-                            band.cols - std::max<int64_t>(band.lower, 0));
-    TensorShape expected = input.shape();
-    expected.RemoveDim(rank - 1);
-    expected.RemoveDim(rank - 2);
-    if (band.Count() > 1) expected.AddDim(band.Count());
-    expected.AddDim(std::max<int64_t>(band.max_len, 0));
+    TensorShape expected;
+    OP_REQUIRES_OK(ctx, FitToMatrix(input, &band, &expected));
     OP_REQUIRES(ctx, expected == diag.shape(),
                 NodeInvalidArgument(ctx, "diagonal must have shape ",
                                     expected.DebugString(), ", received ",
