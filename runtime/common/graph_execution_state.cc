@@ -4,6 +4,7 @@
 
 #include "runtime/common/placer.h"
 #include "runtime/framework/status_macros.h"
+#include "runtime/function/lower_functional_ops.h"
 #include "runtime/graph/control_only_nodes.h"
 #include "runtime/graph/graph_constructor.h"
 #include "runtime/graph/subgraph.h"
@@ -11,12 +12,18 @@
 namespace stepflow {
 namespace {
 
-// Imports `def` into a fresh graph (user graph: internal ops rejected).
+// Imports `def` into a fresh graph (user graph: internal ops rejected),
+// with its function calls inlined and functional control flow lowered.
 absl::Status ImportUserGraph(const GraphDef& def, Graph* g) {
   GraphConstructorOptions opts;
   opts.allow_internal_ops = false;
   opts.add_default_attributes = true;
-  return ConvertGraphDefToGraph(opts, def, g);
+  if (!HasFunctionalOps(def, g->op_registry())) {
+    return ConvertGraphDefToGraph(opts, def, g);
+  }
+  GraphDef lowered;
+  SF_RETURN_IF_ERROR(LowerFunctionalOps(def, g->op_registry(), &lowered));
+  return ConvertGraphDefToGraph(opts, lowered, g);
 }
 
 }  // namespace
@@ -43,7 +50,19 @@ absl::Status GraphExecutionState::Extend(
   GraphConstructorOptions opts;
   opts.allow_internal_ops = false;
   opts.add_default_attributes = true;
-  SF_RETURN_IF_ERROR(ImportGraphDef(opts, extension, &g));
+  if (HasFunctionalOps(extension, g.op_registry())) {
+    // The extension's calls may use functions of either library.
+    GraphDef with_library = extension;
+    *with_library.mutable_library() = graph_def_.library();
+    with_library.mutable_library()->MergeFrom(extension.library());
+    GraphDef lowered;
+    SF_RETURN_IF_ERROR(
+        LowerFunctionalOps(with_library, g.op_registry(), &lowered));
+    *lowered.mutable_library() = extension.library();
+    SF_RETURN_IF_ERROR(ImportGraphDef(opts, lowered, &g));
+  } else {
+    SF_RETURN_IF_ERROR(ImportGraphDef(opts, extension, &g));
+  }
   GraphDef merged;
   g.ToGraphDef(&merged);
   *merged.mutable_library() = graph_def_.library();

@@ -17,6 +17,7 @@ RUNTIME_AND_SIM_PACKAGES = [
     "//runtime/env",
     "//runtime/env/real",
     "//runtime/framework",
+    "//runtime/function",
     "//runtime/gpu",
     "//runtime/graph",
     "//runtime/kernels",
