@@ -52,6 +52,7 @@ import ops_bincount  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_conv  # noqa: E402
 import ops_debug  # noqa: E402
+import ops_functions  # noqa: E402
 import ops_image  # noqa: E402
 import ops_io  # noqa: E402
 import ops_linalg  # noqa: E402
@@ -144,6 +145,10 @@ def generate(g):
     ops_control_flow.control_flow(g)
     ops_io.checkpoints(g)
     ops_control_flow.internal(g)
+    ops_functions.calls(g)
+    ops_functions.conds(g)
+    ops_functions.cases(g)
+    ops_functions.whiles(g)
     ops_array_layout.pad(g)
     ops_array_layout.strided_slice_grad(g)
     ops_array_layout.invert_permutation(g)
