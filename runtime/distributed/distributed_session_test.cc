@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -218,6 +219,59 @@ TEST_F(DistributedSessionTest, WhileLoopSplitAcrossTasks) {
   EXPECT_FLOAT_EQ(out[1].flat<float>()(5), 6.0f * 12);
   ASSERT_TRUE(session->Close().ok());
   ASSERT_TRUE(nested->Close().ok());
+  ExpectNoWorkerState();
+}
+
+// The master lowers function calls before placing: a call on task 1 whose
+// body pins one node to task 0 runs across both tasks.
+TEST_F(DistributedSessionTest, FunctionCallBodySpansTasks) {
+  const std::string text = absl::StrCat(R"(
+library { function {
+  signature { name: "MulAdd"
+              input_arg { name: "x" type: DT_FLOAT }
+              input_arg { name: "y" type: DT_FLOAT }
+              output_arg { name: "z" type: DT_FLOAT } }
+  node_def { name: "mul" op: "Mul" input: "x" input: "y" device: ")",
+                                        kTask0, R"(/device:CPU:0"
+             attr { key: "T" value { type: DT_FLOAT } } }
+  node_def { name: "add" op: "AddV2" input: "mul:z:0" input: "y"
+             attr { key: "T" value { type: DT_FLOAT } } }
+  ret { key: "z" value: "add:z:0" } } }
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "y" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "call" op: "PartitionedCall" input: "x" input: "y" device: ")",
+                                        kTask1, R"(/device:CPU:1"
+       attr { key: "Tin" value { list { type: DT_FLOAT type: DT_FLOAT } } }
+       attr { key: "Tout" value { list { type: DT_FLOAT } } }
+       attr { key: "f" value { func { name: "MulAdd" } } } }
+)");
+  GraphDef g;
+  absl::Status s = ParseGraphDefFromText(text, &g);
+  ASSERT_TRUE(s.ok()) << s;
+  auto session = cluster_->NewSession();
+  s = session->Create(g);
+  ASSERT_TRUE(s.ok()) << s;
+  std::vector<Tensor> out;
+  RunOptions ro;
+  ro.set_trace_level(RunOptions::FULL_TRACE);
+  RunMetadata md;
+  s = session->Run(ro, {{"x", FloatVec({1, 2})}, {"y", FloatVec({3, 4})}},
+                   {"call:0"}, {}, &out, &md);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), 6.0f);
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(1), 12.0f);
+  std::set<std::string> partitions_with_body;
+  for (const GraphDef& p : md.partition_graphs()) {
+    for (const NodeDef& n : p.node()) {
+      if (n.name() == "call/mul" || n.name() == "call/add") {
+        partitions_with_body.insert(n.name());
+      }
+    }
+  }
+  if (md.partition_graphs_size() > 0) {
+    EXPECT_EQ(partitions_with_body.size(), 2u);
+  }
+  ASSERT_TRUE(session->Close().ok());
   ExpectNoWorkerState();
 }
 

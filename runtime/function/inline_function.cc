@@ -9,6 +9,7 @@
 #include "absl/strings/strip.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor_id.h"
+#include "runtime/function/lowering_nodes.h"
 
 namespace stepflow {
 namespace {
@@ -125,27 +126,18 @@ absl::Status InlineFunctionCall(const NodeDef& call, const FunctionBody& body,
     out->push_back(std::move(c));
   }
 
-  NodeDef result;
-  result.set_name(call.name());
-  result.set_device(call.device());
-  if (body.ret_tensors.empty()) {
-    result.set_op("NoOp");
-  } else {
-    result.set_op("IdentityN");
-    for (const std::string& t : body.ret_tensors) {
-      result.add_input(Prefixed(prefix, t));
-    }
-    AttrValue types;
-    for (DataType t : body.ret_types) types.mutable_list()->add_type(t);
-    AddNodeAttr("T", types, &result);
+  std::vector<std::string> outputs, waits;
+  for (const std::string& t : body.ret_tensors) {
+    outputs.push_back(Prefixed(prefix, t));
   }
+  AttrValue types;
+  for (DataType t : body.ret_types) types.mutable_list()->add_type(t);
   for (const std::string& node : body.control_ret_nodes) {
-    result.add_input(absl::StrCat("^", prefix, node));
+    waits.push_back(absl::StrCat(prefix, node));
   }
-  if (!control_name.empty()) {
-    result.add_input(absl::StrCat("^", control_name));
-  }
-  out->push_back(std::move(result));
+  if (!control_name.empty()) waits.push_back(control_name);
+  out->push_back(
+      LoweredResult(call.name(), call.device(), outputs, types, waits));
   return absl::OkStatus();
 }
 
