@@ -334,6 +334,19 @@ TEST_F(FunctionSessionTest, StatefulCallUpdatesTheSessionsVariable) {
   EXPECT_EQ(out[0].scalar<float>(), 6.0f);
 }
 
+TEST_F(FunctionSessionTest, ExtendAddsACall) {
+  auto session = NewSessionWith("");
+  GraphDef more;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      absl::StrCat("node { name: 'neg' op: 'PartitionedCall' input: 'x' ",
+                   kFloatCall,
+                   " attr { key: 'f' value { func { name: 'Negate' } } } }"),
+      &more));
+  absl::Status s = session->Extend(more);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(RunFloat(session.get(), 2.5f, "neg:0"), -2.5f);
+}
+
 TEST_F(FunctionSessionTest, RecursionIsRefused) {
   GraphDef graph;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/node_def_util.h"
@@ -18,8 +19,18 @@ namespace {
 
 enum class Kind { kNone, kCall, kPartitionedCall, kIf, kCase, kWhile };
 
+// The names of `library`'s functions.
+absl::flat_hash_set<std::string> FunctionNames(
+    const FunctionDefLibrary& library) {
+  absl::flat_hash_set<std::string> names;
+  for (const FunctionDef& f : library.function()) {
+    names.insert(f.signature().name());
+  }
+  return names;
+}
+
 Kind Classify(const NodeDef& node, const OpRegistry* ops,
-              const FunctionDefLibrary& library) {
+              const absl::flat_hash_set<std::string>& functions) {
   const std::string& op = node.op();
   if (op == "PartitionedCall" || op == "StatefulPartitionedCall") {
     return Kind::kPartitionedCall;
@@ -27,9 +38,8 @@ Kind Classify(const NodeDef& node, const OpRegistry* ops,
   if (op == "If" || op == "StatelessIf") return Kind::kIf;
   if (op == "Case" || op == "StatelessCase") return Kind::kCase;
   if (op == "While" || op == "StatelessWhile") return Kind::kWhile;
-  if (ops->LookUpOrNull(op) != nullptr) return Kind::kNone;
-  for (const FunctionDef& f : library.function()) {
-    if (f.signature().name() == op) return Kind::kCall;
+  if (functions.contains(op) && ops->LookUpOrNull(op) == nullptr) {
+    return Kind::kCall;
   }
   return Kind::kNone;
 }
@@ -45,11 +55,13 @@ absl::Status AtNode(const NodeDef& node, const absl::Status& s) {
 class Lowering {
  public:
   Lowering(const GraphDef& in, const OpRegistry* ops)
-      : in_(in), ops_(ops), library_(in.library(), ops) {}
+      : ops_(ops),
+        library_(in.library(), ops),
+        functions_(FunctionNames(in.library())) {}
 
   // Appends `node`, lowered, to *out_.
   absl::Status Expand(NodeDef node, int depth) {
-    const Kind kind = Classify(node, ops_, in_.library());
+    const Kind kind = Classify(node, ops_, functions_);
     if (kind == Kind::kNone) {
       out_.push_back(std::move(node));
       return absl::OkStatus();
@@ -114,17 +126,19 @@ class Lowering {
     return InlineFunctionCall(call, body, out);
   }
 
-  const GraphDef& in_;
   const OpRegistry* const ops_;
   FunctionLibrary library_;
+  const absl::flat_hash_set<std::string> functions_;
   std::vector<NodeDef> out_;
 };
 
 }  // namespace
 
 bool HasFunctionalOps(const GraphDef& graph, const OpRegistry* ops) {
+  const absl::flat_hash_set<std::string> functions =
+      FunctionNames(graph.library());
   for (const NodeDef& node : graph.node()) {
-    if (Classify(node, ops, graph.library()) != Kind::kNone) return true;
+    if (Classify(node, ops, functions) != Kind::kNone) return true;
   }
   return false;
 }
