@@ -123,6 +123,17 @@ def calls(g):
         return list(f(x, w))
     g.add("PartitionedCall", "matmul_softmax", matmul_in_function)
 
+    def error_in_body(c):
+        x = c.input(tf.float32, [2, 3], name="x")
+        n = c.feed(np.array(5, np.int32), name="n")
+
+        @tf.function
+        def f(t, k):
+            return tf.reshape(t, tf.stack([k]))
+        return [f(x, n)]
+    g.add("PartitionedCall", "error_in_body", error_in_body, golden=True,
+          note="a body node fails: the error keeps its code")
+
 
 def conds(g):
     def cond(c, pred, stateless=True):
@@ -145,6 +156,18 @@ def conds(g):
         g.add("If", "variable_%s" % str(pred).lower(),
               _v2(lambda c, pred=pred: cond(c, pred, False)), golden=pred,
               note="a branch updates a variable; only the taken one runs")
+
+    def untaken_branch_fails(c, pred):
+        x = c.input(tf.float32, [6], name="x")
+        n = c.feed(np.array(4, np.int32), name="n")
+        p = c.feed(np.array(pred), name="pred")
+        return [tf.cond(p, lambda: x * 2.0,
+                        lambda: tf.reduce_sum(tf.reshape(x, tf.stack([n]))))]
+    g.add("StatelessIf", "untaken_branch_would_fail",
+          _v2(lambda c: untaken_branch_fails(c, True)), golden=True,
+          note="the branch not taken would fail; it does not run")
+    g.add("StatelessIf", "taken_branch_fails",
+          _v2(lambda c: untaken_branch_fails(c, False)))
 
     def several_outputs(c):
         x = c.input(tf.float32, [3], name="x")
