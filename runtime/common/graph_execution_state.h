@@ -4,6 +4,11 @@
 // pruned (subgraph.h), with the computations only control edges wait for
 // replaced by NoOps (control_only_nodes.h), then placed (placer.h).
 //
+// Function calls and functional control flow (If/Case/While) are lowered
+// to ordinary nodes when a graph is imported (Create and Extend), before
+// any pruning or placement (runtime/function/lower_functional_ops.h); the
+// full graph holds the lowered nodes and keeps the function library.
+//
 // The full graph only grows (Extend returns a new state holding old + new
 // nodes). Placement happens per client graph, but a stateful node
 // (variables, queues...) keeps the device it was first placed on for the
@@ -56,7 +61,8 @@ class GraphExecutionState {
     std::function<void(const std::string&)> log_sink;
   };
 
-  // Validates and imports `graph` (every GraphDef import rule).
+  // Validates, lowers and imports `graph` (every GraphDef import rule and
+  // the lowering's errors).
   static absl::Status Create(Options options, const GraphDef& graph,
                              std::unique_ptr<GraphExecutionState>* out);
 

@@ -14,8 +14,9 @@
 //     2 more nodes), 'MaxPool' (used by {{node pool}})"); a node calling a
 //     function (its op names a function of the library, or an unregistered
 //     op such as StatefulPartitionedCall/StatelessIf has function-valued
-//     attrs) is Unimplemented naming node and function: function calls
-//     are not supported yet; internal ops (op names
+//     attrs) is Unimplemented naming node and function: the constructor
+//     does not run functions (sessions lower calls first, see
+//     runtime/function/lower_functional_ops.h); internal ops (op names
 //     starting with '_', e.g. _Send/_Recv/_Arg/_Retval) need
 //     allow_internal_ops; attrs must validate against the OpDef (missing
 //     attrs with defaults are filled when add_default_attributes);
