@@ -169,6 +169,15 @@ def conds(g):
     g.add("StatelessIf", "taken_branch_fails",
           _v2(lambda c: untaken_branch_fails(c, False)))
 
+    def constant_branches(c, pred):
+        p = c.feed(np.array(pred), name="pred")
+        return [tf.cond(p, lambda: tf.constant([1.0, 2.0]),
+                        lambda: tf.constant([-1.0, -2.0]))]
+    for pred in (True, False):
+        g.add("StatelessIf", "constant_branches_%s" % str(pred).lower(),
+              _v2(lambda c, pred=pred: constant_branches(c, pred)),
+              note="branches without inputs wait for the predicate")
+
     def several_outputs(c):
         x = c.input(tf.float32, [3], name="x")
         k = c.input(tf.int32, [], name="k", kind="small")
@@ -230,6 +239,14 @@ def cases(g):
     for index in (1, 2):
         g.add("StatelessCase", "default_%d" % index,
               _v2(lambda c, index=index: with_default(c, index)))
+
+    def constant_case(c, index):
+        i = c.feed(np.array(index, np.int32), name="i")
+        return [tf.switch_case(i, [lambda: tf.constant(10), lambda: tf.constant(20),
+                                   lambda: tf.constant(30)])]
+    for index in (1, 5):
+        g.add("StatelessCase", "constant_branches_%d" % index,
+              _v2(lambda c, index=index: constant_case(c, index)))
 
     def raw_case(c, index):
         x = c.input(tf.float32, [2, 2], name="x")
