@@ -132,6 +132,43 @@ std::string Pivot(const NodeDef& node, const std::string& switch_name,
   return pivot_name;
 }
 
+// TensorFlow's If kernel (which runs an If that is not marked
+// _lower_using_switch_merge) reads its cond as: a scalar is true when it is
+// non-zero, any other tensor when it has elements. Emits that test as nodes
+// and returns the scalar bool tensor.
+std::string CondToBool(const NodeDef& node, const std::string& cond,
+                       DataType type, std::vector<NodeDef>* out) {
+  const std::string p = absl::StrCat(node.name(), "/cond_to_bool/");
+  const std::string& device = node.device();
+  auto add = [&](const std::string& name, const std::string& op,
+                 const std::vector<std::string>& in, DataType t) {
+    NodeDef n = LoweredNode(absl::StrCat(p, name), op, device, in);
+    if (t != DT_INVALID) AddNodeAttr("T", t, &n);
+    out->push_back(std::move(n));
+    return absl::StrCat(p, name);
+  };
+  const std::string zeros = add("zeros", "ZerosLike", {cond}, type);
+  const std::string nonzero = add("nonzero", "NotEqual", {cond, zeros}, type);
+  const std::string rank = add("rank", "Rank", {cond}, type);
+  out->push_back(Int32Const(absl::StrCat(p, "zero"), device, 0, rank));
+  out->push_back(Int32Const(absl::StrCat(p, "one"), device, 1, rank));
+  const std::string zero = absl::StrCat(p, "zero");
+  NodeDef axes = LoweredNode(absl::StrCat(p, "axes"), "Range", device,
+                             {zero, rank, absl::StrCat(p, "one")});
+  AddNodeAttr("Tidx", DT_INT32, &axes);
+  out->push_back(std::move(axes));
+  NodeDef any = LoweredNode(absl::StrCat(p, "any"), "Any", device,
+                            {nonzero, absl::StrCat(p, "axes")});
+  AddNodeAttr("Tidx", DT_INT32, &any);
+  out->push_back(std::move(any));
+  const std::string size = add("size", "Size", {cond}, type);
+  const std::string nonempty =
+      add("nonempty", "Greater", {size, zero}, DT_INT32);
+  const std::string scalar = add("is_scalar", "Equal", {rank, zero}, DT_INT32);
+  return add("pred", "SelectV2", {scalar, absl::StrCat(p, "any"), nonempty},
+             DT_BOOL);
+}
+
 }  // namespace
 
 absl::Status LowerIf(const NodeDef& node, std::vector<NodeDef>* out) {
@@ -140,11 +177,14 @@ absl::Status LowerIf(const NodeDef& node, std::vector<NodeDef>* out) {
   if (data.empty()) return NodeError(node, "If has no cond input");
   const AttrValue* tcond = FindNodeAttr(node, "Tcond");
   if (tcond == nullptr) return NodeError(node, "missing attr 'Tcond'");
-  if (tcond->type() != DT_BOOL) {
-    return absl::UnimplementedError(absl::StrCat(
-        FormatNodeName(node.name()), ": If with a ",
-        DataTypeString(tcond->type()),
-        " cond cannot be lowered yet; only bool conds are supported"));
+  if (tcond->type() == DT_STRING) {
+    return absl::UnimplementedError(
+        absl::StrCat(FormatNodeName(node.name()),
+                     ": If with a string cond cannot be lowered yet"));
+  }
+  const AttrValue* lower = FindNodeAttr(node, "_lower_using_switch_merge");
+  if (tcond->type() != DT_BOOL || lower == nullptr || !lower->b()) {
+    data[0] = CondToBool(node, data[0], tcond->type(), out);
   }
   const AttrValue* then_f = FindNodeAttr(node, "then_branch");
   const AttrValue* else_f = FindNodeAttr(node, "else_branch");

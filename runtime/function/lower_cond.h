@@ -14,10 +14,14 @@
 //   when branch_index == b; an index outside [0, n) runs the last branch
 //   (TensorFlow's default). Each branch has its own predicate
 //   c/pred_<b>, switch and pivot; the Merges take one input per branch.
-// The control inputs of "c" guard every Switch. The branch calls are
-// PartitionedCall nodes, inlined afterwards (inline_function.h).
-// Errors: InvalidArgument naming the node for missing or malformed attrs
-// or a wrong input count; Unimplemented for an If whose cond is not bool.
+// An If that is not marked _lower_using_switch_merge (tf.raw_ops.If), or
+// whose cond is not bool, first reduces cond as TensorFlow's If kernel does
+// (c/cond_to_bool/...: a scalar is true when non-zero, any other tensor
+// when it has elements). The control inputs of "c" guard every Switch. The
+// branch calls are PartitionedCall nodes, inlined afterwards
+// (inline_function.h). Errors: InvalidArgument naming the node for missing or
+// malformed attrs or a wrong input count; Unimplemented for an If whose cond is
+// a string.
 #ifndef STEPFLOW_RUNTIME_FUNCTION_LOWER_COND_H_
 #define STEPFLOW_RUNTIME_FUNCTION_LOWER_COND_H_
 

@@ -292,6 +292,10 @@ TEST(LowerFunctionalOpsTest, IfBecomesSwitchMerge) {
     }
   )pb")));
   EXPECT_EQ(nodes["cond/switch_pred"].op(), "Switch");
+  // Not marked _lower_using_switch_merge: cond is read as the If kernel
+  // reads it.
+  EXPECT_EQ(nodes["cond/switch_pred"].input(0), "cond/cond_to_bool/pred");
+  EXPECT_EQ(nodes["cond/cond_to_bool/pred"].op(), "SelectV2");
   EXPECT_EQ(nodes["cond/input_0"].op(), "Switch");
   EXPECT_EQ(nodes["cond/then/x"].input(0), "cond/input_0:1");
   EXPECT_EQ(nodes["cond/then/x"].input(1), "^cond/pivot_t");

@@ -205,6 +205,15 @@ def conds(g):
     g.add("If", "raw_true", lambda c: raw_if(c, True), golden=True,
           note="tf.raw_ops.If")
     g.add("If", "raw_false", lambda c: raw_if(c, False))
+    for name, pred in (("int_cond_0", np.array(0, np.int32)),
+                       ("int_cond_3", np.array(3, np.int32)),
+                       ("float_cond_neg", np.array(-0.5, np.float32)),
+                       ("vector_cond", np.array([False, False])),
+                       ("empty_cond", np.zeros([0], np.int32))):
+        g.add("If", name, lambda c, pred=pred: raw_if(c, pred),
+              golden=name == "vector_cond",
+              note="a cond that is not a bool scalar: TensorFlow's If kernel "
+                   "reads non-zero scalars and non-empty tensors as true")
 
     def cond_grad(c, pred):
         x = c.input(tf.float32, [3], name="x", static=True)
