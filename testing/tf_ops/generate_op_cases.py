@@ -122,6 +122,7 @@ def generate(g):
     ops_math.add_n(g)
     ops_array.broadcast_gradient_args(g)
     ops_io.string_join(g)
+    ops_io.static_regex_full_match(g)
     ops_array.like(g, "ZerosLike")
     ops_array.like(g, "OnesLike")
     for op in ops_math.CWISE_GRADS:
