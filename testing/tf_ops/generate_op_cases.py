@@ -49,6 +49,7 @@ import op_case_lib  # noqa: E402  (first: sets TensorFlow's environment)
 import ops_array  # noqa: E402
 import ops_array_layout  # noqa: E402
 import ops_bincount  # noqa: E402
+import ops_checkpoint_v1  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_conv  # noqa: E402
 import ops_debug  # noqa: E402
@@ -144,6 +145,7 @@ def generate(g):
     ops_random.random_ops(g)
     ops_control_flow.control_flow(g)
     ops_io.checkpoints(g)
+    ops_checkpoint_v1.checkpoints_v1(g)
     ops_control_flow.internal(g)
     ops_array_layout.pad(g)
     ops_array_layout.strided_slice_grad(g)
