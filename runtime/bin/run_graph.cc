@@ -43,9 +43,19 @@
 // it as Chrome trace JSON (runtime/client/timeline.h): open it in
 // chrome://tracing, Perfetto or tools/timeline_viewer/viewer.html.
 //
+// --saved_model=DIR loads a SavedModel instead (runtime/saved_model/
+// loader.h: the MetaGraph tagged --tags, its variables restored and its
+// init op run) and runs its --signature: feeds name the signature's input
+// keys, --fetch its output keys (default: every output, sorted), and
+// values print and write under those keys:
+//
+//   run_graph --saved_model=export --tags=serve
+//             --signature=serving_default x=[[1,2,3,4]]
+//
 // Exit status: 0 on success; 1 on any error, with the error on stderr.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -53,6 +63,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -76,8 +87,17 @@
 #include "runtime/framework/memory_budget.h"
 #include "runtime/framework/tensor_id.h"
 #include "runtime/graph/graph_def_io.h"
+#include "runtime/saved_model/loader.h"
+#include "runtime/saved_model/signature.h"
 
 ABSL_FLAG(std::string, graph, "", "GraphDef file (binary .pb or text .pbtxt)");
+ABSL_FLAG(std::string, saved_model, "",
+          "SavedModel directory to load instead of --graph; feeds and "
+          "--fetch then name the signature's input and output keys");
+ABSL_FLAG(std::vector<std::string>, tags, {"serve"},
+          "With --saved_model: the comma-separated tags of the MetaGraph");
+ABSL_FLAG(std::string, signature, "serving_default",
+          "With --saved_model: the signature to run");
 ABSL_FLAG(
     std::vector<std::string>, fetch, {},
     "Comma-separated tensors to fetch (after the steps when --target is set)");
@@ -196,15 +216,27 @@ class RunGraph {
   }
 
   int Main() {
-    if (absl::GetFlag(FLAGS_graph).empty()) {
-      absl::FPrintF(stderr, "run_graph: --graph is required\n%s\n",
+    const bool has_graph = !absl::GetFlag(FLAGS_graph).empty();
+    const bool has_saved_model = !absl::GetFlag(FLAGS_saved_model).empty();
+    if (has_graph == has_saved_model) {
+      absl::FPrintF(stderr, "run_graph: %s\n%s\n",
+                    has_graph ? "give --graph or --saved_model, not both"
+                              : "--graph is required (or --saved_model)",
                     absl::ProgramUsageMessage());
       return 1;
     }
-    absl::Status s = LoadGraph();
-    if (s.ok()) s = ParseFeeds();
-    if (s.ok()) s = ParseTargetsAndSteps();
-    if (s.ok()) s = CreateSession();
+    absl::Status s;
+    if (absl::GetFlag(FLAGS_saved_model).empty()) {
+      s = LoadGraph();
+      if (s.ok()) s = ParseFeeds();
+      if (s.ok()) s = ParseTargetsAndSteps();
+      if (s.ok()) s = CreateSession();
+    } else {
+      s = ParseTargetsAndSteps();
+      if (s.ok()) s = LoadSavedModelSession();
+      if (s.ok()) s = ParseSignatureFeedsAndFetches();
+    }
+    if (s.ok()) s = MakeOutputDir();
     if (s.ok()) s = RunInit();
     if (s.ok()) s = RunSteps();
     if (s.ok()) s = WriteOutputs();
@@ -285,7 +317,7 @@ class RunGraph {
     return absl::OkStatus();
   }
 
-  absl::Status CreateSession() {
+  SessionOptions MakeSessionOptions() {
     real_env_ = RealEnv::Create(absl::GetFlag(FLAGS_inter_op_threads));
     process_memory_ = new MemoryBudget("run_graph", memory_limit_);
     SessionOptions options;
@@ -298,12 +330,89 @@ class RunGraph {
     options.config.set_allow_soft_placement(
         absl::GetFlag(FLAGS_allow_soft_placement));
     options.config.set_operation_timeout_in_ms(absl::GetFlag(FLAGS_timeout_ms));
+    return options;
+  }
+
+  absl::Status CreateSession() {
+    const SessionOptions options = MakeSessionOptions();
     what_ = "creating the session";
     absl::Status s = NewSession(options, &session_);
     if (!s.ok()) return s;
     what_ = "creating the graph";
-    s = session_->Create(graph_);
+    return session_->Create(graph_);
+  }
+
+  // --saved_model: the bundle's session and graph become this run's.
+  absl::Status LoadSavedModelSession() {
+    what_ = "flags";
+    if (!absl::GetFlag(FLAGS_device).empty() ||
+        !absl::GetFlag(FLAGS_init).empty()) {
+      return absl::InvalidArgumentError(
+          "--device and --init do not apply to --saved_model (the SavedModel "
+          "restores and initializes itself)");
+    }
+    const SessionOptions options = MakeSessionOptions();
+    const std::vector<std::string> tag_list = absl::GetFlag(FLAGS_tags);
+    const std::unordered_set<std::string> tags(tag_list.begin(),
+                                               tag_list.end());
+    what_ = "loading the SavedModel";
+    SavedModelBundle bundle;
+    absl::Status s = LoadSavedModel(options, RunOptions(),
+                                    Resolve(absl::GetFlag(FLAGS_saved_model)),
+                                    tags, &bundle);
     if (!s.ok()) return s;
+    session_ = std::move(bundle.session);
+    meta_graph_def_ = std::move(bundle.meta_graph_def);
+    graph_ = meta_graph_def_.graph_def();
+    return absl::OkStatus();
+  }
+
+  // Feeds "key=value" become the signature's input tensors; --fetch keys
+  // (default: every output key, sorted) its output tensors, reported under
+  // the keys.
+  absl::Status ParseSignatureFeedsAndFetches() {
+    const std::string key = absl::GetFlag(FLAGS_signature);
+    what_ = "--signature";
+    const SignatureDef* signature;
+    absl::Status s = FindSignature(meta_graph_def_, key, &signature);
+    if (!s.ok()) return s;
+    what_ = "parsing feeds";
+    for (size_t i = 1; i < positional_.size(); ++i) {
+      const std::string spec = positional_[i];
+      const size_t eq = spec.find('=');
+      if (eq == std::string::npos) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("feed '", spec, "' is not key=value"));
+      }
+      TensorInfo info;
+      s = SignatureInputTensor(*signature, key, spec.substr(0, eq), &info);
+      if (!s.ok()) return s;
+      std::pair<std::string, Tensor> feed;
+      s = ParseFeed(absl::StrCat(info.name(), spec.substr(eq)), graph_, &feed,
+                    base_dir_);
+      if (!s.ok()) return s;
+      feeds_.push_back(std::move(feed));
+    }
+    what_ = "--fetch";
+    fetch_labels_ = fetches_;
+    if (fetch_labels_.empty()) {
+      for (const auto& output : signature->outputs()) {
+        fetch_labels_.push_back(output.first);
+      }
+      std::sort(fetch_labels_.begin(), fetch_labels_.end());
+    }
+    fetches_.clear();
+    for (const std::string& label : fetch_labels_) {
+      TensorInfo info;
+      s = SignatureOutputTensor(*signature, key, label, &info);
+      if (!s.ok()) return s;
+      fetches_.push_back(info.name());
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status MakeOutputDir() {
+    if (fetch_labels_.empty()) fetch_labels_ = fetches_;
     output_dir_ = Resolve(absl::GetFlag(FLAGS_output_dir));
     what_ = "--output_dir";
     return output_dir_.empty() ? absl::OkStatus() : MakeDirectory(output_dir_);
@@ -368,7 +477,7 @@ class RunGraph {
     if (steps_ > 1) absl::PrintF("step %d:\n", step);
     const int max_entries = absl::GetFlag(FLAGS_max_entries);
     for (size_t i = 0; i < fetches_.size(); ++i) {
-      absl::PrintF("%s = %s\n", fetches_[i],
+      absl::PrintF("%s = %s\n", fetch_labels_[i],
                    outputs_[i].SummarizeValue(max_entries));
     }
     std::fflush(stdout);  // Progress reports show up as they happen.
@@ -381,13 +490,13 @@ class RunGraph {
     for (size_t i = 0; !output_dir_.empty() && i < fetches_.size(); ++i) {
       std::string written;
       absl::Status s =
-          WriteFetchFile(output_dir_, fetches_[i], outputs_[i], &written);
+          WriteFetchFile(output_dir_, fetch_labels_[i], outputs_[i], &written);
       if (!s.ok()) return s;
       if (absl::EndsWith(written, ".pb")) {
         absl::FPrintF(stderr,
                       "run_graph: %s is %s, which .npy cannot hold: wrote it "
                       "as a binary TensorProto to %s\n",
-                      fetches_[i], DataTypeString(outputs_[i].dtype()),
+                      fetch_labels_[i], DataTypeString(outputs_[i].dtype()),
                       written);
       }
     }
@@ -400,6 +509,10 @@ class RunGraph {
   GraphDef graph_;
   Session::FeedList feeds_;
   std::vector<std::string> fetches_;
+  // What reports and --output_dir call each fetch: its name, or with
+  // --saved_model its signature output key.
+  std::vector<std::string> fetch_labels_;
+  MetaGraphDef meta_graph_def_;
   std::vector<std::string> targets_;
   std::string session_target_;
   int steps_ = 1;
@@ -418,8 +531,10 @@ class RunGraph {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "Runs a TensorFlow GraphDef.\n"
-      "  run_graph --graph=FILE [--fetch=t1,t2] [--target=n] [name=value ...]");
+      "Runs a TensorFlow GraphDef or SavedModel.\n"
+      "  run_graph --graph=FILE [--fetch=t1,t2] [--target=n] [name=value ...]\n"
+      "  run_graph --saved_model=DIR [--tags=serve] "
+      "[--signature=serving_default] [--fetch=key] [key=value ...]");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   stepflow::TuneMallocForTensors();
   return stepflow::RunGraph(std::move(positional)).Main();

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/npy.h"
 #include "runtime/framework/tensor.h"
+#include "runtime/saved_model/saved_model_test_util.h"
 #include "testing/test_tmpdir.h"
 #include "testing/tf_testdata.h"
 
@@ -391,6 +392,54 @@ TEST(RunGraphTest, SavedModelDirectoryIsExplained) {
   EXPECT_NE(r.output.find("convert_variables_to_constants_v2"),
             std::string::npos)
       << r.output;
+}
+
+// --saved_model restores the variables, runs the init op and feeds and
+// fetches by signature keys.
+TEST(RunGraphTest, SavedModelBySignatureKeys) {
+  const std::string dir = TestTmpPath("export_for_run_graph");
+  ASSERT_TRUE(test::WriteTestSavedModel(dir).ok());
+  Result r = RunGraph(absl::StrCat("--saved_model=", dir, " x=[1,2]"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output,
+            absl::StrCat("asset = ", dir, "/assets/vocab.txt\nlocal = 5\n",
+                         "y = [11 22]\n"));
+  r = RunGraph(absl::StrCat("--saved_model=", dir,
+                            " --tags=serve --signature=serving_default"
+                            " --fetch=y x=[1,2]"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "y = [11 22]\n");
+  const std::string out = TestTmpPath("saved_model_out");
+  r = RunGraph(absl::StrCat("--saved_model=", dir,
+                            " --fetch=y --output_dir=", out, " x=[1,2]"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  struct stat st;
+  EXPECT_EQ(stat(absl::StrCat(out, "/y_0.npy").c_str(), &st), 0);
+}
+
+TEST(RunGraphTest, SavedModelErrorsNameWhatExists) {
+  const std::string dir = TestTmpPath("export_for_run_graph_errors");
+  ASSERT_TRUE(test::WriteTestSavedModel(dir).ok());
+  Result r = RunGraph(absl::StrCat("--saved_model=", dir, " --tags=train"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("{ serve }"), std::string::npos) << r.output;
+  r = RunGraph(absl::StrCat("--saved_model=", dir, " --signature=predict"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("signatures are: serving_default"), std::string::npos)
+      << r.output;
+  r = RunGraph(absl::StrCat("--saved_model=", dir, " z=1"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("its inputs are: x"), std::string::npos) << r.output;
+  r = RunGraph(absl::StrCat("--saved_model=", dir, " --fetch=nope x=1"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("its outputs are: asset, local, y"),
+            std::string::npos)
+      << r.output;
+  r = RunGraph(absl::StrCat("--saved_model=", TestTmpPath("no_such_export")));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no_such_export"), std::string::npos) << r.output;
+  r = RunGraph(absl::StrCat("--saved_model=", dir, " --graph=", dir));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
 }
 
 }  // namespace

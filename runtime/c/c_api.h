@@ -286,6 +286,23 @@ void TF_SessionPRun(TF_Session* session, const char* handle,
                     TF_Status* status);
 void TF_DeletePRunHandle(const char* handle);
 
+/* --- SavedModel ----------------------------------------------------------- */
+
+/* Loads the MetaGraph of the SavedModel in `export_dir` whose tag set is
+ * tags[0..tags_len) into a new session (variables restored, init op run;
+ * runtime/saved_model/loader.h) and imports its graph into `graph`, which
+ * must be empty; the session is registered with `graph` as TF_NewSession's
+ * is. `run_options` (serialized RunOptions, may be NULL) is used for the
+ * restore and init runs; `meta_graph_def`, if not NULL, receives the
+ * serialized MetaGraphDef. On failure returns NULL and `graph` is unchanged.
+ * Errors: TF_INVALID_ARGUMENT for a non-empty graph, NULL arguments or
+ * unparseable run_options; otherwise the loader's (TF_NOT_FOUND for a
+ * missing SavedModel or tag set, TF_DATA_LOSS for a corrupt file). */
+TF_Session* TF_LoadSessionFromSavedModel(
+    const TF_SessionOptions* session_options, const TF_Buffer* run_options,
+    const char* export_dir, const char* const* tags, int tags_len,
+    TF_Graph* graph, TF_Buffer* meta_graph_def, TF_Status* status);
+
 /* --- Devices -------------------------------------------------------------- */
 
 typedef struct TF_DeviceList TF_DeviceList;

@@ -117,8 +117,10 @@ bool LooksLikeTextSavedModel(absl::string_view text) {
 absl::Status NotAGraphDefButASavedModel(const std::string& what) {
   return absl::UnimplementedError(absl::StrCat(
       what,
-      " is a SavedModel, not a GraphDef: loading SavedModels is not "
-      "supported yet. Freeze it to a GraphDef with TensorFlow and run that, "
+      " is a SavedModel, not a GraphDef: load it as one (run_graph "
+      "--saved_model=DIR, LoadSavedModel in runtime/saved_model/loader.h, or "
+      "TF_LoadSessionFromSavedModel), or freeze it to a GraphDef with "
+      "TensorFlow and run that, "
       "e.g. in Python: from tensorflow.python.framework.convert_to_constants "
       "import convert_variables_to_constants_v2; f = "
       "convert_variables_to_constants_v2(tf.saved_model.load(DIR)"

@@ -10,9 +10,9 @@
 // ReadGraphDefFromFile picks the format by extension: ".pbtxt"/".txt" are
 // text only; ".pb" tries binary, then text; anything else tries the format
 // the bytes look like first (control bytes => binary), then the other.
-// A SavedModel is recognised and refused with Unimplemented (loading
-// SavedModels is not supported yet), the message saying how to freeze it to
-// a GraphDef with TensorFlow: a directory holding saved_model.pb or
+// A SavedModel is recognised and refused with Unimplemented, the message
+// saying how to load it as a SavedModel (runtime/saved_model) or freeze it
+// to a GraphDef with TensorFlow: a directory holding saved_model.pb or
 // saved_model.pbtxt, or a file whose contents are a SavedModel proto
 // (binary: a varint field 1, saved_model_schema_version, which no GraphDef
 // has, beside length-delimited fields 2, meta_graphs; text: its first field

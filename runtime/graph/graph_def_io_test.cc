@@ -233,7 +233,7 @@ void ExpectSavedModelError(const absl::Status& s, const std::string& path) {
   EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
   EXPECT_THAT(s.message(), HasSubstr(path));
   EXPECT_THAT(s.message(), HasSubstr("is a SavedModel, not a GraphDef"));
-  EXPECT_THAT(s.message(), HasSubstr("not supported yet"));
+  EXPECT_THAT(s.message(), HasSubstr("--saved_model=DIR"));
   EXPECT_THAT(s.message(), HasSubstr("convert_variables_to_constants_v2"));
 }
 

@@ -17,6 +17,39 @@ REGISTER_OP("SaveV2")
     .Attr("dtypes: list(type) >= 1")
     .SetIsStateful();
 
+// TensorFlow's V1 checkpoints (runtime/kernels/tensor_slice_table.h).
+REGISTER_OP("Save")
+    .Input("filename: string")
+    .Input("tensor_names: string")
+    .Input("data: T")
+    .Attr("T: list(type) >= 1")
+    .SetIsStateful();
+
+REGISTER_OP("SaveSlices")
+    .Input("filename: string")
+    .Input("tensor_names: string")
+    .Input("shapes_and_slices: string")
+    .Input("data: T")
+    .Attr("T: list(type) >= 1")
+    .SetIsStateful();
+
+REGISTER_OP("Restore")
+    .Input("file_pattern: string")
+    .Input("tensor_name: string")
+    .Output("tensor: dt")
+    .Attr("dt: type")
+    .Attr("preferred_shard: int = -1")
+    .SetIsStateful();
+
+REGISTER_OP("RestoreSlice")
+    .Input("file_pattern: string")
+    .Input("tensor_name: string")
+    .Input("shape_and_slice: string")
+    .Output("tensor: dt")
+    .Attr("dt: type")
+    .Attr("preferred_shard: int = -1")
+    .SetIsStateful();
+
 REGISTER_OP("RestoreV2")
     .Input("prefix: string")
     .Input("tensor_names: string")

@@ -1,5 +1,6 @@
-// String ops. StringJoin is what tf.train.Saver uses to build the temporary
-// prefix of a sharded save. Signatures match TensorFlow's OpDefs.
+// String ops. StringJoin and StaticRegexFullMatch are what tf.train.Saver
+// uses to build the temporary prefix of a sharded save. Signatures match
+// TensorFlow's OpDefs.
 #include "runtime/framework/op.h"
 
 namespace stepflow {
@@ -9,5 +10,10 @@ REGISTER_OP("StringJoin")
     .Attr("N: int >= 0")
     .Attr("separator: string = ''")
     .Output("output: string");
+
+REGISTER_OP("StaticRegexFullMatch")
+    .Input("input: string")
+    .Attr("pattern: string")
+    .Output("output: bool");
 
 }  // namespace stepflow

@@ -49,6 +49,7 @@ import op_case_lib  # noqa: E402  (first: sets TensorFlow's environment)
 import ops_array  # noqa: E402
 import ops_array_layout  # noqa: E402
 import ops_bincount  # noqa: E402
+import ops_checkpoint_v1  # noqa: E402
 import ops_control_flow  # noqa: E402
 import ops_conv  # noqa: E402
 import ops_debug  # noqa: E402
@@ -123,6 +124,7 @@ def generate(g):
     ops_math.add_n(g)
     ops_array.broadcast_gradient_args(g)
     ops_io.string_join(g)
+    ops_io.static_regex_full_match(g)
     ops_array.like(g, "ZerosLike")
     ops_array.like(g, "OnesLike")
     for op in ops_math.CWISE_GRADS:
@@ -144,6 +146,7 @@ def generate(g):
     ops_random.random_ops(g)
     ops_control_flow.control_flow(g)
     ops_io.checkpoints(g)
+    ops_checkpoint_v1.checkpoints_v1(g)
     ops_control_flow.internal(g)
     ops_functions.calls(g)
     ops_functions.conds(g)

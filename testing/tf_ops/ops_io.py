@@ -1,5 +1,6 @@
 """Op cases for checkpoint I/O (SaveV2, RestoreV2, MergeV2Checkpoints,
-ShardedFilename/Filespec, in a scratch directory) and StringJoin.
+ShardedFilename/Filespec, in a scratch directory), StringJoin and
+StaticRegexFullMatch.
 
 Each function adds one family's cases to a Generator (op_case_lib).
 """
@@ -29,6 +30,27 @@ def string_join(g):
     g.add(op, "empty", lambda c: sj(c, [[0], [0]]))
 
 
+def static_regex_full_match(g):
+    op = "StaticRegexFullMatch"
+
+    def m(c, values, pattern):
+        return raw.StaticRegexFullMatch(input=c.feed(np.array(values, object), name="s"),
+                                        pattern=pattern)
+
+    g.add(op, "s3_prefix", lambda c: m(c, [b"s3://bucket/m", b"/tmp/m", b"s3:/", b""],
+                                       "^s3://.*"), golden=True,
+          note="the pattern tf.compat.v1.train.Saver's sharded save uses")
+    g.add(op, "matrix", lambda c: m(c, [[b"abc", b"abd"], [b"xabc", b"a\nc"]], "a.c"),
+          golden=True)
+    g.add(op, "scalar", lambda c: m(c, b"2024-01-02", r"\d{4}-\d{2}-\d{2}"))
+    g.add(op, "alternation_classes",
+          lambda c: m(c, [b"cat", b"dog", b"Cat", b"cow", b"do"], r"(?i)c(at|ow)|[d]o+g?"))
+    g.add(op, "utf8", lambda c: m(c, ["\u00e9t\u00e9".encode(), b"ete", "\u00e9".encode()],
+                                  r"\pL+"))
+    g.add(op, "empty", lambda c: m(c, np.zeros([0, 2], object), "a"))
+    g.add(op, "bad_pattern", lambda c: m(c, [b"a"], "(a"))
+
+
 def checkpoints(g):
     def saver_case(c, sharded):
         a = v1.Variable(c.rand(tf.float32, [2, 3]), use_resource=False, name="a")
@@ -47,7 +69,7 @@ def checkpoints(g):
     for op in ("SaveV2", "RestoreV2"):
         g.add(op, "saver", lambda c: saver_case(c, False), golden=True,
               note="tf.compat.v1.train.Saver: save, clobber, restore")
-    for op in ("MergeV2Checkpoints", "ShardedFilename", "StringJoin"):
+    for op in ("MergeV2Checkpoints", "ShardedFilename", "StringJoin", "StaticRegexFullMatch"):
         g.add(op, "sharded_saver", lambda c: saver_case(c, True),
               note="a sharded tf.compat.v1.train.Saver")
 

@@ -5,9 +5,13 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/common/session.h"
+#include "runtime/saved_model/constants.h"
+#include "runtime/saved_model/loader.h"
+#include "runtime/saved_model/signature.h"
 
 namespace stepflow {
 namespace oracle {
@@ -38,18 +42,12 @@ class ScopedScratchDir {
   std::string dir_;
 };
 
-CaseOutcome RunGraphCase(const LoadedCase& c, Env* env) {
+// Runs the case's init targets and steps on `session` (which holds the
+// graph), feeding `feeds` and fetching `fetches` (tensor names).
+CaseOutcome RunSteps(const LoadedCase& c, const Session::FeedList& feeds,
+                     const std::vector<std::string>& fetches,
+                     Session* session) {
   CaseOutcome out;
-  SessionOptions options;
-  options.env = env;
-  std::unique_ptr<Session> session;
-  out.phase = "import";
-  out.status = NewSession(options, &session);
-  if (out.status.ok()) out.status = session->Create(c.graph);
-  if (!out.status.ok()) return out;
-
-  const std::vector<std::string> fetches(c.spec.fetches().begin(),
-                                         c.spec.fetches().end());
   const std::vector<std::string> targets(c.spec.targets().begin(),
                                          c.spec.targets().end());
   const std::vector<std::string> init(c.spec.init_targets().begin(),
@@ -57,13 +55,13 @@ CaseOutcome RunGraphCase(const LoadedCase& c, Env* env) {
   std::vector<Tensor> values;
   for (const std::string& target : init) {
     out.phase = "init";
-    out.status = session->Run(c.feeds, {}, {target}, &values);
+    out.status = session->Run(feeds, {}, {target}, &values);
     if (!out.status.ok()) return out;
   }
   out.phase = "step";
   const int steps = c.spec.steps() > 0 ? c.spec.steps() : 1;
   for (int step = 0; step < steps; ++step) {
-    out.status = session->Run(c.feeds, fetches, targets, &values);
+    out.status = session->Run(feeds, fetches, targets, &values);
     if (!out.status.ok()) return out;
     // Deep copies: a fetched variable shares its buffer with the variable,
     // which later steps update in place.
@@ -84,7 +82,60 @@ CaseOutcome RunGraphCase(const LoadedCase& c, Env* env) {
     out.steps.push_back(std::move(files));
   }
   out.phase.clear();
+  return out;
+}
+
+CaseOutcome RunGraphCase(const LoadedCase& c, Env* env) {
+  CaseOutcome out;
+  SessionOptions options;
+  options.env = env;
+  std::unique_ptr<Session> session;
+  out.phase = "import";
+  out.status = NewSession(options, &session);
+  if (out.status.ok()) out.status = session->Create(c.graph);
+  if (!out.status.ok()) return out;
+  out = RunSteps(c, c.feeds,
+                 std::vector<std::string>(c.spec.fetches().begin(),
+                                          c.spec.fetches().end()),
+                 session.get());
   session->Close().IgnoreError();
+  return out;
+}
+
+// Loads the case's SavedModel (phase "import", as TensorFlow's side) and
+// runs its signature: feeds and fetches name the signature's keys.
+CaseOutcome RunSavedModelCase(const LoadedCase& c, Env* env) {
+  CaseOutcome out;
+  out.phase = "import";
+  SessionOptions options;
+  options.env = env;
+  SavedModelBundle bundle;
+  const std::unordered_set<std::string> tags(c.spec.tags().begin(),
+                                             c.spec.tags().end());
+  out.status = LoadSavedModel(
+      options, RunOptions(), c.dir + "/" + c.spec.saved_model(), tags, &bundle);
+  if (!out.status.ok()) return out;
+  const std::string key = c.spec.signature().empty()
+                              ? kDefaultServingSignatureDefKey
+                              : c.spec.signature();
+  const SignatureDef* signature = nullptr;
+  out.status = FindSignature(bundle.meta_graph_def, key, &signature);
+  Session::FeedList feeds;
+  for (size_t i = 0; out.status.ok() && i < c.feeds.size(); ++i) {
+    TensorInfo info;
+    out.status = SignatureInputTensor(*signature, key, c.feeds[i].first, &info);
+    feeds.emplace_back(info.name(), c.feeds[i].second);
+  }
+  std::vector<std::string> fetches;
+  for (int i = 0; out.status.ok() && i < c.spec.fetches_size(); ++i) {
+    TensorInfo info;
+    out.status =
+        SignatureOutputTensor(*signature, key, c.spec.fetches(i), &info);
+    fetches.push_back(info.name());
+  }
+  if (!out.status.ok()) return out;
+  out = RunSteps(c, feeds, fetches, bundle.session.get());
+  bundle.session->Close().IgnoreError();
   return out;
 }
 
@@ -107,14 +158,8 @@ absl::Status CopyScratchInputs(const LoadedCase& c) {
 }  // namespace
 
 CaseOutcome RunCaseInStepflow(const LoadedCase& c, Env* env) {
-  if (!c.spec.saved_model().empty()) {
-    CaseOutcome out;
-    out.phase = "import";
-    out.status = absl::UnimplementedError(
-        "stepflow cannot load SavedModels yet (" + c.spec.saved_model() + ")");
-    return out;
-  }
-  if (!c.spec.run_in_scratch_dir()) return RunGraphCase(c, env);
+  auto run = c.spec.saved_model().empty() ? RunGraphCase : RunSavedModelCase;
+  if (!c.spec.run_in_scratch_dir()) return run(c, env);
   ScopedScratchDir scratch;
   if (!scratch.ok()) {
     CaseOutcome out;
@@ -129,7 +174,7 @@ CaseOutcome RunCaseInStepflow(const LoadedCase& c, Env* env) {
     out.status = s;
     return out;
   }
-  return RunGraphCase(c, env);
+  return run(c, env);
 }
 
 }  // namespace oracle

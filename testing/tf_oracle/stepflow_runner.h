@@ -4,8 +4,9 @@
 // "init"), then `steps` Runs of fetches + targets with the feeds (phase
 // "step"). The outcome holds the first error and the steps before it.
 // A case with run_in_scratch_dir runs with the process's working directory
-// set to a fresh temporary directory (removed afterwards). SavedModel cases
-// are Unimplemented for now.
+// set to a fresh temporary directory (removed afterwards). A SavedModel case
+// is loaded with LoadSavedModel (runtime/saved_model/loader.h; errors are
+// phase "import") and its feeds and fetches name the signature's keys.
 //
 // Thread-safety: each call uses its own session, but a scratch-dir case
 // changes the process's working directory, so callers run cases one at a

@@ -22,6 +22,7 @@ RUNTIME_AND_SIM_PACKAGES = [
     "//runtime/graph",
     "//runtime/kernels",
     "//runtime/ops",
+    "//runtime/saved_model",
     "//sim",
     "//sim/check",
     "//sim/env",

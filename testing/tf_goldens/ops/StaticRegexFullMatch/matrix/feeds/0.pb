@@ -1,0 +1,2 @@
+BabcBabdBxabcBa
+c
