@@ -2,7 +2,8 @@
 // printed with a printf conversion built from the attrs: flag `fill` (one
 // of ' ', '+', '-', '0', '#'), `width`, `.precision`, and for floats "e"
 // (scientific), "g" (shortest) or "f"; complex values print as "(re,im)",
-// half and bfloat16 as float, bools as "true"/"false" (width ignored).
+// half and bfloat16 as float, bools as "true"/"false" (width ignored),
+// strings whole (width and fill apply, precision does not).
 //
 // Errors (InvalidArgument at construction, naming the node): scientific
 // with shortest, a fill longer than one character or not among the flags,
@@ -74,7 +75,8 @@ class AsStringOp : public OpKernel {
       format_ += c;
     }
     if (width > -1) absl::StrAppend(&format_, width);
-    if (precision > -1) absl::StrAppend(&format_, ".", precision);
+    // Strings print whole: the precision applies to numbers only.
+    if (precision > -1 && !text) absl::StrAppend(&format_, ".", precision);
     switch (dtype) {
       case DT_INT8:
       case DT_INT16:

@@ -1,5 +1,7 @@
 // ReduceJoin: joins the strings along the `reduction_indices` dims with
-// `separator`, in row-major order of the reduced dims; those dims are
+// `separator`, in row-major order of the reduced dims taken in the reverse
+// of their order in `reduction_indices` ([0, 1] on a matrix joins
+// column by column, [1, 0] row by row); those dims are
 // dropped, or kept with size 1 when keep_dims. No indices joins nothing
 // (each string is its own result); a reduced dim of size 0 gives "".
 //
@@ -27,6 +29,8 @@ class ReduceJoinOp : public OpKernel {
     const Tensor& axes = ctx->input(1);
     const int rank = input.dims();
     std::vector<bool> reduced(rank, false);
+    // The reduced dims, in the reverse of their order in the indices.
+    std::vector<int> reduced_dims;
     const int32_t* ax = axes.base<const int32_t>();
     for (int64_t i = 0; i < axes.NumElements(); ++i) {
       const int32_t a = ax[i];
@@ -39,18 +43,18 @@ class ReduceJoinOp : public OpKernel {
           ctx, !reduced[d],
           NodeInvalidArgument(ctx, "Duplicate reduction dimension ", a));
       reduced[d] = true;
+      reduced_dims.insert(reduced_dims.begin(), d);
     }
     // Row-major strides of the input; the kept and reduced dims.
     std::vector<int64_t> strides(rank, 1);
     for (int d = rank - 2; d >= 0; --d) {
       strides[d] = strides[d + 1] * input.dim_size(d + 1);
     }
-    std::vector<int> kept_dims, reduced_dims;
+    std::vector<int> kept_dims;
     TensorShape out_shape;
     int64_t join_count = 1;
     for (int d = 0; d < rank; ++d) {
       if (reduced[d]) {
-        reduced_dims.push_back(d);
         join_count *= input.dim_size(d);
         if (keep_dims_) out_shape.AddDim(1);
       } else {

@@ -4,10 +4,11 @@
 //
 // StringSplit splits at any byte of `delimiter` (each byte is its own
 // token when the delimiter is empty), dropping empty tokens when
-// skip_empty. StringSplitV2 splits as Python's str.split: at each
-// occurrence of the whole `sep`, or, for an empty sep, at runs of ASCII
-// whitespace with no empty tokens; after `maxsplit` splits (when > 0) the
-// rest of the string is the last token.
+// skip_empty; an empty string has no tokens. StringSplitV2 splits as Python's
+// str.split: at each occurrence of the whole `sep`, or, for an empty sep, at
+// runs of ASCII whitespace with no empty tokens; after `maxsplit` splits (when
+// >= 0) the rest of the string is the last token (maxsplit 0: the string
+// itself).
 //
 // Errors: an input that is not a vector or a separator that is not a
 // scalar is InvalidArgument naming the node.
@@ -29,6 +30,7 @@ using Tokens = std::vector<absl::string_view>;
 std::vector<absl::string_view> SplitAnyOf(absl::string_view s,
                                           absl::string_view delimiter,
                                           bool skip_empty) {
+  if (s.empty()) return {};
   if (delimiter.empty()) {
     Tokens out;
     for (size_t i = 0; i < s.size(); ++i) out.push_back(s.substr(i, 1));
@@ -49,6 +51,7 @@ void SkipWhitespace(absl::string_view* s) {
 Tokens SplitPython(absl::string_view s, absl::string_view sep,
                    int64_t maxsplit) {
   Tokens out;
+  if (maxsplit == 0) return {s};
   int64_t splits = 0;
   if (sep.empty()) {
     SkipWhitespace(&s);

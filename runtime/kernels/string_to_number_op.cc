@@ -1,50 +1,27 @@
-// StringToNumber: parses each string as a number of out_type.
-//
-// Floats accept what TensorFlow's parser accepts: surrounding spaces, a
-// sign (spaces after it too), decimal or "0x" hexadecimal forms, "inf" and
-// "nan" in any case, strings shorter than 32 bytes; values beyond the range
-// become infinities. Integers are base-10 with optional sign and
-// surrounding whitespace, in range (no sign but '+' for unsigned types).
+// StringToNumber: parses each string as a number of out_type, as
+// TensorFlow does (Abseil's SimpleAtof/SimpleAtod/SimpleAtoi): surrounding
+// ASCII whitespace and a leading '+' are accepted; floats take decimal and
+// "0x" hexadecimal forms, "inf", "infinity" and "nan" in any case, and
+// overflow to infinity; integers are base 10 and in range (no '-' for
+// unsigned types).
 //
 // Errors: a string that does not parse is InvalidArgument naming it.
 #include <cstdint>
-#include <limits>
 #include <string>
 
 #include "absl/strings/numbers.h"
-#include "double-conversion/string-to-double.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/kernel_util.h"
 
 namespace stepflow {
 namespace {
 
-const double_conversion::StringToDoubleConverter& FloatParser() {
-  static const auto* parser = new double_conversion::StringToDoubleConverter(
-      double_conversion::StringToDoubleConverter::ALLOW_HEX |
-          double_conversion::StringToDoubleConverter::ALLOW_LEADING_SPACES |
-          double_conversion::StringToDoubleConverter::ALLOW_TRAILING_SPACES |
-          double_conversion::StringToDoubleConverter::ALLOW_SPACES_AFTER_SIGN |
-          double_conversion::StringToDoubleConverter::ALLOW_CASE_INSENSIBILITY,
-      0.0, std::numeric_limits<double>::quiet_NaN(), "inf", "nan");
-  return *parser;
-}
-
-// The longest float string TensorFlow's parser takes, plus one.
-constexpr size_t kFloatBufferSize = 32;
-
 template <typename T>
 bool ParseNumber(const std::string& s, T* out) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (s.size() >= kFloatBufferSize) return false;
-    int processed = -1;
-    const int len = static_cast<int>(s.size());
-    if constexpr (std::is_same_v<T, float>) {
-      *out = FloatParser().StringToFloat(s.data(), len, &processed);
-    } else {
-      *out = FloatParser().StringToDouble(s.data(), len, &processed);
-    }
-    return processed > 0;
+  if constexpr (std::is_same_v<T, float>) {
+    return absl::SimpleAtof(s, out);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return absl::SimpleAtod(s, out);
   } else {
     return absl::SimpleAtoi(s, out);
   }

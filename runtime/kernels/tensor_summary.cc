@@ -31,7 +31,8 @@ std::string ShortestFloat(F v, int digits, int more) {
 template <typename T>
 std::string Element(const T& v, bool quote_strings) {
   if constexpr (std::is_same_v<T, std::string>) {
-    return quote_strings ? absl::StrCat("\"", absl::CEscape(v), "\"") : v;
+    return quote_strings ? absl::StrCat("\"", absl::Utf8SafeCEscape(v), "\"")
+                         : v;
   } else if constexpr (std::is_same_v<T, bool>) {
     return v ? "1" : "0";
   } else if constexpr (std::is_same_v<T, double>) {
@@ -156,6 +157,8 @@ std::string Summarize(const Tensor& t, int64_t max_entries, bool v2) {
   const int64_t n = t.NumElements();
   if (max_entries < 0) max_entries = n;
   const int64_t limit = std::min(max_entries, n);
+  // TensorFlow prints nothing at all for bools when no value is shown.
+  if (t.dtype() == DT_BOOL && limit == 0) return "";
   switch (t.dtype()) {
 #define SF_SUMMARIZE_CASE(T)     \
   case DataTypeToEnum<T>::value: \

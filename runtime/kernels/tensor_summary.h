@@ -7,13 +7,15 @@
 //    What Print and Assert show, each inside "[...]".
 //  * SummarizeForFormat: NumPy-like nesting with `max_entries` values kept
 //    at each end of every dimension and "..." between ("[1 2 ... 9]"),
-//    rows of a matrix on new lines, strings quoted and C-escaped. What
+//    rows of a matrix on new lines, strings quoted and C-escaped (UTF-8
+//    kept). What
 //    StringFormat (tf.strings.format, tf.print) shows.
 //
 // Numbers print as TensorFlow's StrCat does: floats and halfs with the
 // fewest of 6 or 9 significant digits that read back exactly (15 or 17 for
 // doubles), bools as 1 and 0; values of other types (complex, resource,
-// variant) as "?". Pure functions; thread-safe.
+// variant) as "?"; a bool tensor with no value shown as "". Pure
+// functions; thread-safe.
 #ifndef STEPFLOW_RUNTIME_KERNELS_TENSOR_SUMMARY_H_
 #define STEPFLOW_RUNTIME_KERNELS_TENSOR_SUMMARY_H_
 
