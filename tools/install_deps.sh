@@ -18,6 +18,7 @@ PACKAGES=(
   libleveldb-dev            # table format of checkpoint .index files
   libre2-dev                # the Regex ops' engine
   libfarmhash-dev           # Fingerprint64 (StringToHashBucketFast)
+  libicu-dev                # Unicode case mapping (StringLower/StringUpper)
   libopenblas-dev           # GEMM for the MatMul kernels (runtime CPU dispatch)
   librapidcheck-dev
   chromium python3          # timeline screenshots (tools/timeline_viewer)

@@ -1,15 +1,17 @@
-// Element-wise string maps: StringLower, StringUpper (ASCII case, the
-// empty `encoding`), StringStrip (leading and trailing ASCII whitespace)
-// and StringLength (bytes, or UTF-8 characters counted as the bytes that
-// are not continuation bytes). The output has the input's shape.
+// Element-wise string maps: StringLower, StringUpper (ASCII case for the
+// empty `encoding`; full Unicode case mapping by ICU for "utf-8", invalid
+// bytes becoming U+FFFD), StringStrip (leading and trailing ASCII
+// whitespace) and StringLength (bytes, or UTF-8 characters counted as the
+// bytes that are not continuation bytes). The output has the input's shape.
 //
-// Errors: an `encoding` other than "" is InvalidArgument for "" and
-// "utf-8" aside; "utf-8" (Unicode case mapping) is Unimplemented.
+// Errors: an `encoding` other than "" and "utf-8" is InvalidArgument at
+// construction, naming the node.
 #include <string>
 
 #include "absl/strings/ascii.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "unicode/unistr.h"
 
 namespace stepflow {
 namespace {
@@ -39,11 +41,23 @@ class StringCaseOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    OP_REQUIRES(ctx, encoding_.empty(),
-                NodeError(absl::StatusCode::kUnimplemented, *this,
-                          "Unicode case mapping (encoding utf-8)"));
+    if (encoding_.empty()) {
+      MapStrings(ctx, [](const std::string& s) {
+        return kUpper ? absl::AsciiStrToUpper(s) : absl::AsciiStrToLower(s);
+      });
+      return;
+    }
     MapStrings(ctx, [](const std::string& s) {
-      return kUpper ? absl::AsciiStrToUpper(s) : absl::AsciiStrToLower(s);
+      // Decoded as a C string, as TensorFlow does: a NUL ends it.
+      icu::UnicodeString text(s.c_str(), "UTF-8");
+      if (kUpper) {
+        text.toUpper();
+      } else {
+        text.toLower();
+      }
+      std::string out;
+      text.toUTF8String(out);
+      return out;
     });
   }
 

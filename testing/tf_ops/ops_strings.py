@@ -34,6 +34,11 @@ def string_maps(g):
         g.add(op, "empty", lambda c, fn=fn: [fn(input=c.feed(_s(np.zeros([0, 2], object))))])
         g.add(op, "bad_encoding",
               lambda c, fn=fn: [fn(input=c.feed(_s(["a"])), encoding="latin-1")])
+        g.add(op, "utf8", lambda c, fn=fn: [fn(input=c.feed(_s(
+            TEXT + ["ÀÉÎõü", "straße", "ΣΑΣ σας", "İIıi", "ǅǈ", "ﬁ"])), encoding="utf-8")],
+            golden=True)
+        g.add(op, "utf8_invalid", lambda c, fn=fn: [fn(input=c.feed(np.array(
+            [b"a\xffB", b"\xc3", b"x\x00Y"], object)), encoding="utf-8")])
     op = "StringStrip"
     g.add(op, "vector", lambda c: [raw.StringStrip(input=c.feed(_s(
         TEXT + ["\v\f x y \r", "\t"])))], golden=True)
