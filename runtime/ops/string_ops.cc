@@ -132,4 +132,13 @@ REGISTER_OP("RegexReplace")
     .Output("output: string")
     .Attr("replace_global: bool = true");
 
+REGISTER_OP("UnicodeEncode")
+    .Input("input_values: int32")
+    .Input("input_splits: Tsplits")
+    .Attr("errors: {'ignore', 'replace', 'strict'} = 'replace'")
+    .Attr("output_encoding: {'UTF-8', 'UTF-16-BE', 'UTF-32-BE'}")
+    .Attr("replacement_char: int = 65533")
+    .Attr("Tsplits: {int32, int64} = DT_INT64")
+    .Output("output: string");
+
 }  // namespace stepflow

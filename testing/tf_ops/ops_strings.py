@@ -1,6 +1,6 @@
 """Op cases for the string ops: case, strip and length, Substr, splitting,
 AsString, StringToNumber, ReduceJoin, the StringToHashBucket ops, base64,
-the Regex ops, StringFormat, the logging ops Print and PrintV2 (PrintV2's
+the Regex ops, UnicodeEncode, StringFormat, the logging ops Print and PrintV2 (PrintV2's
 text checked through a file:// stream in the scratch directory), and
 DisableCopyOnRead (a resource-variable op TensorFlow's graphs contain).
 
@@ -335,6 +335,34 @@ def regex(g):
         input=c.feed(_s("a-b-c")), pattern=c.feed(_s("-")), rewrite=c.feed(_s("+")))])
 
 
+def unicode_encode(g):
+    op = "UnicodeEncode"
+    points = [72, 0xD800, -1, 0x110000, 0x1F600, 0, 0xE9, 0x65E5, 0xDFFF, 0x7FF, 0xFFFF]
+
+    def ue(c, splits, encoding="UTF-8", errors="replace", repl=0xFFFD, t=tf.int64,
+           values=points):
+        return [raw.UnicodeEncode(
+            input_values=c.feed(np.array(values, np.int32)),
+            input_splits=c.feed(np.array(splits), dtype=t), output_encoding=encoding,
+            errors=errors, replacement_char=repl)]
+    splits = [0, 3, 3, 7, 11]
+    for enc in ("UTF-8", "UTF-16-BE", "UTF-32-BE"):
+        for errors in ("replace", "ignore", "strict"):
+            g.add(op, "%s_%s" % (enc.replace("-", "").lower(), errors),
+                  lambda c, enc=enc, errors=errors: ue(c, splits, enc, errors),
+                  golden=(errors == "replace" and enc == "UTF-8"))
+    g.add(op, "splits_int32", lambda c: ue(c, splits, t=tf.int32), golden=True)
+    g.add(op, "replacement_ascii", lambda c: ue(c, splits, repl=ord("?")))
+    g.add(op, "valid_only", lambda c: ue(c, [0, 2, 4], "UTF-16-BE", "strict",
+                                         values=[0x10FFFF, 0x10000, 0xD7FF, 0xE000]))
+    g.add(op, "bad_replacement", lambda c: ue(c, splits, repl=0x110000))
+    g.add(op, "splits_empty", lambda c: ue(c, np.zeros([0], np.int64)))
+    g.add(op, "splits_not_from_zero", lambda c: ue(c, [1, 11]))
+    g.add(op, "splits_descending", lambda c: ue(c, [0, 5, 2, 11]))
+    g.add(op, "splits_short", lambda c: ue(c, [0, 3, 10]))
+    g.add(op, "one_split", lambda c: ue(c, [0], values=[]))
+
+
 def string_format(g):
     op = "StringFormat"
 
@@ -440,6 +468,7 @@ def generate(g):
     hash_buckets(g)
     base64(g)
     regex(g)
+    unicode_encode(g)
     string_format(g)
     logging(g)
     disable_copy_on_read(g)
