@@ -16,6 +16,9 @@ PACKAGES=(
   libtbb-dev                # oneTBB flow graph: executor benchmark peer
   libeigen3-dev
   libleveldb-dev            # table format of checkpoint .index files
+  libre2-dev                # the Regex ops' engine
+  libfarmhash-dev           # Fingerprint64 (StringToHashBucketFast)
+  libicu-dev                # Unicode case mapping (StringLower/StringUpper)
   libopenblas-dev           # GEMM for the MatMul kernels (runtime CPU dispatch)
   librapidcheck-dev
   chromium python3          # timeline screenshots (tools/timeline_viewer)

@@ -7,6 +7,7 @@
 #define STEPFLOW_RUNTIME_ENV_ENV_H_
 
 #include "runtime/env/clock.h"
+#include "runtime/env/log_sink.h"
 #include "runtime/env/random.h"
 #include "runtime/env/scheduler.h"
 
@@ -19,6 +20,8 @@ struct Env {
   Scheduler* scheduler = nullptr;
   Random* random = nullptr;
   Transport* transport = nullptr;  // May be null for local-only use.
+  // Where Print/PrintV2 write; null drops their text.
+  LogSink* log_sink = nullptr;
 };
 
 }  // namespace stepflow

@@ -1,12 +1,14 @@
 // Assert: passes when its scalar bool condition is true; otherwise fails
 // the step with InvalidArgument "assertion failed: [d0] [d1] ...", each
-// data input summarized to its first `summarize` values (strings as they
-// are). A condition that is not a scalar is InvalidArgument too.
+// data input summarized to its first `summarize` values as TensorFlow
+// prints them (SummarizeForPrint: "[x was] [[1.5 0.1][3...]...]"). A
+// condition that is not a scalar is InvalidArgument too.
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/tensor_summary.h"
 
 namespace stepflow {
 namespace {
@@ -25,15 +27,9 @@ class AssertOp : public OpKernel {
     if (cond.flat<bool>()(0)) return;
     std::string msg = "assertion failed: ";
     for (int i = 1; i < ctx->num_inputs(); ++i) {
-      const Tensor& t = ctx->input(i);
       if (i > 1) msg += " ";
-      if (t.dims() == 0 && t.dtype() == DT_STRING) {
-        absl::StrAppend(&msg, "[", t.scalar<std::string>(), "]");
-      } else if (t.dims() == 0) {
-        absl::StrAppend(&msg, "[", t.SummarizeValue(summarize_), "]");
-      } else {
-        msg += t.SummarizeValue(summarize_);
-      }
+      absl::StrAppend(&msg, "[", SummarizeForPrint(ctx->input(i), summarize_),
+                      "]");
     }
     ctx->SetStatus(NodeInvalidArgument(ctx, msg));
   }

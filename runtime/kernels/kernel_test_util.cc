@@ -6,8 +6,18 @@
 namespace stepflow {
 namespace test {
 
+CapturedLogSink* TestCpuDevice::TestLogSink() {
+  static CapturedLogSink* sink = new CapturedLogSink();
+  return sink;
+}
+
 Env* TestCpuDevice::TestEnv() {
-  static Env* env = new Env();  // Kernels under test need no services.
+  // Kernels under test need no services but the log sink.
+  static Env* env = [] {
+    Env* e = new Env();
+    e->log_sink = TestLogSink();
+    return e;
+  }();
   return env;
 }
 

@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "proto/device_attributes.pb.h"
 #include "proto/node_def.pb.h"
+#include "runtime/env/captured_log_sink.h"
 #include "runtime/env/env.h"
 #include "runtime/framework/call_frame.h"
 #include "runtime/framework/cancellation.h"
@@ -41,6 +42,10 @@ class TestCpuDevice : public DeviceBase {
   // Kernels allocate from `allocator` (borrowed) instead of the process's
   // unbudgeted one.
   void set_allocator(Allocator* allocator) { allocator_ = allocator; }
+
+  // Where the test device's kernels log (Print, PrintV2); shared by every
+  // test device of the process.
+  static CapturedLogSink* TestLogSink();
 
  private:
   static Env* TestEnv();

@@ -1,5 +1,6 @@
 // Resource-variable kernels: VarHandleOp, ReadVariableOp, AssignVariableOp,
-// AssignAdd/AssignSubVariableOp, VarIsInitializedOp, DestroyResourceOp.
+// AssignAdd/AssignSubVariableOp, VarIsInitializedOp, DestroyResourceOp,
+// DisableCopyOnRead.
 //
 // VarHandleOp only names the variable (device, container, name); the Var
 // itself is created by the first AssignVariableOp. Reads return a snapshot
@@ -12,6 +13,10 @@
 // AssignAdd/AssignSubVariableOp on a variable that does not exist is
 // NotFound (TensorFlow's resource lookup error there); dtype/shape
 // mismatches InvalidArgument.
+//
+// DisableCopyOnRead only checks that the variable exists
+// (FailedPrecondition otherwise, as for a read): reads never copy here, so
+// there is no mode to leave.
 #include <string>
 #include <vector>
 
@@ -249,6 +254,24 @@ class DestroyResourceOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("DestroyResourceOp").Device(DEVICE_CPU),
                         DestroyResourceOp);
+
+class DisableCopyOnReadOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandleProto* handle = nullptr;
+    OP_REQUIRES_OK(ctx, HandleFromInput(ctx, 0, &handle));
+    Var* var = nullptr;
+    OP_REQUIRES_OK(ctx, LookupVar(ctx, *handle, &var));
+    var->Unref();
+  }
+
+  bool IsExpensive() const override { return false; }
+};
+
+REGISTER_KERNEL_BUILDER(Name("DisableCopyOnRead").Device(DEVICE_CPU),
+                        DisableCopyOnReadOp);
 
 }  // namespace
 }  // namespace stepflow

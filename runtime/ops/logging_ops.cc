@@ -1,4 +1,5 @@
-// Logging ops: Assert. Signatures match TensorFlow's OpDefs.
+// Logging ops: Assert, Print and PrintV2. Signatures match TensorFlow's
+// OpDefs.
 #include "runtime/framework/op.h"
 
 namespace stepflow {
@@ -8,6 +9,23 @@ REGISTER_OP("Assert")
     .Input("data: T")
     .Attr("T: list(type) >= 1")
     .Attr("summarize: int = 3")
+    .SetIsStateful();
+
+REGISTER_OP("Print")
+    .Input("input: T")
+    .Input("data: U")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("U: list(type) >= 0")
+    .Attr("message: string = ''")
+    .Attr("first_n: int = -1")
+    .Attr("summarize: int = 3")
+    .SetIsStateful();
+
+REGISTER_OP("PrintV2")
+    .Input("input: string")
+    .Attr("output_stream: string = 'stderr'")
+    .Attr("end: string = '\\n'")
     .SetIsStateful();
 
 }  // namespace stepflow

@@ -53,4 +53,6 @@ REGISTER_OP("DestroyResourceOp")
     .Attr("ignore_lookup_error: bool = true")
     .SetIsStateful();
 
+REGISTER_OP("DisableCopyOnRead").Input("resource: resource").SetIsStateful();
+
 }  // namespace stepflow

@@ -8,7 +8,8 @@
 //
 // The loop breaks same-time ties with the "scheduler" stream, so runtime
 // draws (step ids, incarnations) and scheduling choices never shift each
-// other. `env.transport` is left null (local runtime only).
+// other. `env.transport` is left null (local runtime only); the logging
+// ops' text is kept in `log`.
 //
 // Ownership: members are owned here; runtime objects given &env borrow it
 // and must be destroyed before the SimEnv.
@@ -18,6 +19,7 @@
 
 #include <cstdint>
 
+#include "runtime/env/captured_log_sink.h"
 #include "runtime/env/env.h"
 #include "sim/env/event_loop.h"
 #include "sim/env/sim_random.h"
@@ -31,12 +33,14 @@ struct SimEnv {
     env.clock = &loop;
     env.scheduler = &loop;
     env.random = random.Stream("runtime");
+    env.log_sink = &log;
   }
   SimEnv(const SimEnv&) = delete;
   SimEnv& operator=(const SimEnv&) = delete;
 
   SimRandom random;  // Declared first: the loop borrows a stream.
   SimEventLoop loop;
+  CapturedLogSink log;
   Env env;
 };
 

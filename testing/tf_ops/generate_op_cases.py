@@ -30,7 +30,9 @@ ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_pooling.py,
 ops_norm.py, ops_image.py, ops_array.py, ops_array_layout.py, ops_bincount.py,
 ops_state.py,
 ops_training.py, ops_scatter.py, ops_tensor_array.py, ops_debug.py,
-ops_random.py, ops_rnn.py, ops_control_flow.py and ops_io.py, over op_case_lib.py (Spec,
+ops_random.py, ops_rnn.py, ops_control_flow.py, ops_io.py, ops_strings.py and
+ops_parsing.py,
+over op_case_lib.py (Spec,
 Ctx, Generator).
 """
 
@@ -60,12 +62,14 @@ import ops_linalg  # noqa: E402
 import ops_math  # noqa: E402
 import ops_math_special  # noqa: E402
 import ops_nn  # noqa: E402
+import ops_parsing  # noqa: E402
 import ops_norm  # noqa: E402
 import ops_pooling  # noqa: E402
 import ops_rnn  # noqa: E402
 import ops_random  # noqa: E402
 import ops_scatter  # noqa: E402
 import ops_state  # noqa: E402
+import ops_strings  # noqa: E402
 import ops_tensor_array  # noqa: E402
 import ops_training  # noqa: E402
 
@@ -178,6 +182,8 @@ def generate(g):
     ops_rnn.block_lstm(g)
     ops_math_special.generate(g)
     ops_linalg.generate(g)
+    ops_strings.generate(g)
+    ops_parsing.generate(g)
 
 
 def read_exemptions(path):

@@ -33,6 +33,7 @@ std::unique_ptr<RealEnv> RealEnv::Create(int inter_op_threads) {
   real->env_.random = real->random_.get();
   real->env_.scheduler = real->scheduler_.get();
   real->env_.transport = nullptr;
+  real->env_.log_sink = &real->log_sink_;
   return real;
 }
 

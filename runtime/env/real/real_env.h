@@ -1,6 +1,7 @@
 // RealEnv: owns the production services (SystemClock, SystemRandom,
-// ThreadPoolScheduler) and the Env bundle pointing at them. Only production
-// main()s, the C API and tests construct one; runtime code receives env().
+// ThreadPoolScheduler, StdioLogSink) and the Env bundle pointing at them.
+// Only production main()s, the C API and tests construct one; runtime code
+// receives env().
 //
 // Destruction drains the scheduler first (so closures still running may use
 // the clock and random), then frees the clock and random. Objects built
@@ -19,6 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "runtime/env/env.h"
 #include "runtime/env/real/random.h"
+#include "runtime/env/real/stdio_log_sink.h"
 #include "runtime/env/real/system_clock.h"
 #include "runtime/env/real/thread_pool_scheduler.h"
 
@@ -50,6 +52,7 @@ class RealEnv {
   // Declaration order matters: the scheduler is destroyed first.
   std::unique_ptr<SystemClock> clock_;
   std::unique_ptr<SystemRandom> random_;
+  StdioLogSink log_sink_;
   std::unique_ptr<ThreadPoolScheduler> scheduler_;
   Env env_;
 };

@@ -1,0 +1,1 @@
+BfalseBtrueBtrueBtrueBfalseBfalse

@@ -1,0 +1,1 @@
+BhelloBworldBaBbBc

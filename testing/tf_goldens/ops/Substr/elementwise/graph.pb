@@ -1,0 +1,17 @@
+
+.
+in0Placeholder*
+dtype0*
+shape:
+.
+in1Placeholder*
+dtype0*
+shape:
+.
+in2Placeholder*
+dtype0*
+shape:
+8
+SubstrSubstrin0in1in2*
+T0*
+unitBYTE"ª
