@@ -1,4 +1,5 @@
-// Random-number ops. Signatures match TensorFlow's OpDefs. All are stateful:
+// Random-number ops. Signatures match TensorFlow's OpDefs. All but
+// StatelessMultinomial are stateful:
 // each run draws fresh numbers, so they must never be folded or merged.
 // With seed == seed2 == 0 the stream's key comes from the device's injected
 // Env random; otherwise it is determined by (seed, seed2).
@@ -42,6 +43,54 @@ REGISTER_OP("RandomUniformInt")
     .Attr("seed2: int = 0")
     .Attr("Tout: {int32, int64}")
     .Attr("T: {int32, int64}")
+    .SetIsStateful();
+
+REGISTER_OP("Multinomial")
+    .Input("logits: T")
+    .Input("num_samples: int32")
+    .Output("output: output_dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: realnumbertype")
+    .Attr("output_dtype: {int32, int64} = DT_INT64")
+    .SetIsStateful();
+
+REGISTER_OP("StatelessMultinomial")
+    .Input("logits: T")
+    .Input("num_samples: int32")
+    .Input("seed: Tseed")
+    .Output("output: output_dtype")
+    .Attr("T: realnumbertype")
+    .Attr("Tseed: {int32, int64} = DT_INT64")
+    .Attr("output_dtype: {int32, int64} = DT_INT64");
+
+REGISTER_OP("RandomShuffle")
+    .Input("value: T")
+    .Output("output: T")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: type")
+    .SetIsStateful();
+
+REGISTER_OP("RandomGamma")
+    .Input("shape: S")
+    .Input("alpha: T")
+    .Output("output: T")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}")
+    .Attr("T: {half, float, double}")
+    .SetIsStateful();
+
+REGISTER_OP("RandomPoissonV2")
+    .Input("shape: S")
+    .Input("rate: R")
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}")
+    .Attr("R: {half, float, double, int32, int64} = DT_DOUBLE")
+    .Attr("dtype: {half, float, double, int32, int64} = DT_INT64")
     .SetIsStateful();
 
 }  // namespace stepflow
