@@ -4,7 +4,9 @@
 // (int32, int64, uint32, uint64), their V2 forms taking (key, counter, alg)
 // instead of a seed,
 // StatelessRandomGammaV2/V3 (half, float, double), StatelessRandomPoisson
-// (lam and output each of half, float, double, int32, int64), and
+// (lam and output each of half, float, double, int32, int64),
+// StatelessRandomBinomial (counts and probs half, float or double; output
+// half, float, double, int32, int64), and
 // StatelessRandomGetKeyCounter, StatelessRandomGetAlg,
 // StatelessRandomGetKeyCounterAlg.
 //
@@ -17,13 +19,18 @@
 // counter or alg (an algorithm other than Philox only when values are to be
 // drawn); with a non-empty output, for the bounded-integer ops non-scalar
 // bounds or minval >= maxval, for gamma and Poisson an output shape that
-// does not end with the parameters' shape.
+// does not end with the parameters' shape; for the binomial, counts and
+// probs that do not broadcast or an output shape not ending with theirs.
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/op_kernel.h"
+#include "runtime/kernels/bcast.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/random_binomial.h"
 #include "runtime/kernels/random_fill.h"
 #include "runtime/kernels/random_gamma.h"
 #include "runtime/kernels/random_op_util.h"
@@ -273,6 +280,83 @@ SF_REGISTER_STATELESS_POISSON_RATE(int32_t)
 SF_REGISTER_STATELESS_POISSON_RATE(int64_t)
 #undef SF_REGISTER_STATELESS_POISSON_RATE
 #undef SF_REGISTER_STATELESS_POISSON
+
+// StatelessRandomBinomial(shape, seed, counts, probs): counts and probs
+// broadcast against each other, the output shape ends with their broadcast
+// shape, values drawn by SampleBinomial (random_binomial.h).
+template <typename T, typename U>
+class StatelessRandomBinomialOp : public ShardedOpKernel {
+ public:
+  using ShardedOpKernel::ShardedOpKernel;
+
+ protected:
+  void Prepare(OpKernelContext* ctx, ShardedWork* work) override {
+    const Tensor& seed = ctx->input(1);
+    const Tensor& counts = ctx->input(2);
+    const Tensor& probs = ctx->input(3);
+    OP_REQUIRES(ctx, seed.dims() == 1 && seed.dim_size(0) == 2,
+                NodeInvalidArgument(ctx, "seed must have shape [2], not ",
+                                    seed.shape().DebugString()));
+    BCast bcast(counts.shape(), probs.shape());
+    OP_REQUIRES(
+        ctx, bcast.IsValid(),
+        NodeInvalidArgument(ctx,
+                            "counts and probs must have compatible batch "
+                            "dimensions: ",
+                            counts.shape().DebugString(), " vs. ",
+                            probs.shape().DebugString()));
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, ShapeFromInput(*this, ctx->input(0), &shape));
+    OP_REQUIRES(ctx, EndsWith(shape, bcast.output_shape()),
+                NodeInvalidArgument(
+                    ctx, "Shape passed in must end with broadcasted shape."));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    const int64_t n = shape.num_elements();
+    if (n == 0) return;
+    PhiloxRandom gen;
+    absl::Status s = GeneratorFromSeed(seed, &gen);
+    OP_REQUIRES(ctx, s.ok(), AttachDef(s, name()));
+    // Where each batch member's count and prob sit.
+    auto count_index = std::make_shared<std::vector<int64_t>>();
+    auto prob_index = std::make_shared<std::vector<int64_t>>();
+    bcast.ForEachRow([&](int64_t xo, int64_t xs, int64_t yo, int64_t ys,
+                         int64_t, int64_t len) {
+      for (int64_t j = 0; j < len; ++j) {
+        count_index->push_back(xo + j * xs);
+        prob_index->push_back(yo + j * ys);
+      }
+    });
+    const int64_t per_batch = n / bcast.output_elements();
+    const T* c = counts.base<T>();
+    const T* p = probs.base<T>();
+    U* data = out->base<U>();
+    work->units = n;
+    work->cost_per_unit = 400;
+    work->fn = [=](int64_t begin, int64_t end) {
+      SampleBinomial<T, U>(gen, c, p, *count_index, *prob_index, per_batch,
+                           begin, end, data);
+    };
+  }
+};
+
+#define SF_REGISTER_STATELESS_BINOMIAL(T, U)               \
+  REGISTER_KERNEL_BUILDER(Name("StatelessRandomBinomial")  \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<U>("dtype"), \
+                          StatelessRandomBinomialOp<T, U>);
+#define SF_REGISTER_STATELESS_BINOMIAL_T(T)  \
+  SF_REGISTER_STATELESS_BINOMIAL(T, half)    \
+  SF_REGISTER_STATELESS_BINOMIAL(T, float)   \
+  SF_REGISTER_STATELESS_BINOMIAL(T, double)  \
+  SF_REGISTER_STATELESS_BINOMIAL(T, int32_t) \
+  SF_REGISTER_STATELESS_BINOMIAL(T, int64_t)
+SF_REGISTER_STATELESS_BINOMIAL_T(half)
+SF_REGISTER_STATELESS_BINOMIAL_T(float)
+SF_REGISTER_STATELESS_BINOMIAL_T(double)
+#undef SF_REGISTER_STATELESS_BINOMIAL_T
+#undef SF_REGISTER_STATELESS_BINOMIAL
 
 // StatelessRandomGetKeyCounter (alg false) and
 // StatelessRandomGetKeyCounterAlg (alg true): the V2 inputs for a seed.

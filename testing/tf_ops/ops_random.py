@@ -246,9 +246,14 @@ def gamma_ops(g):
           note="d sample / d alpha through RandomGammaGrad")
 
     def graph_seed(c):
+        # tf.random.gamma's graph also broadcasts alpha (BroadcastArgs); the
+        # seeds are derived as it derives them.
         v1.set_random_seed(7)
-        return [v1.random_gamma([3], [0.5, 3.0]), v1.random_gamma([3], [0.5, 3.0], seed=4)]
-    g.add(op, "graph_seed", graph_seed, note="graph seed, with and without an op seed")
+        return [raw.RandomGamma(shape=tf.constant([3]), alpha=tf.constant([0.5, 3.0]),
+                                seed=s, seed2=s2)
+                for s, s2 in (v1.get_seed(None), v1.get_seed(4))]
+    g.add("RandomGamma", "graph_seed", graph_seed,
+          note="graph seed, with and without an op seed")
 
 
 def poisson_ops(g):
@@ -386,6 +391,37 @@ def stateless_ops(g):
     g.add(op, "shape_not_ending_with_lam", lambda c: f(
         shape=_shape(c, [2]), seed=_seed(c), lam=c.feed(np.array([1., 2., 3.], np.float32)),
         dtype=tf.float32))
+
+    op = "StatelessRandomBinomial"
+    f = raw.StatelessRandomBinomial
+    counts = [0., 5., 100., 50., 1000., 30., 7.]
+    probs = [0.3, 0.3, 0.2, 0.9, 0.5, 1.0, 0.97]
+    for t in g.types(op, "T"):
+        for out in g.types(op, "dtype"):
+            g.add(op, "%s_to_%s" % (t, out),
+                  lambda c, t=t, out=out: f(
+                      shape=_shape(c, [3, 7]), seed=_seed(c, (1, 2)),
+                      counts=c.feed(np.array(counts, np_type(DTYPES[t])), name="counts"),
+                      probs=c.feed(np.array(probs, np_type(DTYPES[t])), name="probs"),
+                      dtype=DTYPES[out]),
+                  golden=(t == "double" and out == "int64"))
+    g.add(op, "broadcast", lambda c: f(
+        shape=_shape(c, [2, 3, 4]), seed=_seed(c, (7, -7), np.int32),
+        counts=c.feed(np.array([[10.], [200.], [40.]])),
+        probs=c.feed(np.array([0.1, 0.5, 0.75, 0.02])), dtype=tf.float32))
+    g.add(op, "negative_and_nan", lambda c: f(
+        shape=_shape(c, [4]), seed=_seed(c),
+        counts=c.feed(np.array([-3., 10., 10., 0.])),
+        probs=c.feed(np.array([0.5, -0.1, np.nan, 0.5])), dtype=tf.float64))
+    g.add(op, "bad_broadcast", lambda c: f(
+        shape=_shape(c, [3]), seed=_seed(c), counts=c.feed(np.array([1., 2.])),
+        probs=c.feed(np.array([0.1, 0.2, 0.3])), dtype=tf.int64))
+    g.add(op, "shape_not_ending_with_params", lambda c: f(
+        shape=_shape(c, [3, 2]), seed=_seed(c), counts=c.feed(np.array([1., 2., 3.])),
+        probs=c.feed(np.array([0.1, 0.2, 0.3])), dtype=tf.int64))
+    g.add(op, "empty", lambda c: f(
+        shape=_shape(c, [0, 3]), seed=_seed(c), counts=c.feed(np.array([1., 2., 3.])),
+        probs=c.feed(np.array([0.1, 0.2, 0.3])), dtype=tf.int64))
 
     for op in ("StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg"):
         f = getattr(raw, op)
