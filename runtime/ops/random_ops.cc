@@ -82,6 +82,19 @@ REGISTER_OP("RandomGamma")
     .Attr("T: {half, float, double}")
     .SetIsStateful();
 
+REGISTER_OP("ParameterizedTruncatedNormal")
+    .Input("shape: T")
+    .Input("means: dtype")
+    .Input("stdevs: dtype")
+    .Input("minvals: dtype")
+    .Input("maxvals: dtype")
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("dtype: {half, bfloat16, float, double}")
+    .Attr("T: {int32, int64}")
+    .SetIsStateful();
+
 REGISTER_OP("RandomPoissonV2")
     .Input("shape: S")
     .Input("rate: R")

@@ -83,6 +83,7 @@ def random_ops(g):
           lambda c: Spec(fetches=[rui(c, "int64", 0, 1000, (5,), (2, 3))], steps=3))
 
     multinomial_ops(g)
+    truncated_normal_ops(g)
     shuffle_ops(g)
     gamma_ops(g)
     poisson_ops(g)
@@ -160,6 +161,44 @@ def multinomial_ops(g):
     g.add(op, "bad_seed",
           lambda c: f2(logits=logits(c, "float"), num_samples=ns(c, 5),
                        seed=c.feed(np.array([1, 2, 3], np.int64))))
+
+
+def truncated_normal_ops(g):
+    op = "ParameterizedTruncatedNormal"
+    f = raw.ParameterizedTruncatedNormal
+
+    def ptn(c, t, shape, means, stdevs, minvals, maxvals, seeds=(7, 11)):
+        d = np_type(DTYPES[t])
+        return f(shape=_shape(c, shape), means=c.feed(np.array(means, d), name="means"),
+                 stdevs=c.feed(np.array(stdevs, d), name="stdevs"),
+                 minvals=c.feed(np.array(minvals, d), name="minvals"),
+                 maxvals=c.feed(np.array(maxvals, d), name="maxvals"),
+                 seed=seeds[0], seed2=seeds[1])
+
+    inf = np.inf
+    # Batches chosen to take each sampler: normals (wide bounds), uniform
+    # proposals (a narrow interval), exponential proposals (a far tail), and
+    # one-sided and flipped bounds.
+    params = dict(means=[0., 1., 0., 2., 0., -1.],
+                  stdevs=[1., 0.5, 1., 2., 1., 3.],
+                  minvals=[-2., 0.9, 2.5, -inf, -1., -10.],
+                  maxvals=[2., 1.2, 4., 1., inf, -9.])
+    for t in g.types(op, "dtype"):
+        g.add(op, "dtype_" + t, lambda c, t=t: ptn(c, t, [6, 5], **params),
+              golden=(t == "float"))
+    g.add(op, "shared_params", lambda c: ptn(c, "double", [3, 70], 0.5, 2., -1., 3.),
+          note="shared parameters: batches of 100 values")
+    g.add(op, "far_tail", lambda c: ptn(c, "float", [2, 9], [0., 0.], [1., 1.],
+                                        [5., -inf], [inf, -6.]))
+    g.add(op, "bad_stdev", lambda c: ptn(c, "float", [2, 3], 0., [1., -1.], -1., 1.),
+          golden=True)
+    g.add(op, "bad_bounds", lambda c: ptn(c, "float", [2, 3], 0., 1., [1., 0.], [0., 1.]))
+    g.add(op, "param_length", lambda c: ptn(c, "float", [2, 3], [0., 1., 2.], 1., -1., 1.))
+    g.add(op, "param_rank", lambda c: ptn(c, "float", [2, 3], [[0.]], 1., -1., 1.))
+    g.add(op, "empty", lambda c: ptn(c, "float", [0, 3], 0., 1., -1., 1.))
+    g.add(op, "steps_advance",
+          lambda c: Spec(fetches=[ptn(c, "float", [2, 3], [0., 1.], 1., -1., 2., (1, 2))],
+                         steps=3))
 
 
 def shuffle_ops(g):
