@@ -54,6 +54,15 @@ absl::Status ConcatShapes(const TensorShape& head, const TensorShape& tail,
   return absl::InvalidArgumentError(s.message());
 }
 
+bool EndsWith(const TensorShape& shape, const TensorShape& suffix) {
+  const int offset = shape.dims() - suffix.dims();
+  if (offset < 0) return false;
+  for (int i = 0; i < suffix.dims(); ++i) {
+    if (shape.dim_size(offset + i) != suffix.dim_size(i)) return false;
+  }
+  return true;
+}
+
 absl::Status InitGeneratorFromAttrs(OpKernelConstruction* ctx,
                                     GuardedPhiloxRandom* generator) {
   int64_t seed = 0, seed2 = 0;

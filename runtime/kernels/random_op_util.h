@@ -21,6 +21,9 @@ absl::Status ShapeFromInput(const OpKernel& op, const Tensor& t,
 absl::Status ConcatShapes(const TensorShape& head, const TensorShape& tail,
                           TensorShape* out);
 
+// Whether `shape` ends with the dimensions of `suffix`.
+bool EndsWith(const TensorShape& shape, const TensorShape& suffix);
+
 // Keys `generator` from the node's "seed" and "seed2" attrs, or from the
 // device Env's random source when both are 0.
 absl::Status InitGeneratorFromAttrs(OpKernelConstruction* ctx,

@@ -4,9 +4,9 @@
 // or normals per Philox block), so a seeded stream yields TensorFlow's
 // values (up to the platform libm's exp, log and sqrt).
 //
-// The output is num_batches batches of per_batch consecutive values (the
-// last may be short); batch b uses parameter b of each parameter array, or
-// its only element. Batches read one stream in order. Per batch, bounds are
+// The output is num_batches batches of per_batch values (the last may be
+// short), laid out as TruncatedNormalLayout says; batch b uses its
+// BatchParam values. Batches read one stream in order. Per batch, bounds are
 // normalised (flipped so the one-sided or nearer bound is the lower one) and
 // one of three samplers chosen: normals rejected outside the bounds when
 // the mean sits at least 1.3 deviations inside one of them; uniform
@@ -20,6 +20,7 @@
 #ifndef STEPFLOW_RUNTIME_KERNELS_RANDOM_TRUNCATED_NORMAL_H_
 #define STEPFLOW_RUNTIME_KERNELS_RANDOM_TRUNCATED_NORMAL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -33,19 +34,34 @@ namespace stepflow {
 // Proposals a sampler may reject in a row before giving up.
 inline constexpr int kTruncatedNormalMaxIterations = 1000;
 
-// One parameter array: `data` of `size` elements (1: shared by all batches).
+// One parameter array: `data` of `size` elements; batch b reads
+// data[index[b]] when `index` is set (broadcasting), else data[0] when
+// size is 1, else data[b].
 template <typename T>
 struct BatchParam {
   const T* data;
   int64_t size;
-  T at(int64_t b) const { return data[size == 1 ? 0 : b]; }
+  const int64_t* index = nullptr;
+  T at(int64_t b) const {
+    return data[index != nullptr ? index[b] : (size == 1 ? 0 : b)];
+  }
+};
+
+// Where batch b's values go: sample s of batch b (s < min(per_batch,
+// n - b * per_batch)) is out[b * batch_stride + s * sample_stride].
+struct TruncatedNormalLayout {
+  int64_t num_batches;
+  int64_t per_batch;
+  int64_t n;
+  int64_t batch_stride;
+  int64_t sample_stride;
 };
 
 template <typename T>
 absl::Status SampleParameterizedTruncatedNormal(
-    PhiloxRandom gen, int64_t num_batches, int64_t per_batch, int64_t n,
-    BatchParam<T> means, BatchParam<T> stddevs, BatchParam<T> minvals,
-    BatchParam<T> maxvals, T* out) {
+    PhiloxRandom gen, const TruncatedNormalLayout& layout, BatchParam<T> means,
+    BatchParam<T> stddevs, BatchParam<T> minvals, BatchParam<T> maxvals,
+    T* out) {
   using Eigen::numext::exp;
   using Eigen::numext::isfinite;
   using Eigen::numext::isinf;
@@ -55,13 +71,16 @@ absl::Status SampleParameterizedTruncatedNormal(
   constexpr int kMax = kTruncatedNormalMaxIterations;
   const T kInside = T(1.3);
   T z[kGroup], g[kGroup], rand[kGroup], u[kGroup];
-  for (int64_t b = 0; b < num_batches; ++b) {
+  for (int64_t b = 0; b < layout.num_batches; ++b) {
     const T mean = means.at(b);
     T stddev = stddevs.at(b);
     T minval = minvals.at(b);
     T maxval = maxvals.at(b);
-    const int64_t limit = std::min((b + 1) * per_batch, n);
-    int64_t sample = b * per_batch;
+    const int64_t limit =
+        std::min(layout.per_batch, layout.n - b * layout.per_batch);
+    T* const batch_out = out + b * layout.batch_stride;
+    const int64_t stride = layout.sample_stride;
+    int64_t sample = 0;
     if (!(stddev > T(0) && minval < maxval &&
           (isfinite(minval) || isfinite(maxval)))) {
       return absl::InvalidArgumentError("Invalid parameters");
@@ -84,7 +103,7 @@ absl::Status SampleParameterizedTruncatedNormal(
         NormalGroup<T>(gen(), rand);
         for (int i = 0; i < kGroup; ++i) {
           if (rand[i] >= norm_min && rand[i] <= norm_max) {
-            out[sample++] = rand[i] * stddev + mean;
+            batch_out[stride * sample++] = rand[i] * stddev + mean;
             if (sample >= limit) break;
             iterations = 0;
           } else if (++iterations > kMax) {
@@ -109,7 +128,7 @@ absl::Status SampleParameterizedTruncatedNormal(
                   "TruncatedNormal uniform rejection sampler failed to accept "
                   "a sample.");
             }
-            out[sample++] = z[i] * stddev + mean;
+            batch_out[stride * sample++] = z[i] * stddev + mean;
             if (sample >= limit) break;
             iterations = 0;
           } else {
@@ -132,7 +151,7 @@ absl::Status SampleParameterizedTruncatedNormal(
                   "TruncatedNormal exponential distribution rejection sampler "
                   "failed to accept a sample.");
             }
-            out[sample++] = zi * stddev + mean;
+            batch_out[stride * sample++] = zi * stddev + mean;
             if (sample >= limit) break;
             iterations = 0;
           } else {

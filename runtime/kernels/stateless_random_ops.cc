@@ -214,16 +214,6 @@ SF_REGISTER_STATELESS_INT(int32_t)
 SF_REGISTER_STATELESS_INT(int64_t)
 #undef SF_REGISTER_STATELESS_INT
 
-// Whether `shape` ends with the dimensions of `suffix`.
-bool EndsWith(const TensorShape& shape, const TensorShape& suffix) {
-  const int offset = shape.dims() - suffix.dims();
-  if (offset < 0) return false;
-  for (int i = 0; i < suffix.dims(); ++i) {
-    if (shape.dim_size(offset + i) != suffix.dim_size(i)) return false;
-  }
-  return true;
-}
-
 // StatelessRandomGammaV2 (seed), StatelessRandomGammaV3 (key, counter,
 // alg) and StatelessRandomPoisson (seed): the output's shape ends with the
 // parameters' (alpha, lam) shape; values drawn by kSampler

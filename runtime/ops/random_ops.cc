@@ -95,6 +95,18 @@ REGISTER_OP("ParameterizedTruncatedNormal")
     .Attr("T: {int32, int64}")
     .SetIsStateful();
 
+REGISTER_OP("StatelessParameterizedTruncatedNormal")
+    .Input("shape: S")
+    .Input("seed: Tseed")
+    .Input("means: dtype")
+    .Input("stddevs: dtype")
+    .Input("minvals: dtype")
+    .Input("maxvals: dtype")
+    .Output("output: dtype")
+    .Attr("S: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = DT_INT64")
+    .Attr("dtype: {half, float, double}");
+
 REGISTER_OP("RandomPoissonV2")
     .Input("shape: S")
     .Input("rate: R")

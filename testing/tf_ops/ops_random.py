@@ -84,6 +84,7 @@ def random_ops(g):
 
     multinomial_ops(g)
     truncated_normal_ops(g)
+    stateless_truncated_normal_ops(g)
     shuffle_ops(g)
     gamma_ops(g)
     poisson_ops(g)
@@ -199,6 +200,36 @@ def truncated_normal_ops(g):
     g.add(op, "steps_advance",
           lambda c: Spec(fetches=[ptn(c, "float", [2, 3], [0., 1.], 1., -1., 2., (1, 2))],
                          steps=3))
+
+
+def stateless_truncated_normal_ops(g):
+    op = "StatelessParameterizedTruncatedNormal"
+    f = raw.StatelessParameterizedTruncatedNormal
+
+    def sptn(c, t, shape, means, stddevs, minvals, maxvals, seed=(3, 4)):
+        d = np_type(DTYPES[t])
+        return f(shape=_shape(c, shape), seed=_seed(c, seed),
+                 means=c.feed(np.array(means, d), name="means"),
+                 stddevs=c.feed(np.array(stddevs, d), name="stddevs"),
+                 minvals=c.feed(np.array(minvals, d), name="minvals"),
+                 maxvals=c.feed(np.array(maxvals, d), name="maxvals"))
+
+    inf = np.inf
+    for t in g.types(op, "dtype"):
+        g.add(op, "dtype_" + t, lambda c, t=t: sptn(
+            c, t, [5, 6], [0., 1., 0., 2., 0., -1.], [1., 0.5, 1., 2., 1., 3.],
+            [-2., 0.9, 2.5, -inf, -1., -10.], [2., 1.2, 4., 1., inf, -9.]),
+              golden=(t == "float"))
+    g.add(op, "broadcast", lambda c: sptn(c, "double", [4, 2, 3], [[0.], [1.]], 1.5,
+                                          [-1., 0., 2.], 3.))
+    g.add(op, "scalar_params", lambda c: sptn(c, "float", [130], 0., 1., -1., 1.))
+    g.add(op, "bad_broadcast", lambda c: sptn(c, "float", [3], [0., 1.], 1.,
+                                              [-1., 0., 1.], 2.))
+    g.add(op, "shape_not_ending_with_params",
+          lambda c: sptn(c, "float", [3, 2], [0., 1., 2.], 1., -1., 5.))
+    g.add(op, "bad_stddev", lambda c: sptn(c, "float", [2], 0., [1., 0.], -1., 1.),
+          golden=True)
+    g.add(op, "empty", lambda c: sptn(c, "float", [0, 2], [0., 1.], 1., -1., 2.))
 
 
 def shuffle_ops(g):
