@@ -1,5 +1,7 @@
-// Random-number ops. Signatures match TensorFlow's OpDefs. All but
-// StatelessMultinomial are stateful:
+// Random-number ops. Signatures match TensorFlow's OpDefs. The Stateful*
+// and Rng* ops draw from (and advance) an RNG state held in a resource
+// variable. All but StatelessMultinomial and
+// StatelessParameterizedTruncatedNormal are stateful:
 // each run draws fresh numbers, so they must never be folded or merged.
 // With seed == seed2 == 0 the stream's key comes from the device's injected
 // Env random; otherwise it is determined by (seed, seed2).
@@ -116,6 +118,46 @@ REGISTER_OP("RandomPoissonV2")
     .Attr("S: {int32, int64}")
     .Attr("R: {half, float, double, int32, int64} = DT_DOUBLE")
     .Attr("dtype: {half, float, double, int32, int64} = DT_INT64")
+    .SetIsStateful();
+
+#define SF_STATEFUL_RANDOM_OP(name, dtype_attr) \
+  REGISTER_OP(name)                             \
+      .Input("resource: resource")              \
+      .Input("algorithm: int64")                \
+      .Input("shape: shape_dtype")              \
+      .Output("output: dtype")                  \
+      .Attr(dtype_attr)                         \
+      .Attr("shape_dtype: type = DT_INT64")     \
+      .SetIsStateful()
+
+SF_STATEFUL_RANDOM_OP("StatefulUniform", "dtype: type = DT_FLOAT");
+SF_STATEFUL_RANDOM_OP("StatefulStandardNormalV2", "dtype: type = DT_FLOAT");
+SF_STATEFUL_RANDOM_OP("StatefulTruncatedNormal", "dtype: type = DT_FLOAT");
+SF_STATEFUL_RANDOM_OP("StatefulUniformFullInt", "dtype: type = DT_UINT64");
+#undef SF_STATEFUL_RANDOM_OP
+
+REGISTER_OP("StatefulUniformInt")
+    .Input("resource: resource")
+    .Input("algorithm: int64")
+    .Input("shape: shape_dtype")
+    .Input("minval: dtype")
+    .Input("maxval: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: type = DT_INT64")
+    .Attr("shape_dtype: type = DT_INT64")
+    .SetIsStateful();
+
+REGISTER_OP("RngSkip")
+    .Input("resource: resource")
+    .Input("algorithm: int64")
+    .Input("delta: int64")
+    .SetIsStateful();
+
+REGISTER_OP("RngReadAndSkip")
+    .Input("resource: resource")
+    .Input("alg: int32")
+    .Input("delta: uint64")
+    .Output("value: int64")
     .SetIsStateful();
 
 }  // namespace stepflow

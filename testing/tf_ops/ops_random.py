@@ -90,6 +90,7 @@ def random_ops(g):
     poisson_ops(g)
     stateless_ops(g)
     stateless_v2_ops(g)
+    stateful_ops(g)
 
 
 def _shape(c, shape, t=np.int32):
@@ -571,3 +572,88 @@ def stateless_v2_ops(g):
         g.add(op, "dtype_" + t,
               lambda c, t=t: f(shape=_shape(c, [5]), dtype=DTYPES[t], **kca(c)),
               golden=(t == "int64"))
+
+
+def stateful_ops(g):
+    def state(c, value=(5, -7, 1234567890123), t=np.int64, shape=(3,)):
+        h = raw.VarHandleOp(dtype=tf.as_dtype(t), shape=list(shape), shared_name="rng",
+                            name="rng")
+        init = raw.AssignVariableOp(resource=h, value=tf.constant(np.array(value, t)))
+        return h, init
+
+    def alg(c, a=1):
+        return c.feed(np.array(a, np.int64), name="alg")
+
+    for op in ("StatefulUniform", "StatefulStandardNormalV2", "StatefulTruncatedNormal"):
+        f = getattr(raw, op)
+        for t in g.types(op, "dtype", among=["half", "bfloat16", "float", "double"]):
+            def build(c, t=t, f=f):
+                h, init = state(c)
+                return Spec(fetches=[f(resource=h, algorithm=alg(c), shape=_shape(c, [3, 5]),
+                                       dtype=DTYPES[t])], init=[init], steps=2)
+            g.add(op, "dtype_" + t, build, golden=(t == "float"),
+                  note="two steps: the state advances")
+
+        def carry(c, f=f):
+            h, init = state(c, (-2, 9, 77))
+            return Spec(fetches=[f(resource=h, algorithm=alg(c, 3), shape=_shape(c, [9]),
+                                   dtype=tf.float64)], init=[init], steps=2)
+        g.add(op, "counter_carry_auto_select", carry,
+              note="the low 64 counter bits wrap into the high ones")
+
+        def bad_alg(c, f=f):
+            h, init = state(c)
+            return Spec(fetches=[f(resource=h, algorithm=alg(c, 2), shape=_shape(c, [2]),
+                                   dtype=tf.float32)], init=[init])
+        g.add(op, "threefry", bad_alg)
+
+        def short_state(c, f=f):
+            h, init = state(c, (1, 2), shape=(2,))
+            return Spec(fetches=[f(resource=h, algorithm=alg(c), shape=_shape(c, [2]),
+                                   dtype=tf.float32)], init=[init])
+        g.add(op, "short_state", short_state, golden=(op == "StatefulUniform"))
+
+    int_types = ["int32", "int64", "uint32", "uint64", "half"]
+    op = "StatefulUniformInt"
+    for t in g.types(op, "dtype", among=int_types):
+        def build_int(c, t=t):
+            h, init = state(c)
+            d = np_type(DTYPES[t])
+            return Spec(fetches=[raw.StatefulUniformInt(
+                resource=h, algorithm=alg(c), shape=_shape(c, [7]),
+                minval=c.feed(np.array(3, d), name="minval"),
+                maxval=c.feed(np.array(250, d), name="maxval"))], init=[init], steps=2)
+        g.add(op, "dtype_" + t, build_int, golden=(t == "int64"))
+
+    def empty_range(c, n):
+        h, init = state(c)
+        return Spec(fetches=[raw.StatefulUniformInt(
+            resource=h, algorithm=alg(c), shape=_shape(c, [n]),
+            minval=c.feed(np.array(4, np.int64)), maxval=c.feed(np.array(4, np.int64))),
+            raw.ReadVariableOp(resource=h, dtype=tf.int64)], init=[init])
+    g.add(op, "empty_range", lambda c: empty_range(c, 3))
+    g.add(op, "empty_range_no_output", lambda c: empty_range(c, 0))
+
+    op = "StatefulUniformFullInt"
+    for t in g.types(op, "dtype", among=int_types):
+        def build_full(c, t=t):
+            h, init = state(c)
+            return Spec(fetches=[raw.StatefulUniformFullInt(
+                resource=h, algorithm=alg(c), shape=_shape(c, [5]), dtype=DTYPES[t])],
+                init=[init], steps=2)
+        g.add(op, "dtype_" + t, build_full, golden=(t == "uint64"))
+
+    def skip(c):
+        h, init = state(c)
+        s = raw.RngSkip(resource=h, algorithm=alg(c), delta=c.feed(np.array(3, np.int64)))
+        with tf.control_dependencies([s]):
+            return Spec(fetches=[raw.ReadVariableOp(resource=h, dtype=tf.int64)],
+                        init=[init], steps=2)
+    g.add("RngSkip", "delta_3", skip, golden=True)
+
+    def read_and_skip(c):
+        h, init = state(c, (-1, 4, 42))
+        return Spec(fetches=[raw.RngReadAndSkip(resource=h, alg=c.feed(np.array(1, np.int32)),
+                                                delta=c.feed(np.array(10, np.uint64)))],
+                    init=[init], steps=3)
+    g.add("RngReadAndSkip", "delta_10", read_and_skip, golden=True)
