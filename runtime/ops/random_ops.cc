@@ -1,6 +1,6 @@
 // Random-number ops. Signatures match TensorFlow's OpDefs. The Stateful*
 // and Rng* ops draw from (and advance) an RNG state held in a resource
-// variable. All but StatelessMultinomial and
+// variable. All but StatelessMultinomial, StatelessShuffle and
 // StatelessParameterizedTruncatedNormal are stateful:
 // each run draws fresh numbers, so they must never be folded or merged.
 // With seed == seed2 == 0 the stream's key comes from the device's injected
@@ -73,6 +73,14 @@ REGISTER_OP("RandomShuffle")
     .Attr("seed2: int = 0")
     .Attr("T: type")
     .SetIsStateful();
+
+REGISTER_OP("StatelessShuffle")
+    .Input("value: T")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Output("output: T")
+    .Attr("T: type");
 
 REGISTER_OP("RandomGamma")
     .Input("shape: S")

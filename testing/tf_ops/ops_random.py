@@ -86,6 +86,7 @@ def random_ops(g):
     truncated_normal_ops(g)
     stateless_truncated_normal_ops(g)
     shuffle_ops(g)
+    stateless_shuffle_ops(g)
     gamma_ops(g)
     poisson_ops(g)
     stateless_ops(g)
@@ -262,6 +263,25 @@ def shuffle_ops(g):
         x = tf.range(12)
         return [v1.random_shuffle(x), v1.random_shuffle(x, seed=3)]
     g.add(op, "graph_seed", graph_seed, note="graph seed, with and without an op seed")
+
+
+def stateless_shuffle_ops(g):
+    op = "StatelessShuffle"
+    f = raw.StatelessShuffle
+
+    def kca(c, alg=1):
+        return dict(key=c.feed(np.array([99], np.uint64), name="key"),
+                    counter=c.feed(np.array([5, 6], np.uint64), name="counter"),
+                    alg=c.feed(np.array(alg, np.int32), name="alg"))
+
+    for t in g.types(op, "T"):
+        g.add(op, "dtype_" + t, lambda c, t=t: f(value=c.feed(c.rand(DTYPES[t], (9,))),
+                                                  **kca(c)),
+              golden=(t == "int32"))
+    g.add(op, "matrix", lambda c: f(value=c.feed(c.rand(tf.float32, (6, 3))), **kca(c, 3)))
+    g.add(op, "scalar", lambda c: f(value=c.feed(np.float32(3.)), **kca(c)))
+    g.add(op, "threefry_scalar", lambda c: f(value=c.feed(np.float32(3.)), **kca(c, 2)),
+          golden=True)
 
 
 def gamma_ops(g):
