@@ -316,6 +316,27 @@ TEST(MultinomialTest, RejectsBadInputs) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST(RandomPoissonTest, FirstVersionDrawsAsTheSecond) {
+  auto node = [](const std::string& op) {
+    TestNode n("p", op);
+    n.Inputs(2)
+        .Attr("S", DT_INT32)
+        .Attr("dtype", DT_FLOAT)
+        .Attr("seed", int64_t{5})
+        .Attr("seed2", int64_t{6});
+    if (op == "RandomPoissonV2") n.Attr("R", DT_FLOAT);
+    return NodeDef(n);
+  };
+  const std::vector<Tensor> inputs = {Vec<int32_t>({4}),
+                                      Vec<float>({0.5f, 3.0f, 15.0f})};
+  const std::vector<float> v1 =
+      Values<float>(RunKernelOkOutput(node("RandomPoisson"), inputs));
+  const std::vector<float> v2 =
+      Values<float>(RunKernelOkOutput(node("RandomPoissonV2"), inputs));
+  ASSERT_EQ(v1.size(), 12u);
+  EXPECT_EQ(v1, v2);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace stepflow

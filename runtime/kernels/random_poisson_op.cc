@@ -1,8 +1,9 @@
 // RandomPoissonV2(shape, rate), rate R and output dtype each of half,
-// float, double, int32, int64: shape + rate.shape samples, each
-// Poisson(rate) for its rate (random_poisson.h), drawn by
-// RandomParamSampleOp (random_param_sample_op.h) from the node's seeded
-// stream; the values do not depend on the Scheduler's thread count.
+// float, double, int32, int64, and its predecessor RandomPoisson (rate and
+// output of one type): shape + rate.shape samples, each Poisson(rate) for
+// its rate (random_poisson.h), drawn by RandomParamSampleOp
+// (random_param_sample_op.h) from the node's seeded stream; the values do
+// not depend on the Scheduler's thread count.
 #include <cstdint>
 
 #include "runtime/kernels/random_param_sample_op.h"
@@ -30,6 +31,17 @@ SF_REGISTER_POISSON_RATE(int32_t)
 SF_REGISTER_POISSON_RATE(int64_t)
 #undef SF_REGISTER_POISSON_RATE
 #undef SF_REGISTER_POISSON
+
+// RandomPoisson, RandomPoissonV2's predecessor (TensorFlow refuses it in
+// GraphDefs from version 25 on): rate and output of one type.
+#define SF_REGISTER_POISSON_V1(T)                                          \
+  REGISTER_KERNEL_BUILDER(                                                 \
+      Name("RandomPoisson").Device(DEVICE_CPU).TypeConstraint<T>("dtype"), \
+      RandomParamSampleOp<T, T, SamplePoisson<T, T>>);
+SF_REGISTER_POISSON_V1(half)
+SF_REGISTER_POISSON_V1(float)
+SF_REGISTER_POISSON_V1(double)
+#undef SF_REGISTER_POISSON_V1
 
 }  // namespace
 }  // namespace stepflow

@@ -117,6 +117,18 @@ REGISTER_OP("StatelessParameterizedTruncatedNormal")
     .Attr("Tseed: {int32, int64} = DT_INT64")
     .Attr("dtype: {half, float, double}");
 
+// Removed from GraphDef version 25 (replaced by RandomPoissonV2); kept for
+// older graphs.
+REGISTER_OP("RandomPoisson")
+    .Input("shape: S")
+    .Input("rate: dtype")
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}")
+    .Attr("dtype: {half, float, double}")
+    .SetIsStateful();
+
 REGISTER_OP("RandomPoissonV2")
     .Input("shape: S")
     .Input("rate: R")
