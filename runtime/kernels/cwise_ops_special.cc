@@ -4,7 +4,9 @@
 //   unary:  Erf, Erfc, Lgamma, Digamma; IsFinite, IsNan, IsInf (bool
 //           output); Rint (round half to even)
 //   binary (NumPy broadcasting): Igamma(a, x), Igammac(a, x),
-//           IgammaGradA(a, x), Zeta(x, q), Polygamma(a, x)
+//           IgammaGradA(a, x), Zeta(x, q), Polygamma(a, x),
+//           RandomGammaGrad(alpha, sample) (d sample / d alpha of a
+//           Gamma(alpha, 1) sample, for RandomGamma's gradient)
 // Half and bfloat16 are computed in float and rounded once. Arguments
 // outside a function's domain give NaN (or inf at poles), never an error.
 // Type sets are TensorFlow 2.21's CPU kernels' (no bfloat16 Lgamma or
@@ -51,6 +53,7 @@ SF_NUMEXT_BINARY_FN(IgammaFn, igamma);
 SF_NUMEXT_BINARY_FN(IgammacFn, igammac);
 SF_NUMEXT_BINARY_FN(IgammaGradAFn, igamma_der_a);
 SF_NUMEXT_BINARY_FN(PolygammaFn, polygamma);
+SF_NUMEXT_BINARY_FN(RandomGammaGradFn, gamma_sample_der_alpha);
 #undef SF_NUMEXT_BINARY_FN
 
 // Hurwitz zeta(x, q), with the limit zeta(x > 1, +inf) = 0 (Eigen 3.4's
@@ -100,7 +103,8 @@ SF_GAMMA(half)
   SF_REGISTER_BINARY("Igammac", IgammacFn, T)         \
   SF_REGISTER_BINARY("IgammaGradA", IgammaGradAFn, T) \
   SF_REGISTER_BINARY("Zeta", ZetaFn, T)               \
-  SF_REGISTER_BINARY("Polygamma", PolygammaFn, T)
+  SF_REGISTER_BINARY("Polygamma", PolygammaFn, T)     \
+  SF_REGISTER_BINARY("RandomGammaGrad", RandomGammaGradFn, T)
 SF_FLOAT_DOUBLE(float)
 SF_FLOAT_DOUBLE(double)
 #undef SF_FLOAT_DOUBLE

@@ -41,9 +41,11 @@ uint64_t PhiloxRandom::position() const {
 }
 
 void PhiloxRandom::Skip(uint64_t blocks) {
-  const uint64_t next = position() + blocks;  // Wraps after 2^64 blocks.
+  const uint64_t low = position();
+  const uint64_t next = low + blocks;
   counter_[0] = static_cast<uint32_t>(next);
   counter_[1] = static_cast<uint32_t>(next >> 32);
+  if (next < low && ++counter_[2] == 0) ++counter_[3];  // Carry.
 }
 
 PhiloxRandom::Block PhiloxRandom::operator()() {

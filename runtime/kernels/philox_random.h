@@ -3,8 +3,10 @@
 // is a pure function of (key, counter i), so a stream can be split into
 // disjoint ranges without generating the skipped part.
 //
-// Stream layout used by the random kernels: key = seed (64 bits), counter =
-// (block index: 64 bits, seed2: 64 bits). Each block is four 32-bit words.
+// Stream layout used by the seeded random kernels: key = seed (64 bits),
+// counter = (block index: 64 bits, seed2: 64 bits). Each block is four 32-bit
+// words. The stateless kernels start from an arbitrary 128-bit counter
+// (stateless_random_seed.h); skipping carries across all 128 bits.
 //
 // GuardedPhiloxRandom is a kernel's stream: each Compute reserves the next
 // range of blocks under a mutex (the stream advances per invocation). Its
@@ -37,12 +39,16 @@ class PhiloxRandom {
 
   PhiloxRandom() : PhiloxRandom(0, 0) {}
   PhiloxRandom(uint64_t seed, uint64_t seed2);
+  PhiloxRandom(Counter counter, Key key) : key_(key), counter_(counter) {}
+
+  const Key& key() const { return key_; }
+  const Counter& counter() const { return counter_; }
 
   // The next block of the stream.
   Block operator()();
-  // Skips `blocks` blocks.
+  // Skips `blocks` blocks (the 128-bit counter advances, with carry).
   void Skip(uint64_t blocks);
-  // Index of the next block.
+  // Index of the next block (the counter's low 64 bits).
   uint64_t position() const;
 
  private:

@@ -174,6 +174,17 @@ void TruncatedNormalGroup(RandomWordStream* s, T out[kGroupSize<T>]) {
   }
 }
 
+// Value i of a block's unsigned 32-bit (one word) or 64-bit (two words,
+// low first) values.
+template <typename U>
+U BlockBits(const PhiloxRandom::Block& b, int i) {
+  if constexpr (sizeof(U) == 8) {
+    return static_cast<U>(b[2 * i]) | static_cast<U>(b[2 * i + 1]) << 32;
+  } else {
+    return static_cast<U>(b[i]);
+  }
+}
+
 // Uniform integers in [lo, hi) from one block; requires lo < hi.
 template <typename T>
 void UniformIntGroup(const PhiloxRandom::Block& b, T lo, T hi,
@@ -181,15 +192,30 @@ void UniformIntGroup(const PhiloxRandom::Block& b, T lo, T hi,
   using U = typename std::make_unsigned<T>::type;
   const U range = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
   for (int i = 0; i < kGroupSize<T>; ++i) {
-    U bits;
-    if constexpr (sizeof(T) == 8) {
-      bits = static_cast<U>(b[2 * i]) | static_cast<U>(b[2 * i + 1]) << 32;
-    } else {
-      bits = static_cast<U>(b[i]);
-    }
+    const U bits = BlockBits<U>(b, i);
     out[i] = static_cast<T>(static_cast<U>(static_cast<U>(lo) + bits % range));
   }
 }
+
+// Doubles of a two-per-block distribution (UniformGroup<double> or
+// NormalGroup<double>) for samplers that draw one value at a time: a block
+// is drawn when none is left and its two values are handed out last first,
+// the order of TensorFlow's rejection samplers (gamma, Poisson).
+template <void (*kGroup)(const PhiloxRandom::Block&, double*)>
+class DoubleDraws {
+ public:
+  double Next(PhiloxRandom* gen) {
+    if (remaining_ == 0) {
+      kGroup((*gen)(), values_);
+      remaining_ = 2;
+    }
+    return values_[--remaining_];
+  }
+
+ private:
+  double values_[2];
+  int remaining_ = 0;
+};
 
 }  // namespace stepflow
 

@@ -20,56 +20,17 @@
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/philox_random.h"
 #include "runtime/kernels/random_distributions.h"
+#include "runtime/kernels/random_fill.h"
+#include "runtime/kernels/random_op_util.h"
 
 namespace stepflow {
 namespace {
-
-template <typename Index>
-absl::Status ReadShape(const Tensor& t, TensorShape* shape) {
-  std::vector<int64_t> dims;
-  auto v = t.flat<Index>();
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    if (v(i) < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Dimension ", v(i), " must be >= 0"));
-    }
-    dims.push_back(static_cast<int64_t>(v(i)));
-  }
-  return TensorShape::BuildTensorShape(dims, shape);
-}
-
-// The output shape from the `shape` input.
-absl::Status ShapeFromInput(const OpKernel& op, const Tensor& t,
-                            TensorShape* shape) {
-  absl::Status s;
-  if (t.dims() != 1) {
-    s = absl::InvalidArgumentError(
-        absl::StrCat("shape must be a vector of {int32,int64}, got shape ",
-                     t.shape().DebugString()));
-  } else if (t.dtype() == DT_INT32) {
-    s = ReadShape<int32_t>(t, shape);
-  } else if (t.dtype() == DT_INT64) {
-    s = ReadShape<int64_t>(t, shape);
-  } else {
-    s = absl::InvalidArgumentError(absl::StrCat(
-        "shape must be int32 or int64, got ", DataTypeString(t.dtype())));
-  }
-  if (s.ok()) return s;
-  // Whatever ReadShape's code, a bad shape input is InvalidArgument.
-  return AttachDef(absl::InvalidArgumentError(s.message()), op.name());
-}
 
 // Shared by all random kernels: attrs, the stream, the output.
 class RandomOpBase : public OpKernel {
  public:
   explicit RandomOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    int64_t seed = 0, seed2 = 0;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("seed", &seed));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("seed2", &seed2));
-    Env* env = ctx->env();
-    OP_REQUIRES_OK(
-        ctx,
-        generator_.Init(seed, seed2, env != nullptr ? env->random : nullptr));
+    OP_REQUIRES_OK(ctx, InitGeneratorFromAttrs(ctx, &generator_));
   }
 
  protected:
@@ -84,9 +45,7 @@ class RandomOpBase : public OpKernel {
   GuardedPhiloxRandom generator_;
 };
 
-enum class Distribution { kUniform, kNormal, kTruncatedNormal };
-
-template <typename T, Distribution kDist>
+template <typename T, template <typename> class Dist>
 class RandomFloatOp : public RandomOpBase {
  public:
   using RandomOpBase::RandomOpBase;
@@ -94,42 +53,26 @@ class RandomFloatOp : public RandomOpBase {
   void Compute(OpKernelContext* ctx) override {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, AllocateOutput(ctx, &out));
-    const uint64_t n = static_cast<uint64_t>(out->NumElements());
+    const int64_t n = out->NumElements();
     if (n == 0) return;
-    const PhiloxRandom base =
-        generator_.ReserveBlocks(n * kBlocksReservedPerValue);
-    constexpr int kGroup = kGroupSize<T>;
-    T* data = out->base<T>();
-    T group[kGroup];
-    PhiloxRandom blocks = base;
-    for (uint64_t start = 0, g = 0; start < n; start += kGroup, ++g) {
-      if (kDist == Distribution::kUniform) {
-        UniformGroup<T>(blocks(), group);
-      } else if (kDist == Distribution::kNormal) {
-        NormalGroup<T>(blocks(), group);
-      } else {
-        PhiloxRandom gen = base;
-        gen.Skip(g * kTruncatedSkip<T>);
-        RandomWordStream words(gen);
-        TruncatedNormalGroup<T>(&words, group);
-      }
-      const uint64_t count = std::min<uint64_t>(kGroup, n - start);
-      std::copy(group, group + count, data + start);
-    }
+    const PhiloxRandom base = generator_.ReserveBlocks(
+        static_cast<uint64_t>(n) * kBlocksReservedPerValue);
+    FillRandomGroups<T>(base, Dist<T>(), n, 0, RandomGroupCount<T>(n),
+                        out->base<T>());
   }
 };
 
 #define SF_REGISTER_RANDOM(T)                                                \
   REGISTER_KERNEL_BUILDER(                                                   \
       Name("RandomUniform").Device(DEVICE_CPU).TypeConstraint<T>("dtype"),   \
-      RandomFloatOp<T, Distribution::kUniform>);                             \
+      RandomFloatOp<T, UniformDist>);                                        \
   REGISTER_KERNEL_BUILDER(Name("RandomStandardNormal")                       \
                               .Device(DEVICE_CPU)                            \
                               .TypeConstraint<T>("dtype"),                   \
-                          RandomFloatOp<T, Distribution::kNormal>);          \
+                          RandomFloatOp<T, NormalDist>);                     \
   REGISTER_KERNEL_BUILDER(                                                   \
       Name("TruncatedNormal").Device(DEVICE_CPU).TypeConstraint<T>("dtype"), \
-      RandomFloatOp<T, Distribution::kTruncatedNormal>);
+      RandomFloatOp<T, TruncatedNormalDist>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_RANDOM)
 #undef SF_REGISTER_RANDOM
 
@@ -161,15 +104,11 @@ class RandomUniformIntOp : public RandomOpBase {
                 AttachDef(absl::InvalidArgumentError(absl::StrCat(
                               "Need minval < maxval: ", lo, " >= ", hi)),
                           name()));
-    PhiloxRandom blocks = generator_.ReserveBlocks(n * kBlocksReservedPerValue);
-    constexpr int kGroup = kGroupSize<T>;
-    T* data = out->base<T>();
-    T group[kGroup];
-    for (uint64_t start = 0; start < n; start += kGroup) {
-      UniformIntGroup<T>(blocks(), lo, hi, group);
-      std::copy(group, group + std::min<uint64_t>(kGroup, n - start),
-                data + start);
-    }
+    const PhiloxRandom base =
+        generator_.ReserveBlocks(n * kBlocksReservedPerValue);
+    FillRandomGroups<T>(
+        base, UniformIntDist<T>{lo, hi}, static_cast<int64_t>(n), 0,
+        RandomGroupCount<T>(static_cast<int64_t>(n)), out->base<T>());
   }
 };
 

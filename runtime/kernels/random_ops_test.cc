@@ -1,5 +1,6 @@
 // Random kernels: ranges, moments, truncation, seeding and stream advance.
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -246,6 +247,94 @@ TEST(RandomOpsTest, UniformIntErrors) {
   EXPECT_TRUE(
       r.RunValues({Vec<int32_t>({0}), Scalar<int32_t>(4), Scalar<int32_t>(4)})
           .ok());
+}
+
+TEST(RandomShuffleTest, PermutesRowsAndAdvances) {
+  RefKernelRunner r;
+  ASSERT_TRUE(r.Init(TestNode("shuffle", "RandomShuffle")
+                         .Inputs(1)
+                         .Attr("T", DT_INT32)
+                         .Attr("seed", int64_t{3})
+                         .Attr("seed2", int64_t{4}))
+                  .ok());
+  std::vector<int32_t> rows;
+  for (int32_t i = 0; i < 50; ++i) rows.insert(rows.end(), {i, 100 + i});
+  const Tensor in = Make<int32_t>(TensorShape({50, 2}), rows);
+  const std::vector<int32_t> first = Values<int32_t>(RunOnce(&r, {in}));
+  const std::vector<int32_t> second = Values<int32_t>(RunOnce(&r, {in}));
+  EXPECT_NE(first, second);
+  std::vector<bool> seen(50, false);
+  for (int i = 0; i < 50; ++i) {
+    const int32_t row = first[2 * i];
+    ASSERT_GE(row, 0);
+    ASSERT_LT(row, 50);
+    EXPECT_EQ(first[2 * i + 1], 100 + row);
+    EXPECT_FALSE(seen[row]);
+    seen[row] = true;
+  }
+}
+
+TEST(MultinomialTest, SkipsNonFiniteLogits) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const Tensor logits = Make<float>(
+      TensorShape({3, 3}),
+      {-inf, 0.0f, inf, -inf, -inf, -inf, std::nanf(""), 1.0f, -inf});
+  const std::vector<int64_t> out =
+      Values<int64_t>(RunKernelOkOutput(TestNode("m", "Multinomial")
+                                            .Inputs(2)
+                                            .Attr("T", DT_FLOAT)
+                                            .Attr("output_dtype", DT_INT64)
+                                            .Attr("seed", int64_t{1})
+                                            .Attr("seed2", int64_t{2}),
+                                        {logits, Scalar<int32_t>(20)}));
+  ASSERT_EQ(out.size(), 60u);
+  for (int s = 0; s < 20; ++s) {
+    EXPECT_EQ(out[s], 1);       // the only finite logit
+    EXPECT_EQ(out[20 + s], 3);  // none finite: the class count
+    EXPECT_EQ(out[40 + s], 1);
+  }
+}
+
+TEST(MultinomialTest, RejectsBadInputs) {
+  const NodeDef def = TestNode("m", "Multinomial")
+                          .Inputs(2)
+                          .Attr("T", DT_FLOAT)
+                          .Attr("output_dtype", DT_INT64)
+                          .Attr("seed", int64_t{1})
+                          .Attr("seed2", int64_t{2});
+  Tensor out;
+  EXPECT_EQ(
+      RunKernel(def, {Make<float>(TensorShape({2, 0}), {}), Scalar<int32_t>(3)},
+                &out)
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(RunKernel(def,
+                      {Make<float>(TensorShape({1, 2}), {0.f, 1.f}),
+                       Scalar<int32_t>(-1)},
+                      &out)
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(RandomPoissonTest, FirstVersionDrawsAsTheSecond) {
+  auto node = [](const std::string& op) {
+    TestNode n("p", op);
+    n.Inputs(2)
+        .Attr("S", DT_INT32)
+        .Attr("dtype", DT_FLOAT)
+        .Attr("seed", int64_t{5})
+        .Attr("seed2", int64_t{6});
+    if (op == "RandomPoissonV2") n.Attr("R", DT_FLOAT);
+    return NodeDef(n);
+  };
+  const std::vector<Tensor> inputs = {Vec<int32_t>({4}),
+                                      Vec<float>({0.5f, 3.0f, 15.0f})};
+  const std::vector<float> v1 =
+      Values<float>(RunKernelOkOutput(node("RandomPoisson"), inputs));
+  const std::vector<float> v2 =
+      Values<float>(RunKernelOkOutput(node("RandomPoissonV2"), inputs));
+  ASSERT_EQ(v1.size(), 12u);
+  EXPECT_EQ(v1, v2);
 }
 
 }  // namespace

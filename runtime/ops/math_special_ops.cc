@@ -16,6 +16,13 @@ SF_SPECIAL_OP("Zeta", "x", "q", "T: {float, double}");
 SF_SPECIAL_OP("Polygamma", "a", "x", "T: {float, double}");
 #undef SF_SPECIAL_OP
 
+// The derivative of a Gamma(alpha, 1) sample with respect to alpha.
+REGISTER_OP("RandomGammaGrad")
+    .Input("alpha: T")
+    .Input("sample: T")
+    .Output("output: T")
+    .Attr("T: {float, double}");
+
 // a, b and x are scalars or share one shape.
 REGISTER_OP("Betainc")
     .Input("a: T")

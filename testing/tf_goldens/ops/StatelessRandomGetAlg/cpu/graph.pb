@@ -1,0 +1,3 @@
+
+.
+StatelessRandomGetAlgStatelessRandomGetAlg"ª

@@ -1,0 +1,14 @@
+
+0
+shapePlaceholder*
+dtype0*
+shape:
+/
+seedPlaceholder*
+dtype0	*
+shape:
+d
+StatelessTruncatedNormalStatelessTruncatedNormalshapeseed*
+Tseed0	*
+T0*
+dtype0"ª
