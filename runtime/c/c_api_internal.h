@@ -19,6 +19,8 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <set>
+#include <utility>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
+#include "proto/graph.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/common/session.h"
 #include "runtime/common/session_options.h"
@@ -41,22 +44,70 @@ struct TF_Status {
   std::string message;
 };
 
-// Either backed by a stepflow Tensor (TF_AllocateTensor of a fixed-size
-// type, fetched outputs: feeds share the buffer) or by caller memory with a
-// deallocator (TF_NewTensor, and TF_AllocateTensor otherwise).
-struct TF_Tensor {
-  ~TF_Tensor();
-  TF_DataType dtype = TF_FLOAT;
-  std::vector<int64_t> dims;
-  stepflow::Tensor backing;  // IsInitialized() iff backed.
+namespace stepflow {
+namespace c_api {
+
+// The bytes behind one or more TF_Tensors (TF_TensorBitcastFrom shares
+// them). Exactly one source: a runtime Tensor (`backing`), bytes the C API
+// allocated (`owned`, freed with free()), or caller memory released through
+// `deallocator`. `data` points at the first byte in every case.
+struct TensorStorage {
+  TensorStorage() = default;
+  TensorStorage(const TensorStorage&) = delete;
+  TensorStorage& operator=(const TensorStorage&) = delete;
+  ~TensorStorage();
+
+  Tensor backing;
+  void* owned = nullptr;
   void* data = nullptr;
   size_t len = 0;
   void (*deallocator)(void* data, size_t len, void* arg) = nullptr;
   void* deallocator_arg = nullptr;
+  // TF_TString elements at `data` whose heap bytes this storage frees
+  // (string tensors the C API allocated or fetched).
+  size_t owned_tstrings = 0;
+};
+
+}  // namespace c_api
+}  // namespace stepflow
+
+struct TF_Tensor {
+  TF_DataType dtype = TF_FLOAT;
+  std::vector<int64_t> dims;
+  std::shared_ptr<stepflow::c_api::TensorStorage> storage;  // Never null.
+};
+
+// An operation being built: everything is kept as NodeDef pieces and
+// validated at TF_FinishOperation (by importing a one-node GraphDef).
+struct TF_OperationDescription {
+  TF_Graph* graph = nullptr;
+  stepflow::NodeDef node_def;  // name, op, device and attrs.
+  std::vector<std::string> inputs;          // "name:index".
+  std::vector<std::string> control_inputs;  // Operation names.
+  std::set<std::string> colocation;         // "loc:@name".
+  // First builder misuse, reported by TF_FinishOperation.
+  absl::Status error;
 };
 
 struct TF_ImportGraphDefOptions {
   std::string prefix;
+  std::string default_device;
+  bool uniquify_names = false;
+  bool uniquify_prefix = false;
+  // (source name, source index) -> existing output, in insertion order.
+  std::vector<std::pair<std::pair<std::string, int>, TF_Output>> input_map;
+  std::map<std::string, TF_Operation*> control_map;
+  std::vector<TF_Operation*> control_dependencies;
+  std::vector<std::pair<std::string, int>> return_outputs;
+  std::vector<std::string> return_operations;
+};
+
+struct TF_ImportGraphDefResults {
+  std::vector<TF_Output> return_outputs;
+  std::vector<TF_Operation*> return_operations;
+  std::vector<std::string> missing_names;
+  std::vector<const char*> missing_name_ptrs;
+  std::vector<int> missing_indexes;
 };
 
 struct TF_SessionOptions {
@@ -94,6 +145,10 @@ struct TF_Graph {
   std::map<int64_t, SessionEntry> sessions ABSL_GUARDED_BY(mu);
   int64_t next_session_id ABSL_GUARDED_BY(mu) = 0;
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
+  // Output shapes recorded by TF_GraphSetTensorShape, by (node id, output).
+  // Only known ranks are recorded; -1 is an unknown dimension.
+  std::map<std::pair<int, int>, std::vector<int64_t>> shapes
+      ABSL_GUARDED_BY(mu);
   // Set by the test-only early_graph_free planted bug
   // (runtime/framework/planted_bug.h) when it counted this graph as freed
   // early; the destructor then does not count it again.
@@ -122,13 +177,22 @@ void Set(TF_Status* s, absl::Status status);
 // a malloc'd copy of `bytes`, freed by TF_DeleteBuffer.
 void SetBufferBytes(const std::string& bytes, TF_Buffer* buffer);
 
-// The Tensor a TF_Tensor feeds: shares a backed tensor's buffer, copies
-// caller memory. InvalidArgument for types without a fixed element size or
-// a byte size that does not match the shape.
+// The Tensor a TF_Tensor feeds: shares a runtime buffer of the same type
+// and element count, copies otherwise (TF_TString elements become strings).
+// InvalidArgument for resource/variant tensors or a byte size that does
+// not match the shape.
 absl::Status TensorFromC(const TF_Tensor& t, Tensor* out);
-// A new TF_Tensor sharing `t`'s buffer. Unimplemented for types without a
-// fixed element size (string, resource, variant).
+// A new TF_Tensor: sharing `t`'s buffer for fixed-size types, TF_TString
+// copies for strings. Unimplemented for resource and variant tensors.
 absl::Status TensorToC(const Tensor& t, TF_Tensor** out);
+
+// True if `op` is a live operation of `graph` (not another graph's).
+bool InGraph(const TF_Graph& graph, const Node* op)
+    ABSL_SHARED_LOCKS_REQUIRED(graph.mu);
+
+// The NodeDef of `node` with inputs rebuilt from its edges (data inputs in
+// order, then sorted control inputs), as GraphDefs show it.
+void NodeToDef(const Node& node, NodeDef* def);
 
 // TF_Operation* <-> Node*: a TF_Operation is never defined; pointers are
 // the graph's Node*s.

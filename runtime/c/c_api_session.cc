@@ -393,3 +393,13 @@ int64_t TF_DeviceListMemoryBytes(const TF_DeviceList* list, int index,
 }
 
 }  // extern "C"
+
+extern "C" {
+
+uint64_t TF_DeviceListIncarnation(const TF_DeviceList* list, int index,
+                                  TF_Status* status) {
+  const stepflow::DeviceAttributes* d = Device(list, index, status);
+  return d == nullptr ? 0 : d->incarnation();
+}
+
+}  // extern "C"

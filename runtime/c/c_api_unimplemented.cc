@@ -1,0 +1,130 @@
+// Entry points of TensorFlow's C API that this runtime does not provide yet:
+// graph functions, while loops and symbolic gradients. Each reports
+// TF_UNIMPLEMENTED (or returns an empty result) so programs that merely
+// reference them still link and fail cleanly at run time.
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/c/c_api.h"
+#include "runtime/c/c_api_internal.h"
+
+using stepflow::c_api::Set;
+
+namespace {
+
+void Unimplemented(TF_Status* status, const char* what) {
+  Set(status, absl::UnimplementedError(
+                  absl::StrCat(what, " is not supported by this runtime yet")));
+}
+
+}  // namespace
+
+extern "C" {
+
+void TF_GraphCopyFunction(TF_Graph* g, const TF_Function* func,
+                          const TF_Function* grad, TF_Status* status) {
+  (void)g;
+  (void)func;
+  (void)grad;
+  Unimplemented(status, "TF_GraphCopyFunction");
+}
+
+int TF_GraphNumFunctions(TF_Graph* g) {
+  (void)g;
+  return 0;
+}
+
+int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func,
+                         TF_Status* status) {
+  (void)g;
+  (void)funcs;
+  (void)max_func;
+  Set(status, absl::OkStatus());
+  return 0;
+}
+
+TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs,
+                           TF_Status* status) {
+  (void)g;
+  (void)inputs;
+  (void)ninputs;
+  Unimplemented(status, "TF_NewWhile");
+  return TF_WhileParams{0, nullptr, nullptr, TF_Output{nullptr, 0},
+                        nullptr, nullptr, nullptr, nullptr};
+}
+
+void TF_FinishWhile(const TF_WhileParams* params, TF_Status* status,
+                    TF_Output* outputs) {
+  (void)params;
+  (void)outputs;
+  Unimplemented(status, "TF_FinishWhile");
+}
+
+void TF_AbortWhile(const TF_WhileParams* params) { (void)params; }
+
+void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny, TF_Output* x, int nx,
+                     TF_Output* dx, TF_Status* status, TF_Output* dy) {
+  TF_AddGradientsWithPrefix(g, nullptr, y, ny, x, nx, dx, status, dy);
+}
+
+void TF_AddGradientsWithPrefix(TF_Graph* g, const char* prefix, TF_Output* y,
+                               int ny, TF_Output* x, int nx, TF_Output* dx,
+                               TF_Status* status, TF_Output* dy) {
+  (void)g;
+  (void)prefix;
+  (void)y;
+  (void)ny;
+  (void)x;
+  (void)nx;
+  (void)dx;
+  (void)dy;
+  Unimplemented(status, "TF_AddGradients");
+}
+
+TF_Function* TF_GraphToFunction(
+    const TF_Graph* fn_body, const char* fn_name,
+    unsigned char append_hash_to_fn_name, int num_opers,
+    const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
+    int noutputs, const TF_Output* outputs, const char* const* output_names,
+    const TF_FunctionOptions* opts, const char* description,
+    TF_Status* status) {
+  (void)fn_body;
+  (void)fn_name;
+  (void)append_hash_to_fn_name;
+  (void)num_opers;
+  (void)opers;
+  (void)ninputs;
+  (void)inputs;
+  (void)noutputs;
+  (void)outputs;
+  (void)output_names;
+  (void)opts;
+  (void)description;
+  Unimplemented(status, "TF_GraphToFunction");
+  return nullptr;
+}
+
+const char* TF_FunctionName(TF_Function* func) {
+  (void)func;
+  return "";
+}
+
+void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def,
+                              TF_Status* status) {
+  (void)func;
+  (void)output_func_def;
+  Unimplemented(status, "TF_FunctionToFunctionDef");
+}
+
+TF_Function* TF_FunctionImportFunctionDef(const void* proto, size_t proto_len,
+                                          TF_Status* status) {
+  (void)proto;
+  (void)proto_len;
+  Unimplemented(status, "TF_FunctionImportFunctionDef");
+  return nullptr;
+}
+
+void TF_DeleteFunction(TF_Function* func) { (void)func; }
+
+}  // extern "C"
