@@ -313,8 +313,7 @@ void TF_OperationGetAttrTypeList(TF_Operation* oper, const char* attr_name,
 }
 
 void TF_OperationGetAttrShape(TF_Operation* oper, const char* attr_name,
-                              int64_t* value, int num_dims,
-                              TF_Status* status) {
+                              int64_t* value, int num_dims, TF_Status* status) {
   const AttrValue* v =
       LookupKind(oper, attr_name, AttrValue::kShape, "a shape", status);
   if (v == nullptr || !CheckOut(value, num_dims, status)) return;
@@ -323,9 +322,9 @@ void TF_OperationGetAttrShape(TF_Operation* oper, const char* attr_name,
 }
 
 void TF_OperationGetAttrShapeList(TF_Operation* oper, const char* attr_name,
-                                  int64_t** dims, int* num_dims,
-                                  int num_shapes, int64_t* storage,
-                                  int storage_size, TF_Status* status) {
+                                  int64_t** dims, int* num_dims, int num_shapes,
+                                  int64_t* storage, int storage_size,
+                                  TF_Status* status) {
   const AttrValue::ListValue* l = LookupList(oper, attr_name, status);
   if (l == nullptr || !CheckOut(dims, num_shapes, status) ||
       !CheckOut(num_dims, num_shapes, status)) {
@@ -367,16 +366,14 @@ void TF_OperationGetAttrTensorShapeProto(TF_Operation* oper,
 
 void TF_OperationGetAttrTensorShapeProtoList(TF_Operation* oper,
                                              const char* attr_name,
-                                             TF_Buffer** values,
-                                             int max_values,
+                                             TF_Buffer** values, int max_values,
                                              TF_Status* status) {
   const AttrValue::ListValue* l = LookupList(oper, attr_name, status);
   if (l == nullptr || !CheckOut(values, max_values, status)) return;
   const int n = std::min(max_values, l->shape_size());
   for (int i = 0; i < n; ++i) {
     values[i] = TF_NewBuffer();
-    stepflow::c_api::SetBufferBytes(l->shape(i).SerializeAsString(),
-                                    values[i]);
+    stepflow::c_api::SetBufferBytes(l->shape(i).SerializeAsString(), values[i]);
   }
 }
 
@@ -420,7 +417,8 @@ void TF_OperationGetAttrValueProto(TF_Operation* oper, const char* attr_name,
 int TF_OperationGetNumAttrs(TF_Operation* oper) {
   return oper == nullptr
              ? 0
-             : static_cast<int>(stepflow::c_api::ToNode(oper)->def().attr_size());
+             : static_cast<int>(
+                   stepflow::c_api::ToNode(oper)->def().attr_size());
 }
 
 int TF_OperationGetAttrNameLength(TF_Operation* oper, int i) {
@@ -438,9 +436,9 @@ void TF_OperationGetAttrName(TF_Operation* oper, int i, char* output,
   }
   const std::vector<std::string> names = stepflow::c_api::AttrNames(oper);
   if (i < 0 || i >= static_cast<int>(names.size())) {
-    Set(status, absl::OutOfRangeError(absl::StrCat(
-                    "attribute index ", i, " out of range [0, ", names.size(),
-                    ")")));
+    Set(status,
+        absl::OutOfRangeError(absl::StrCat(
+            "attribute index ", i, " out of range [0, ", names.size(), ")")));
     return;
   }
   std::memcpy(output, names[i].data(), names[i].size());

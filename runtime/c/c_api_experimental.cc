@@ -21,8 +21,7 @@ using stepflow::c_api::Set;
 
 extern "C" {
 
-void TF_EnableXLACompilation(TF_SessionOptions* options,
-                             unsigned char enable) {
+void TF_EnableXLACompilation(TF_SessionOptions* options, unsigned char enable) {
   (void)options;
   (void)enable;
 }

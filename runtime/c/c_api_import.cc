@@ -132,9 +132,8 @@ absl::Status Import(TF_Graph* graph, const TF_Buffer* graph_def,
   std::string prefix(trimmed);
   if (!prefix.empty()) {
     if (opts.uniquify_prefix) {
-      prefix = Uniquify(prefix, [&](const std::string& p) {
-        return NameInUse(g, p);
-      });
+      prefix = Uniquify(prefix,
+                        [&](const std::string& p) { return NameInUse(g, p); });
     } else if (NameInUse(g, prefix)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Import node name prefix '", prefix,
@@ -167,15 +166,15 @@ absl::Status Import(TF_Graph* graph, const TF_Buffer* graph_def,
     if (mapped.count({name, index}) > 0) continue;
     auto it = by_name.find(name);
     if (it == by_name.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Requested return tensor '", name, ":", index,
-          "' not found in graph def"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Requested return tensor '", name, ":", index,
+                       "' not found in graph def"));
     }
     const int outputs = NumOutputs(g, *it->second);
     if (outputs >= 0 && (index < 0 || index >= outputs)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Invalid return output ", index, " of node '", name,
-          "', which has ", outputs, " output(s)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Invalid return output ", index, " of node '", name,
+                       "', which has ", outputs, " output(s)"));
     }
   }
   for (const std::string& name : opts.return_operations) {
@@ -212,8 +211,7 @@ absl::Status Import(TF_Graph* graph, const TF_Buffer* graph_def,
       auto r = renamed.find(src);
       if (r == renamed.end()) continue;  // Names an existing operation.
       has_imported_input = true;
-      input = index < 0 ? "^" + r->second
-                        : absl::StrCat(r->second, ":", index);
+      input = index < 0 ? "^" + r->second : absl::StrCat(r->second, ":", index);
     }
     if (!has_imported_input) {
       for (TF_Operation* op : opts.control_dependencies) {
@@ -322,8 +320,7 @@ void TF_ImportGraphDefOptionsAddControlDependency(
 }
 
 void TF_ImportGraphDefOptionsAddReturnOutput(TF_ImportGraphDefOptions* opts,
-                                             const char* oper_name,
-                                             int index) {
+                                             const char* oper_name, int index) {
   if (opts == nullptr || oper_name == nullptr) return;
   opts->return_outputs.emplace_back(oper_name, index);
 }
@@ -341,8 +338,7 @@ void TF_ImportGraphDefOptionsAddReturnOperation(TF_ImportGraphDefOptions* opts,
 
 int TF_ImportGraphDefOptionsNumReturnOperations(
     const TF_ImportGraphDefOptions* opts) {
-  return opts == nullptr ? 0
-                         : static_cast<int>(opts->return_operations.size());
+  return opts == nullptr ? 0 : static_cast<int>(opts->return_operations.size());
 }
 
 void TF_ImportGraphDefResultsReturnOutputs(TF_ImportGraphDefResults* results,
@@ -411,9 +407,9 @@ void TF_GraphImportGraphDefWithReturnOutputs(
   const int expected = TF_ImportGraphDefOptionsNumReturnOutputs(options);
   if (num_return_outputs != expected ||
       (num_return_outputs > 0 && return_outputs == nullptr)) {
-    Set(status, absl::InvalidArgumentError(absl::StrCat(
-                    "Expected 'num_return_outputs' to be ", expected,
-                    ", got ", num_return_outputs)));
+    Set(status, absl::InvalidArgumentError(
+                    absl::StrCat("Expected 'num_return_outputs' to be ",
+                                 expected, ", got ", num_return_outputs)));
     return;
   }
   TF_ImportGraphDefResults* results =

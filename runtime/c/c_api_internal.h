@@ -19,10 +19,10 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
-#include <set>
-#include <utility>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -81,7 +81,7 @@ struct TF_Tensor {
 // validated at TF_FinishOperation (by importing a one-node GraphDef).
 struct TF_OperationDescription {
   TF_Graph* graph = nullptr;
-  stepflow::NodeDef node_def;  // name, op, device and attrs.
+  stepflow::NodeDef node_def;               // name, op, device and attrs.
   std::vector<std::string> inputs;          // "name:index".
   std::vector<std::string> control_inputs;  // Operation names.
   std::set<std::string> colocation;         // "loc:@name".

@@ -82,8 +82,7 @@ int ListLength(TF_Operation* oper, const char* arg_name, bool outputs,
 }
 
 // Control-edge neighbours of `oper` that are operations.
-std::vector<TF_Operation*> ControlNeighbours(TF_Operation* oper,
-                                             bool inputs) {
+std::vector<TF_Operation*> ControlNeighbours(TF_Operation* oper, bool inputs) {
   std::vector<TF_Operation*> result;
   if (oper == nullptr) return result;
   const Node* node = ToNode(oper);

@@ -36,9 +36,9 @@ void Fail(TF_OperationDescription* desc, absl::Status s) {
 AttrValue* Slot(TF_OperationDescription* desc, const char* attr_name) {
   if (desc == nullptr) return nullptr;
   if (attr_name == nullptr) {
-    Fail(desc, absl::InvalidArgumentError(absl::StrCat(
-                   "NULL attribute name for operation '",
-                   desc->node_def.name(), "'")));
+    Fail(desc, absl::InvalidArgumentError(
+                   absl::StrCat("NULL attribute name for operation '",
+                                desc->node_def.name(), "'")));
     return nullptr;
   }
   AttrValue* v = &(*desc->node_def.mutable_attr())[attr_name];
@@ -51,9 +51,9 @@ AttrValue* Slot(TF_OperationDescription* desc, const char* attr_name) {
 bool CheckList(TF_OperationDescription* desc, const char* attr_name,
                const void* values, int num_values) {
   if (num_values >= 0 && (num_values == 0 || values != nullptr)) return true;
-  Fail(desc, absl::InvalidArgumentError(absl::StrCat(
-                 "invalid list for attribute '", attr_name, "' of operation '",
-                 desc->node_def.name(), "'")));
+  Fail(desc, absl::InvalidArgumentError(
+                 absl::StrCat("invalid list for attribute '", attr_name,
+                              "' of operation '", desc->node_def.name(), "'")));
   return false;
 }
 
@@ -80,16 +80,16 @@ absl::Status ProtoFromCTensor(const TF_Tensor* t, TensorProto* proto) {
 bool CheckSameGraph(TF_OperationDescription* desc, TF_Operation* op,
                     const char* what) {
   if (op == nullptr) {
-    Fail(desc, absl::InvalidArgumentError(absl::StrCat(
-                   "NULL ", what, " for operation '", desc->node_def.name(),
-                   "'")));
+    Fail(desc,
+         absl::InvalidArgumentError(absl::StrCat(
+             "NULL ", what, " for operation '", desc->node_def.name(), "'")));
     return false;
   }
   absl::MutexLock l(&desc->graph->mu);
   if (InGraph(*desc->graph, ToNode(op))) return true;
-  Fail(desc, absl::InvalidArgumentError(absl::StrCat(
-                 what, " for operation '", desc->node_def.name(),
-                 "' is from a different graph")));
+  Fail(desc, absl::InvalidArgumentError(
+                 absl::StrCat(what, " for operation '", desc->node_def.name(),
+                              "' is from a different graph")));
   return false;
 }
 
@@ -211,9 +211,9 @@ void TF_SetAttrString(TF_OperationDescription* desc, const char* attr_name,
     Fail(desc, absl::InvalidArgumentError("NULL string attribute value"));
     return;
   }
-  v->set_s(value == nullptr ? std::string()
-                            : std::string(static_cast<const char*>(value),
-                                          length));
+  v->set_s(value == nullptr
+               ? std::string()
+               : std::string(static_cast<const char*>(value), length));
 }
 
 void TF_SetAttrStringList(TF_OperationDescription* desc, const char* attr_name,
@@ -291,24 +291,26 @@ void TF_SetAttrTypeList(TF_OperationDescription* desc, const char* attr_name,
   }
 }
 
-void TF_SetAttrPlaceholder(TF_OperationDescription* desc,
-                           const char* attr_name, const char* placeholder) {
+void TF_SetAttrPlaceholder(TF_OperationDescription* desc, const char* attr_name,
+                           const char* placeholder) {
   stepflow::AttrValue* v = Slot(desc, attr_name);
-  if (v != nullptr) v->set_placeholder(placeholder == nullptr ? "" : placeholder);
+  if (v != nullptr)
+    v->set_placeholder(placeholder == nullptr ? "" : placeholder);
 }
 
 void TF_SetAttrFuncName(TF_OperationDescription* desc, const char* attr_name,
                         const char* value, size_t length) {
   stepflow::AttrValue* v = Slot(desc, attr_name);
   if (v == nullptr) return;
-  v->mutable_func()->set_name(
-      value == nullptr ? std::string() : std::string(value, length));
+  v->mutable_func()->set_name(value == nullptr ? std::string()
+                                               : std::string(value, length));
 }
 
 void TF_SetAttrShape(TF_OperationDescription* desc, const char* attr_name,
                      const int64_t* dims, int num_dims) {
   stepflow::AttrValue* v = Slot(desc, attr_name);
-  if (v != nullptr) stepflow::c_api::ShapeFromDims(dims, num_dims, v->mutable_shape());
+  if (v != nullptr)
+    stepflow::c_api::ShapeFromDims(dims, num_dims, v->mutable_shape());
 }
 
 void TF_SetAttrShapeList(TF_OperationDescription* desc, const char* attr_name,
@@ -418,7 +420,8 @@ void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name,
   }
   if (std::string(attr_name) == "_class") {
     // Colocation set this way joins the TF_ColocateWith set.
-    for (const std::string& loc : value.list().s()) desc->colocation.insert(loc);
+    for (const std::string& loc : value.list().s())
+      desc->colocation.insert(loc);
     Set(status, absl::OkStatus());
     return;
   }
@@ -429,8 +432,8 @@ void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name,
 TF_Operation* TF_FinishOperation(TF_OperationDescription* desc,
                                  TF_Status* status) {
   if (desc == nullptr) {
-    Set(status, absl::InvalidArgumentError(
-                    "TF_FinishOperation: description is NULL"));
+    Set(status,
+        absl::InvalidArgumentError("TF_FinishOperation: description is NULL"));
     return nullptr;
   }
   TF_Operation* op = stepflow::c_api::Finish(desc, status);

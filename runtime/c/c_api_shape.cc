@@ -33,7 +33,8 @@ StaticShape FromProto(const TensorShapeProto& proto) {
   StaticShape s;
   if (proto.unknown_rank()) return s;
   s.rank = proto.dim_size();
-  for (const auto& d : proto.dim()) s.dims.push_back(d.size() < 0 ? -1 : d.size());
+  for (const auto& d : proto.dim())
+    s.dims.push_back(d.size() < 0 ? -1 : d.size());
   return s;
 }
 
@@ -70,10 +71,10 @@ absl::Status CheckOutput(const TF_Graph& graph, TF_Output out)
         "output's operation is NULL or not in this graph");
   }
   if (out.index < 0 || out.index >= node->num_outputs()) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "Node '", node->name(), "' (type: '", node->type_string(),
-        "', num of outputs: ", node->num_outputs(), ") does not have output ",
-        out.index));
+    return absl::OutOfRangeError(
+        absl::StrCat("Node '", node->name(), "' (type: '", node->type_string(),
+                     "', num of outputs: ", node->num_outputs(),
+                     ") does not have output ", out.index));
   }
   return absl::OkStatus();
 }
@@ -92,8 +93,8 @@ StaticShape KnownShape(const TF_Graph& graph, TF_Output out)
 }
 
 // Merges `dims` into `known`; InvalidArgument if they are incompatible.
-absl::Status Merge(const StaticShape& known, const int64_t* dims,
-                   int num_dims, std::vector<int64_t>* merged) {
+absl::Status Merge(const StaticShape& known, const int64_t* dims, int num_dims,
+                   std::vector<int64_t>* merged) {
   merged->assign(dims, dims + num_dims);
   for (int64_t& d : *merged) {
     if (d < -1) {
@@ -103,17 +104,18 @@ absl::Status Merge(const StaticShape& known, const int64_t* dims,
   }
   if (known.rank < 0) return absl::OkStatus();
   if (known.rank != num_dims) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Shapes must be equal rank, but are ", known.rank,
-                     " and ", num_dims));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Shapes must be equal rank, but are ", known.rank, " and ", num_dims));
   }
   for (int i = 0; i < num_dims; ++i) {
     const int64_t a = known.dims[i];
     int64_t& b = (*merged)[i];
     if (a >= 0 && b >= 0 && a != b) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Dimension ", i, " in both shapes must be equal, but "
-                       "are ", a, " and ", b));
+          absl::StrCat("Dimension ", i,
+                       " in both shapes must be equal, but "
+                       "are ",
+                       a, " and ", b));
     }
     if (b < 0) b = a;
   }
@@ -131,8 +133,7 @@ extern "C" {
 void TF_GraphSetTensorShape(TF_Graph* graph, TF_Output output,
                             const int64_t* dims, const int num_dims,
                             TF_Status* status) {
-  if (graph == nullptr || num_dims < -1 ||
-      (num_dims > 0 && dims == nullptr)) {
+  if (graph == nullptr || num_dims < -1 || (num_dims > 0 && dims == nullptr)) {
     Set(status,
         absl::InvalidArgumentError("TF_GraphSetTensorShape: bad arguments"));
     return;
@@ -191,9 +192,9 @@ void TF_GraphGetTensorShape(TF_Graph* graph, TF_Output output, int64_t* dims,
     return;
   }
   if (num_dims != shape.rank) {
-    Set(status, absl::InvalidArgumentError(absl::StrCat(
-                    "Expected rank is ", shape.rank, " but actual rank is ",
-                    num_dims)));
+    Set(status, absl::InvalidArgumentError(
+                    absl::StrCat("Expected rank is ", shape.rank,
+                                 " but actual rank is ", num_dims)));
     return;
   }
   for (int i = 0; i < num_dims; ++i) dims[i] = shape.dims[i];

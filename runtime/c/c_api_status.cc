@@ -50,36 +50,87 @@ absl::StatusCode ErrnoCode(int error_code) {
   switch (error_code) {
     case 0:
       return absl::StatusCode::kOk;
-    case EINVAL: case ENAMETOOLONG: case E2BIG: case EDESTADDRREQ:
-    case EDOM: case EFAULT: case EILSEQ: case ENOPROTOOPT: case ENOSTR:
-    case ENOTSOCK: case ENOTTY: case EPROTOTYPE: case ESPIPE:
+    case EINVAL:
+    case ENAMETOOLONG:
+    case E2BIG:
+    case EDESTADDRREQ:
+    case EDOM:
+    case EFAULT:
+    case EILSEQ:
+    case ENOPROTOOPT:
+    case ENOSTR:
+    case ENOTSOCK:
+    case ENOTTY:
+    case EPROTOTYPE:
+    case ESPIPE:
       return absl::StatusCode::kInvalidArgument;
-    case ETIMEDOUT: case ETIME:
+    case ETIMEDOUT:
+    case ETIME:
       return absl::StatusCode::kDeadlineExceeded;
-    case ENODEV: case ENOENT: case ENXIO: case ESRCH:
+    case ENODEV:
+    case ENOENT:
+    case ENXIO:
+    case ESRCH:
       return absl::StatusCode::kNotFound;
-    case EEXIST: case EADDRNOTAVAIL: case EALREADY:
+    case EEXIST:
+    case EADDRNOTAVAIL:
+    case EALREADY:
       return absl::StatusCode::kAlreadyExists;
-    case EPERM: case EACCES: case EROFS:
+    case EPERM:
+    case EACCES:
+    case EROFS:
       return absl::StatusCode::kPermissionDenied;
-    case ENOTEMPTY: case EPIPE: case EISCONN: case EBUSY: case ECHILD:
-    case EISDIR: case ENOTCONN: case ENOTDIR: case ETXTBSY: case ENOEXEC:
-    case EBADF: case ESHUTDOWN:
+    case ENOTEMPTY:
+    case EPIPE:
+    case EISCONN:
+    case EBUSY:
+    case ECHILD:
+    case EISDIR:
+    case ENOTCONN:
+    case ENOTDIR:
+    case ETXTBSY:
+    case ENOEXEC:
+    case EBADF:
+    case ESHUTDOWN:
       return absl::StatusCode::kFailedPrecondition;
-    case ENOSPC: case EMFILE: case EMLINK: case ENFILE: case ENOBUFS:
-    case ENODATA: case ENOMEM: case ENOSR: case EUSERS:
+    case ENOSPC:
+    case EMFILE:
+    case EMLINK:
+    case ENFILE:
+    case ENOBUFS:
+    case ENODATA:
+    case ENOMEM:
+    case ENOSR:
+    case EUSERS:
       return absl::StatusCode::kResourceExhausted;
-    case EFBIG: case EOVERFLOW: case ERANGE:
+    case EFBIG:
+    case EOVERFLOW:
+    case ERANGE:
       return absl::StatusCode::kOutOfRange;
-    case ENOSYS: case ENOTSUP: case EAFNOSUPPORT: case EPFNOSUPPORT:
-    case EPROTONOSUPPORT: case ESOCKTNOSUPPORT: case EXDEV:
+    case ENOSYS:
+    case ENOTSUP:
+    case EAFNOSUPPORT:
+    case EPFNOSUPPORT:
+    case EPROTONOSUPPORT:
+    case ESOCKTNOSUPPORT:
+    case EXDEV:
       return absl::StatusCode::kUnimplemented;
-    case EAGAIN: case ECONNREFUSED: case ECONNABORTED: case ECONNRESET:
-    case EINTR: case EHOSTDOWN: case EHOSTUNREACH: case ENETDOWN:
-    case ENETRESET: case ENETUNREACH: case ENOLCK: case ENOLINK:
+    case EAGAIN:
+    case ECONNREFUSED:
+    case ECONNABORTED:
+    case ECONNRESET:
+    case EINTR:
+    case EHOSTDOWN:
+    case EHOSTUNREACH:
+    case ENETDOWN:
+    case ENETRESET:
+    case ENETUNREACH:
+    case ENOLCK:
+    case ENOLINK:
     case ENONET:
       return absl::StatusCode::kUnavailable;
-    case EDEADLK: case ESTALE:
+    case EDEADLK:
+    case ESTALE:
       return absl::StatusCode::kAborted;
     case ECANCELED:
       return absl::StatusCode::kCancelled;

@@ -86,16 +86,17 @@ size_t RequiredBytes(TF_DataType dtype, int64_t elements) {
 // `len` fits a tensor of `dtype` and `shape`: exact for fixed-size types,
 // at least one TF_TString per element for strings.
 bool SizeMatches(TF_DataType dtype, const TensorShape& shape, size_t len) {
-  if (IsFixedSize(dtype)) return RequiredBytes(dtype, shape.num_elements()) == len;
-  if (dtype == TF_STRING) return len >= RequiredBytes(dtype, shape.num_elements());
+  if (IsFixedSize(dtype))
+    return RequiredBytes(dtype, shape.num_elements()) == len;
+  if (dtype == TF_STRING)
+    return len >= RequiredBytes(dtype, shape.num_elements());
   return true;
 }
 
 // Zeroed bytes aligned to kAlignment (never null for len 0).
 void* AllocateAligned(size_t len) {
-  const size_t rounded = len == 0 ? kAlignment
-                                  : (len + kAlignment - 1) / kAlignment *
-                                        kAlignment;
+  const size_t rounded =
+      len == 0 ? kAlignment : (len + kAlignment - 1) / kAlignment * kAlignment;
   if (rounded < len) return nullptr;  // Overflow.
   void* bytes = std::aligned_alloc(kAlignment, rounded);
   if (bytes != nullptr) std::memset(bytes, 0, rounded);
@@ -375,9 +376,9 @@ void TF_TensorBitcastFrom(const TF_Tensor* from, TF_DataType type,
 }
 
 bool TF_TensorIsAligned(const TF_Tensor* t) {
-  return t != nullptr && reinterpret_cast<uintptr_t>(t->storage->data) %
-                                 stepflow::kAlignment ==
-                             0;
+  return t != nullptr &&
+         reinterpret_cast<uintptr_t>(t->storage->data) % stepflow::kAlignment ==
+             0;
 }
 
 }  // extern "C"

@@ -29,7 +29,9 @@ size_t Packed(size_t size, TF_TString_Type type) { return (size << 2) | type; }
 
 // Capacity for a LARGE string of at least `size` bytes: 16k - 1 (the +1 is
 // the NUL).
-size_t LargeCapacity(size_t size) { return ((size + 1 + 15) & ~size_t{15}) - 1; }
+size_t LargeCapacity(size_t size) {
+  return ((size + 1 + 15) & ~size_t{15}) - 1;
+}
 
 void SetSmall(TF_TString* str, size_t size) {
   str->u.smll.size = static_cast<uint8_t>(Packed(size, TF_TSTR_SMALL));
@@ -123,9 +125,9 @@ char* TF_TString_ResizeUninitialized(TF_TString* str, size_t new_size) {
   }
   char* ptr;
   if (type == TF_TSTR_LARGE) {
-    ptr = new_cap == cap ? str->u.large.ptr
-                         : static_cast<char*>(
-                               std::realloc(str->u.large.ptr, new_cap + 1));
+    ptr = new_cap == cap
+              ? str->u.large.ptr
+              : static_cast<char*>(std::realloc(str->u.large.ptr, new_cap + 1));
     if (ptr == nullptr) return nullptr;
   } else {
     ptr = static_cast<char*>(std::malloc(new_cap + 1));
@@ -305,9 +307,9 @@ size_t TF_StringDecode(const char* src, size_t src_len, const char** dst,
     }
   }
   if (!done || len > src_len - pos) {
-    stepflow::c_api::Set(status,
-                         absl::InvalidArgumentError(
-                             "invalid string encoding or truncated src buffer"));
+    stepflow::c_api::Set(
+        status, absl::InvalidArgumentError(
+                    "invalid string encoding or truncated src buffer"));
     return 0;
   }
   *dst = src + pos;

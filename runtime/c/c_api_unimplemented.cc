@@ -50,7 +50,7 @@ TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs,
   (void)inputs;
   (void)ninputs;
   Unimplemented(status, "TF_NewWhile");
-  return TF_WhileParams{0, nullptr, nullptr, TF_Output{nullptr, 0},
+  return TF_WhileParams{0,       nullptr, nullptr, TF_Output{nullptr, 0},
                         nullptr, nullptr, nullptr, nullptr};
 }
 
@@ -82,13 +82,14 @@ void TF_AddGradientsWithPrefix(TF_Graph* g, const char* prefix, TF_Output* y,
   Unimplemented(status, "TF_AddGradients");
 }
 
-TF_Function* TF_GraphToFunction(
-    const TF_Graph* fn_body, const char* fn_name,
-    unsigned char append_hash_to_fn_name, int num_opers,
-    const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
-    int noutputs, const TF_Output* outputs, const char* const* output_names,
-    const TF_FunctionOptions* opts, const char* description,
-    TF_Status* status) {
+TF_Function* TF_GraphToFunction(const TF_Graph* fn_body, const char* fn_name,
+                                unsigned char append_hash_to_fn_name,
+                                int num_opers, const TF_Operation* const* opers,
+                                int ninputs, const TF_Output* inputs,
+                                int noutputs, const TF_Output* outputs,
+                                const char* const* output_names,
+                                const TF_FunctionOptions* opts,
+                                const char* description, TF_Status* status) {
   (void)fn_body;
   (void)fn_name;
   (void)append_hash_to_fn_name;

@@ -77,8 +77,7 @@ TF_CAPI_EXPORT extern size_t TF_StringEncode(const char* src, size_t src_len,
  * returns the bytes consumed. TF_INVALID_ARGUMENT (and 0) on a malformed
  * or truncated encoding. */
 TF_CAPI_EXPORT extern size_t TF_StringDecode(const char* src, size_t src_len,
-                                             const char** dst,
-                                             size_t* dst_len,
+                                             const char** dst, size_t* dst_len,
                                              TF_Status* status);
 /* Bytes TF_StringEncode writes for a string of `len` bytes. */
 TF_CAPI_EXPORT extern size_t TF_StringEncodedSize(size_t len);
@@ -216,8 +215,7 @@ TF_CAPI_EXPORT extern void TF_SetAttrPlaceholder(TF_OperationDescription* desc,
 /* A function-valued attribute naming function value[0, length). */
 TF_CAPI_EXPORT extern void TF_SetAttrFuncName(TF_OperationDescription* desc,
                                               const char* attr_name,
-                                              const char* value,
-                                              size_t length);
+                                              const char* value, size_t length);
 /* num_dims -1 is an unknown rank; a dimension -1 is unknown. */
 TF_CAPI_EXPORT extern void TF_SetAttrShape(TF_OperationDescription* desc,
                                            const char* attr_name,
@@ -520,10 +518,8 @@ TF_CAPI_EXPORT extern void TF_GraphCopyFunction(TF_Graph* g,
                                                 const TF_Function* grad,
                                                 TF_Status* status);
 TF_CAPI_EXPORT extern int TF_GraphNumFunctions(TF_Graph* g);
-TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g,
-                                               TF_Function** funcs,
-                                               int max_func,
-                                               TF_Status* status);
+TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs,
+                                               int max_func, TF_Status* status);
 
 typedef struct TF_WhileParams {
   const int ninputs;
@@ -536,8 +532,7 @@ typedef struct TF_WhileParams {
   const char* name;
 } TF_WhileParams;
 
-TF_CAPI_EXPORT extern TF_WhileParams TF_NewWhile(TF_Graph* g,
-                                                 TF_Output* inputs,
+TF_CAPI_EXPORT extern TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs,
                                                  int ninputs,
                                                  TF_Status* status);
 TF_CAPI_EXPORT extern void TF_FinishWhile(const TF_WhileParams* params,
@@ -549,16 +544,15 @@ TF_CAPI_EXPORT extern void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny,
                                            TF_Output* x, int nx, TF_Output* dx,
                                            TF_Status* status, TF_Output* dy);
 TF_CAPI_EXPORT extern void TF_AddGradientsWithPrefix(
-    TF_Graph* g, const char* prefix, TF_Output* y, int ny, TF_Output* x,
-    int nx, TF_Output* dx, TF_Status* status, TF_Output* dy);
+    TF_Graph* g, const char* prefix, TF_Output* y, int ny, TF_Output* x, int nx,
+    TF_Output* dx, TF_Status* status, TF_Output* dy);
 
 TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunction(
     const TF_Graph* fn_body, const char* fn_name,
     unsigned char append_hash_to_fn_name, int num_opers,
     const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
     int noutputs, const TF_Output* outputs, const char* const* output_names,
-    const TF_FunctionOptions* opts, const char* description,
-    TF_Status* status);
+    const TF_FunctionOptions* opts, const char* description, TF_Status* status);
 TF_CAPI_EXPORT extern const char* TF_FunctionName(TF_Function* func);
 TF_CAPI_EXPORT extern void TF_FunctionToFunctionDef(TF_Function* func,
                                                     TF_Buffer* output_func_def,
@@ -605,9 +599,8 @@ TF_CAPI_EXPORT extern void TF_SessionRun(
 /* Partial runs: declare feeds, fetches and targets, then feed and fetch
  * piecewise. *handle is freed with TF_DeletePRunHandle. */
 TF_CAPI_EXPORT extern void TF_SessionPRunSetup(
-    TF_Session*, const TF_Output* inputs, int ninputs,
-    const TF_Output* outputs, int noutputs,
-    const TF_Operation* const* target_opers, int ntargets,
+    TF_Session*, const TF_Output* inputs, int ninputs, const TF_Output* outputs,
+    int noutputs, const TF_Operation* const* target_opers, int ntargets,
     const char** handle, TF_Status*);
 TF_CAPI_EXPORT extern void TF_SessionPRun(
     TF_Session*, const char* handle, const TF_Output* inputs,
@@ -649,7 +642,8 @@ TF_CAPI_EXPORT extern void TF_DeleteLibraryHandle(TF_Library* lib_handle);
 /* Every registered op as a serialized OpList (caller-owned). */
 TF_CAPI_EXPORT extern TF_Buffer* TF_GetAllOpList(void);
 
-/* --- Graph mutation -------------------------------------------------------- */
+/* --- Graph mutation --------------------------------------------------------
+ */
 
 /* Adds a control edge input -> op. */
 TF_CAPI_EXPORT extern void TF_AddOperationControlInput(TF_Graph* graph,

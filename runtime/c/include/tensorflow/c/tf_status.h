@@ -67,8 +67,7 @@ TF_CAPI_EXPORT extern void TF_ForEachPayload(const TF_Status* s,
 /* Sets `s` from an errno value: the code TensorFlow maps it to (e.g.
  * ENOENT -> TF_NOT_FOUND, EACCES -> TF_PERMISSION_DENIED) and the message
  * "<context>; <strerror(error_code)>". */
-TF_CAPI_EXPORT extern void TF_SetStatusFromIOError(TF_Status* s,
-                                                   int error_code,
+TF_CAPI_EXPORT extern void TF_SetStatusFromIOError(TF_Status* s, int error_code,
                                                    const char* context);
 
 /* The code (TF_OK for a NULL status). */

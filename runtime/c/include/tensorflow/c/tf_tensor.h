@@ -96,8 +96,7 @@ TF_CAPI_EXPORT extern int64_t TF_TensorElementCount(const TF_Tensor* tensor);
  * new_dims. TF_INVALID_ARGUMENT (with `to` unchanged) if either type has no
  * fixed element size or the byte sizes differ. */
 TF_CAPI_EXPORT extern void TF_TensorBitcastFrom(const TF_Tensor* from,
-                                                TF_DataType type,
-                                                TF_Tensor* to,
+                                                TF_DataType type, TF_Tensor* to,
                                                 const int64_t* new_dims,
                                                 int num_new_dims,
                                                 TF_Status* status);

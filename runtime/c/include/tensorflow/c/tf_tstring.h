@@ -95,11 +95,10 @@ TF_CAPI_EXPORT extern char* TF_TString_GetMutableDataPointer(TF_TString* str);
  * unspecified (ResizeUninitialized) or `c` (Resize). Returns the data. */
 TF_CAPI_EXPORT extern char* TF_TString_ResizeUninitialized(TF_TString* str,
                                                            size_t new_size);
-TF_CAPI_EXPORT extern char* TF_TString_Resize(TF_TString* str,
-                                              size_t new_size, char c);
+TF_CAPI_EXPORT extern char* TF_TString_Resize(TF_TString* str, size_t new_size,
+                                              char c);
 /* Ensures capacity for `new_cap` bytes (no-op for the small capacity). */
-TF_CAPI_EXPORT extern void TF_TString_Reserve(TF_TString* str,
-                                              size_t new_cap);
+TF_CAPI_EXPORT extern void TF_TString_Reserve(TF_TString* str, size_t new_cap);
 /* Copies src[0, size) into `dst` (SMALL or LARGE). */
 TF_CAPI_EXPORT extern void TF_TString_Copy(TF_TString* dst, const char* src,
                                            size_t size);
@@ -112,8 +111,8 @@ TF_CAPI_EXPORT extern void TF_TString_Assign(TF_TString* dst,
                                              const TF_TString* src);
 /* Moves `src` into `dst`; `src` is left empty (OFFSET becomes a VIEW). */
 TF_CAPI_EXPORT extern void TF_TString_Move(TF_TString* dst, TF_TString* src);
-TF_CAPI_EXPORT extern void TF_TString_AppendN(TF_TString* dst,
-                                              const char* src, size_t size);
+TF_CAPI_EXPORT extern void TF_TString_AppendN(TF_TString* dst, const char* src,
+                                              size_t size);
 TF_CAPI_EXPORT extern void TF_TString_Append(TF_TString* dst,
                                              const TF_TString* src);
 
@@ -122,8 +121,8 @@ TF_CAPI_EXPORT extern void TF_TString_Append(TF_TString* dst,
 TF_CAPI_EXPORT extern void TF_StringInit(TF_TString* t);
 TF_CAPI_EXPORT extern void TF_StringCopy(TF_TString* dst, const char* src,
                                          size_t size);
-TF_CAPI_EXPORT extern void TF_StringAssignView(TF_TString* dst,
-                                               const char* src, size_t size);
+TF_CAPI_EXPORT extern void TF_StringAssignView(TF_TString* dst, const char* src,
+                                               size_t size);
 TF_CAPI_EXPORT extern const char* TF_StringGetDataPointer(
     const TF_TString* tstr);
 TF_CAPI_EXPORT extern TF_TString_Type TF_StringGetType(const TF_TString* str);

@@ -1,0 +1,330 @@
+// Building graphs operation by operation (TF_NewOperation ..
+// TF_FinishOperation) and querying them: validation errors, inputs,
+// consumers, control edges, arg list lengths, NodeDefs, iteration, static
+// shapes, op definitions and versions, and running a built graph.
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "proto/graph.pb.h"
+#include "proto/op_def.pb.h"
+#include "proto/versions.pb.h"
+#include "runtime/c/c_api.h"
+#include "runtime/c/c_api_testlib.h"
+
+namespace stepflow {
+namespace {
+
+using c_api_test::FloatScalar;
+using c_api_test::FloatValue;
+using c_api_test::NewStatus;
+using c_api_test::StatusPtr;
+
+TF_Operation* Placeholder(TF_Graph* g, const char* name, TF_Status* s,
+                          TF_DataType dtype = TF_FLOAT) {
+  TF_OperationDescription* d = TF_NewOperation(g, "Placeholder", name);
+  TF_SetAttrType(d, "dtype", dtype);
+  return TF_FinishOperation(d, s);
+}
+
+TF_Operation* ScalarConst(TF_Graph* g, const char* name, float value,
+                          TF_Status* s) {
+  TF_OperationDescription* d = TF_NewOperation(g, "Const", name);
+  TF_Tensor* t = FloatScalar(value);
+  TF_SetAttrTensor(d, "value", t, s);
+  TF_DeleteTensor(t);
+  if (TF_GetCode(s) != TF_OK) return nullptr;
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  return TF_FinishOperation(d, s);
+}
+
+TF_Operation* Add(TF_Graph* g, const char* name, TF_Operation* a,
+                  TF_Operation* b, TF_Status* s) {
+  TF_OperationDescription* d = TF_NewOperation(g, "AddV2", name);
+  TF_AddInput(d, TF_Output{a, 0});
+  TF_AddInput(d, TF_Output{b, 0});
+  return TF_FinishOperation(d, s);
+}
+
+class CApiBuildTest : public ::testing::Test {
+ protected:
+  void TearDown() override { TF_DeleteGraph(graph_); }
+  TF_Graph* graph_ = TF_NewGraph();
+  StatusPtr status_ = NewStatus();
+};
+
+TEST_F(CApiBuildTest, BuildsAndQueriesAGraph) {
+  TF_Operation* feed = Placeholder(graph_, "feed", status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  EXPECT_STREQ(TF_OperationName(feed), "feed");
+  EXPECT_STREQ(TF_OperationOpType(feed), "Placeholder");
+  EXPECT_EQ(TF_OperationNumOutputs(feed), 1);
+  EXPECT_EQ(TF_OperationNumInputs(feed), 0);
+  EXPECT_EQ(TF_OperationOutputNumConsumers(TF_Output{feed, 0}), 0);
+  EXPECT_EQ(TF_OperationOutputListLength(feed, "output", status_.get()), 1);
+  EXPECT_EQ(TF_OperationInputListLength(feed, "nope", status_.get()), -1);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+
+  TF_Operation* three = ScalarConst(graph_, "scalar", 3, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  TF_Operation* add = Add(graph_, "add", feed, three, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+
+  EXPECT_EQ(TF_OperationNumInputs(add), 2);
+  EXPECT_EQ(TF_OperationInputType(TF_Input{add, 1}), TF_FLOAT);
+  EXPECT_EQ(TF_OperationInputType(TF_Input{add, 2}), 0);
+  TF_Output in = TF_OperationInput(TF_Input{add, 1});
+  EXPECT_EQ(in.oper, three);
+  EXPECT_EQ(in.index, 0);
+  EXPECT_EQ(TF_OperationInput(TF_Input{add, 5}).oper, nullptr);
+  TF_Output all[2];
+  TF_OperationAllInputs(add, all, 2);
+  EXPECT_EQ(all[0].oper, feed);
+  EXPECT_EQ(all[1].oper, three);
+  EXPECT_EQ(TF_OperationOutputNumConsumers(TF_Output{feed, 0}), 1);
+  TF_Input consumer;
+  EXPECT_EQ(TF_OperationOutputConsumers(TF_Output{feed, 0}, &consumer, 1), 1);
+  EXPECT_EQ(consumer.oper, add);
+  EXPECT_EQ(consumer.index, 0);
+
+  // Iteration visits every operation once, in creation order.
+  size_t pos = 0;
+  std::vector<std::string> names;
+  while (TF_Operation* op = TF_GraphNextOperation(graph_, &pos)) {
+    names.push_back(TF_OperationName(op));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"feed", "scalar", "add"}));
+
+  // NodeDef and GraphDef.
+  TF_Buffer* buf = TF_NewBuffer();
+  TF_OperationToNodeDef(add, buf, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  NodeDef def;
+  ASSERT_TRUE(def.ParseFromArray(buf->data, static_cast<int>(buf->length)));
+  EXPECT_EQ(def.op(), "AddV2");
+  ASSERT_EQ(def.input_size(), 2);
+  EXPECT_EQ(def.input(0), "feed");
+  EXPECT_EQ(def.input(1), "scalar");
+  TF_GraphToGraphDef(graph_, buf, status_.get());
+  GraphDef gdef;
+  ASSERT_TRUE(gdef.ParseFromArray(buf->data, static_cast<int>(buf->length)));
+  EXPECT_EQ(gdef.node_size(), 3);
+  TF_DeleteBuffer(buf);
+
+  // Run it: feed + 3.
+  TF_SessionOptions* opts = TF_NewSessionOptions();
+  TF_Session* session = TF_NewSession(graph_, opts, status_.get());
+  TF_DeleteSessionOptions(opts);
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_Output feed_out{feed, 0}, add_out{add, 0};
+  TF_Tensor* value = FloatScalar(2);
+  TF_Tensor* result = nullptr;
+  TF_SessionRun(session, nullptr, &feed_out, &value, 1, &add_out, &result, 1,
+                nullptr, 0, nullptr, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  EXPECT_EQ(FloatValue(result), 5);
+  TF_DeleteTensor(value);
+  TF_DeleteTensor(result);
+  TF_DeleteSession(session, status_.get());
+}
+
+TEST_F(CApiBuildTest, FinishReportsTensorFlowErrors) {
+  TF_Operation* feed = Placeholder(graph_, "feed", status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+
+  // Duplicate name.
+  EXPECT_EQ(Placeholder(graph_, "feed", status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(TF_Message(status_.get())).find("Duplicate node name"),
+            std::string::npos);
+
+  // Missing required attr.
+  TF_OperationDescription* d = TF_NewOperation(graph_, "Placeholder", "p2");
+  EXPECT_EQ(TF_FinishOperation(d, status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+
+  // Unregistered op.
+  d = TF_NewOperation(graph_, "NoSuchOp", "n");
+  EXPECT_EQ(TF_FinishOperation(d, status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND);
+
+  // Wrong number of inputs, wrong input type.
+  d = TF_NewOperation(graph_, "AddV2", "a1");
+  TF_AddInput(d, TF_Output{feed, 0});
+  EXPECT_EQ(TF_FinishOperation(d, status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  TF_Operation* ifeed = Placeholder(graph_, "ifeed", status_.get(), TF_INT32);
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  d = TF_NewOperation(graph_, "AddV2", "a2");
+  TF_AddInput(d, TF_Output{feed, 0});
+  TF_AddInput(d, TF_Output{ifeed, 0});
+  EXPECT_EQ(TF_FinishOperation(d, status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+
+  // Output index out of range.
+  d = TF_NewOperation(graph_, "Identity", "id");
+  TF_AddInput(d, TF_Output{feed, 3});
+  EXPECT_EQ(TF_FinishOperation(d, status_.get()), nullptr);
+  EXPECT_NE(TF_GetCode(status_.get()), TF_OK);
+
+  // An input from another graph.
+  TF_Graph* other = TF_NewGraph();
+  TF_Operation* foreign = Placeholder(other, "foreign", status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  d = TF_NewOperation(graph_, "Identity", "id");
+  TF_AddInput(d, TF_Output{foreign, 0});
+  EXPECT_EQ(TF_FinishOperation(d, status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  TF_DeleteGraph(other);
+
+  // NULL arguments never crash.
+  EXPECT_EQ(TF_NewOperation(nullptr, "NoOp", "x"), nullptr);
+  EXPECT_EQ(TF_NewOperation(graph_, nullptr, "x"), nullptr);
+  EXPECT_EQ(TF_NewOperation(graph_, "NoOp", nullptr), nullptr);
+  EXPECT_EQ(TF_FinishOperation(nullptr, status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  d = TF_NewOperation(graph_, "NoOp", "noop");
+  TF_AddInput(d, TF_Output{nullptr, 0});
+  TF_AddControlInput(d, nullptr);
+  TF_SetAttrInt(d, nullptr, 1);
+  EXPECT_EQ(TF_FinishOperation(d, status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+
+  // The failures left nothing behind.
+  EXPECT_EQ(TF_GraphNumOperations(graph_), 2);
+  EXPECT_STREQ(TF_OperationName(nullptr), "");
+  EXPECT_EQ(TF_OperationNumOutputs(nullptr), 0);
+  EXPECT_EQ(TF_OperationNumControlInputs(nullptr), 0);
+}
+
+TEST_F(CApiBuildTest, ControlInputsDevicesAndColocation) {
+  TF_Operation* feed = Placeholder(graph_, "feed", status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_OperationDescription* d = TF_NewOperation(graph_, "NoOp", "init");
+  TF_SetDevice(d, "/cpu:0");
+  TF_Operation* init = TF_FinishOperation(d, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  EXPECT_STREQ(TF_OperationDevice(init), "/cpu:0");
+
+  d = TF_NewOperation(graph_, "Identity", "id");
+  TF_AddInput(d, TF_Output{feed, 0});
+  TF_AddControlInput(d, init);
+  TF_ColocateWith(d, feed);
+  TF_Operation* id = TF_FinishOperation(d, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+
+  EXPECT_EQ(TF_OperationNumControlInputs(id), 1);
+  TF_Operation* got = nullptr;
+  EXPECT_EQ(TF_OperationGetControlInputs(id, &got, 1), 1);
+  EXPECT_EQ(got, init);
+  EXPECT_EQ(TF_OperationNumControlOutputs(init), 1);
+  EXPECT_EQ(TF_OperationGetControlOutputs(init, &got, 1), 1);
+  EXPECT_EQ(got, id);
+  EXPECT_EQ(TF_OperationNumControlInputs(feed), 0);
+
+  TF_AttrMetadata m = TF_OperationGetAttrMetadata(id, "_class", status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  EXPECT_EQ(m.is_list, 1);
+  EXPECT_EQ(m.list_size, 1);
+  char storage[32];
+  void* values[1];
+  size_t lengths[1];
+  TF_OperationGetAttrStringList(id, "_class", values, lengths, 1, storage,
+                                sizeof(storage), status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  EXPECT_EQ(std::string(static_cast<char*>(values[0]), lengths[0]),
+            "loc:@feed");
+
+  // Mutations exported to C.
+  TF_SetRequestedDevice(graph_, feed, "/cpu:0");
+  EXPECT_STREQ(TF_OperationDevice(feed), "/cpu:0");
+  TF_AddOperationControlInput(graph_, feed, init);
+  EXPECT_EQ(TF_OperationNumControlInputs(feed), 1);
+}
+
+TEST_F(CApiBuildTest, StaticShapes) {
+  TF_OperationDescription* d = TF_NewOperation(graph_, "Placeholder", "p");
+  TF_SetAttrType(d, "dtype", TF_FLOAT);
+  const int64_t dims[] = {-1, 3};
+  TF_SetAttrShape(d, "shape", dims, 2);
+  TF_Operation* p = TF_FinishOperation(d, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_Operation* unknown = Placeholder(graph_, "u", status_.get());
+  TF_Operation* c = ScalarConst(graph_, "c", 1, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+
+  TF_Output out{p, 0};
+  EXPECT_EQ(TF_GraphGetTensorNumDims(graph_, out, status_.get()), 2);
+  int64_t got[2] = {0, 0};
+  TF_GraphGetTensorShape(graph_, out, got, 2, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  EXPECT_EQ(got[0], -1);
+  EXPECT_EQ(got[1], 3);
+  TF_GraphGetTensorShape(graph_, out, got, 1, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+
+  // Merging refines unknown dimensions; conflicts are errors.
+  const int64_t refine[] = {5, -1};
+  TF_GraphSetTensorShape(graph_, out, refine, 2, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  TF_GraphGetTensorShape(graph_, out, got, 2, status_.get());
+  EXPECT_EQ(got[0], 5);
+  EXPECT_EQ(got[1], 3);
+  const int64_t conflict[] = {5, 4};
+  TF_GraphSetTensorShape(graph_, out, conflict, 2, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  TF_GraphSetTensorShape(graph_, out, conflict, 1, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+
+  EXPECT_EQ(
+      TF_GraphGetTensorNumDims(graph_, TF_Output{unknown, 0}, status_.get()),
+      -1);
+  EXPECT_EQ(TF_GraphGetTensorNumDims(graph_, TF_Output{c, 0}, status_.get()),
+            0);
+  EXPECT_EQ(TF_GraphGetTensorNumDims(graph_, TF_Output{c, 1}, status_.get()),
+            -1);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_OUT_OF_RANGE);
+  EXPECT_EQ(
+      TF_GraphGetTensorNumDims(graph_, TF_Output{nullptr, 0}, status_.get()),
+      -1);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+}
+
+TEST_F(CApiBuildTest, OpDefsVersionsAndOpLists) {
+  TF_Buffer* buf = TF_NewBuffer();
+  TF_GraphGetOpDef(graph_, "AddV2", buf, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  OpDef op_def;
+  ASSERT_TRUE(op_def.ParseFromArray(buf->data, static_cast<int>(buf->length)));
+  EXPECT_EQ(op_def.name(), "AddV2");
+  TF_GraphGetOpDef(graph_, "NoSuchOp", buf, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND);
+
+  TF_GraphVersions(graph_, buf, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  VersionDef versions;
+  ASSERT_TRUE(
+      versions.ParseFromArray(buf->data, static_cast<int>(buf->length)));
+  EXPECT_GT(versions.producer(), 0);
+  TF_DeleteBuffer(buf);
+
+  TF_Buffer* all = TF_GetAllOpList();
+  OpList list;
+  ASSERT_TRUE(list.ParseFromArray(all->data, static_cast<int>(all->length)));
+  std::set<std::string> names;
+  for (const OpDef& op : list.op()) names.insert(op.name());
+  EXPECT_EQ(names.count("AddV2"), 1u);
+  EXPECT_EQ(names.count("Placeholder"), 1u);
+  TF_DeleteBuffer(all);
+
+  TF_Library* lib = TF_LoadLibrary("libnothing.so", status_.get());
+  EXPECT_EQ(lib, nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_UNIMPLEMENTED);
+  EXPECT_EQ(TF_GetOpList(nullptr).length, 0u);
+}
+
+}  // namespace
+}  // namespace stepflow
