@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "proto/attr_value.pb.h"
 #include "proto/graph.pb.h"
 #include "proto/op_def.pb.h"
 #include "proto/versions.pb.h"
@@ -243,6 +244,35 @@ TEST_F(CApiBuildTest, ControlInputsDevicesAndColocation) {
   EXPECT_STREQ(TF_OperationDevice(feed), "/cpu:0");
   TF_AddOperationControlInput(graph_, feed, init);
   EXPECT_EQ(TF_OperationNumControlInputs(feed), 1);
+  TF_RemoveAllControlInputs(graph_, feed);
+  EXPECT_EQ(TF_OperationNumControlInputs(feed), 0);
+
+  AttrValue value;
+  value.set_s("note");
+  const std::string bytes = value.SerializeAsString();
+  TF_Buffer* buf = TF_NewBufferFromString(bytes.data(), bytes.size());
+  TF_SetAttr(graph_, id, "_note", buf, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_DeleteBuffer(buf);
+  char note[4];
+  TF_OperationGetAttrString(id, "_note", note, 4, status_.get());
+  EXPECT_EQ(std::string(note, 4), "note");
+  TF_ClearAttr(graph_, id, "_note", status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_OperationGetAttrString(id, "_note", note, 4, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND);
+
+  // Rewire id's input to another float output; an int one is refused.
+  TF_Operation* other = Placeholder(graph_, "other", status_.get());
+  TF_Operation* ints = Placeholder(graph_, "ints", status_.get(), TF_INT32);
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_UpdateEdge(graph_, TF_Output{other, 0}, TF_Input{id, 0}, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  EXPECT_EQ(TF_OperationInput(TF_Input{id, 0}).oper, other);
+  TF_UpdateEdge(graph_, TF_Output{ints, 0}, TF_Input{id, 0}, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  TF_UpdateEdge(graph_, TF_Output{other, 0}, TF_Input{id, 4}, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_OUT_OF_RANGE);
 }
 
 TEST_F(CApiBuildTest, StaticShapes) {

@@ -1,6 +1,6 @@
 // Operation queries: names, types, inputs and outputs, consumers, control
-// edges, arg list lengths, TF_OperationToNodeDef, iteration over a graph's
-// operations, and the two graph mutations exported to C.
+// edges, arg list lengths, TF_OperationToNodeDef and iteration over a
+// graph's operations.
 //
 // A TF_Operation* is a Node* of its graph, and nodes are never removed, so
 // queries read the node directly, without the graph's lock: they must not
@@ -17,7 +17,6 @@
 #include "proto/graph.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
-#include "runtime/c/c_api_mutation.h"
 #include "runtime/framework/node_def_util.h"
 
 namespace stepflow {
@@ -250,16 +249,6 @@ TF_Operation* TF_GraphNextOperation(TF_Graph* graph, size_t* pos) {
     if (n != nullptr && n->IsOp()) return ToOperation(n);
   }
   return nullptr;
-}
-
-void TF_AddOperationControlInput(TF_Graph* graph, TF_Operation* op,
-                                 TF_Operation* input) {
-  stepflow::AddControlInput(graph, op, input);
-}
-
-void TF_SetRequestedDevice(TF_Graph* graph, TF_Operation* op,
-                           const char* device) {
-  stepflow::SetRequestedDevice(graph, op, device);
 }
 
 }  // extern "C"

@@ -41,7 +41,7 @@ TEST(CApiTensorTest, AllocateRejectsWrongLengthAndNegativeDims) {
             nullptr);
 }
 
-TEST(CApiTensorTest, AllocateStringKeepsRawBytes) {
+TEST(CApiTensorTest, AllocateStringHoldsOneTStringPerElement) {
   const int64_t dims[] = {1};
   TF_Tensor* t = TF_AllocateTensor(TF_STRING, dims, 1, 24);
   ASSERT_NE(t, nullptr);
@@ -49,6 +49,7 @@ TEST(CApiTensorTest, AllocateStringKeepsRawBytes) {
   EXPECT_EQ(TF_TensorByteSize(t), 24u);
   ASSERT_NE(TF_TensorData(t), nullptr);
   std::memset(TF_TensorData(t), 7, 24);  // All 24 bytes are usable.
+  EXPECT_EQ(TF_AllocateTensor(TF_STRING, dims, 1, 23), nullptr);
   TF_DeleteTensor(t);
 }
 
@@ -75,7 +76,8 @@ void RecordDealloc(void* data, size_t len, void* arg) {
 }
 
 TEST(CApiTensorTest, NewTensorUsesCallerMemoryUntilDeleted) {
-  double values[3] = {1.5, 2.5, 3.5};
+  // Aligned as TF_TensorDefaultAlignment() asks (unaligned data is copied).
+  alignas(64) double values[3] = {1.5, 2.5, 3.5};
   const int64_t dims[] = {3};
   Dealloc d;
   TF_Tensor* t = TF_NewTensor(TF_DOUBLE, dims, 1, values, sizeof(values),

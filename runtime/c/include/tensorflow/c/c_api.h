@@ -653,6 +653,29 @@ TF_CAPI_EXPORT extern void TF_AddOperationControlInput(TF_Graph* graph,
 TF_CAPI_EXPORT extern void TF_SetRequestedDevice(TF_Graph* graph,
                                                  TF_Operation* op,
                                                  const char* device);
+/* Sets attribute attr_name of `op` from a serialized AttrValue (output
+ * types are not recomputed). TF_INVALID_ARGUMENT for unparseable bytes or
+ * an operation not in `graph`. */
+TF_CAPI_EXPORT extern void TF_SetAttr(TF_Graph* graph, TF_Operation* op,
+                                      const char* attr_name,
+                                      TF_Buffer* attr_value_proto,
+                                      TF_Status* status);
+TF_CAPI_EXPORT extern void TF_ClearAttr(TF_Graph* graph, TF_Operation* op,
+                                        const char* attr_name,
+                                        TF_Status* status);
+/* Makes input dst read new_src instead. TF_INVALID_ARGUMENT if the types
+ * differ, TF_OUT_OF_RANGE for a bad index. */
+TF_CAPI_EXPORT extern void TF_UpdateEdge(TF_Graph* graph, TF_Output new_src,
+                                         TF_Input dst, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_RemoveAllControlInputs(TF_Graph* graph,
+                                                     TF_Operation* op);
+/* Sends the graph's new operations to the session now (runs do this
+ * themselves). */
+TF_CAPI_EXPORT extern void TF_ExtendSession(TF_Session* session,
+                                            TF_Status* status);
+/* Accepted and ignored: the runtime logs to stderr. */
+TF_CAPI_EXPORT extern void TF_RegisterLogListener(
+    void (*listener)(const char*));
 
 #ifdef __cplusplus
 } /* end extern "C" */
