@@ -122,6 +122,12 @@ struct TF_SessionOptions {
   stepflow::RendezvousFactory rendezvous_factory;
 };
 
+// A session without a TF_Graph (TF_NewDeprecatedSession): the caller sends
+// GraphDefs with TF_ExtendGraph and names endpoints by string.
+struct TF_DeprecatedSession {
+  std::unique_ptr<stepflow::Session> session;
+};
+
 struct TF_DeviceList {
   std::vector<stepflow::DeviceAttributes> devices;
 };
@@ -186,12 +192,22 @@ absl::Status TensorFromC(const TF_Tensor& t, Tensor* out);
 // copies for strings. Unimplemented for resource and variant tensors.
 absl::Status TensorToC(const Tensor& t, TF_Tensor** out);
 
+// Hands `tensors` to the caller as new TF_Tensors in output_values; on
+// error none is returned (all entries stay NULL).
+absl::Status ExportOutputs(const std::vector<Tensor>& tensors,
+                           TF_Tensor** output_values, int noutputs);
+
+// A runtime session for the C options (the process Env unless one is set).
+absl::Status NewRuntimeSession(const TF_SessionOptions& opts,
+                               std::unique_ptr<Session>* session);
+
 // True if `op` is a live operation of `graph` (not another graph's).
 bool InGraph(const TF_Graph& graph, const Node* op)
     ABSL_SHARED_LOCKS_REQUIRED(graph.mu);
 
-// The NodeDef of `node` with inputs rebuilt from its edges (data inputs in
-// order, then sorted control inputs), as GraphDefs show it.
+// The NodeDef of `node` with its inputs rebuilt from its current in-edges
+// (data inputs by slot, then control inputs sorted by name), so control
+// inputs and edge updates made after creation are included.
 void NodeToDef(const Node& node, NodeDef* def);
 
 // TF_Operation* <-> Node*: a TF_Operation is never defined; pointers are

@@ -9,6 +9,7 @@
 // another thread.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -29,26 +30,25 @@ bool InGraph(const TF_Graph& graph, const Node* op) {
 
 void NodeToDef(const Node& node, NodeDef* def) {
   *def = node.def();
-  def->clear_input();
-  std::vector<const Edge*> data(node.num_inputs(), nullptr);
+  std::vector<std::string> data(node.num_inputs());
+  for (int i = 0; i < node.num_inputs() && i < def->input_size(); ++i) {
+    data[i] = def->input(i);  // Fallback for a slot without an edge.
+  }
   std::vector<std::string> control;
   for (const Edge* e : node.in_edges()) {
     if (e->IsControlEdge()) {
-      if (e->src()->IsOp()) control.push_back(e->src()->name());
-    } else if (e->dst_input() >= 0 &&
-               e->dst_input() < static_cast<int>(data.size())) {
-      data[e->dst_input()] = e;
+      if (e->src()->IsOp()) control.push_back("^" + e->src()->name());
+    } else if (e->dst_input() >= 0 && e->dst_input() < node.num_inputs()) {
+      data[e->dst_input()] =
+          e->src_output() == 0
+              ? e->src()->name()
+              : absl::StrCat(e->src()->name(), ":", e->src_output());
     }
   }
-  for (const Edge* e : data) {
-    if (e == nullptr) continue;
-    def->add_input(e->src_output() == 0
-                       ? e->src()->name()
-                       : absl::StrCat(e->src()->name(), ":", e->src_output()));
-  }
   std::sort(control.begin(), control.end());
-  control.erase(std::unique(control.begin(), control.end()), control.end());
-  for (const std::string& c : control) def->add_input("^" + c);
+  def->clear_input();
+  for (std::string& in : data) def->add_input(std::move(in));
+  for (std::string& in : control) def->add_input(std::move(in));
 }
 
 namespace {

@@ -82,27 +82,6 @@ absl::Status ConvertRunArgs(const TF_Output* inputs,
   return absl::OkStatus();
 }
 
-// Hands `tensors` to the caller as TF_Tensors; on error none is returned.
-absl::Status ExportOutputs(const std::vector<Tensor>& tensors,
-                           TF_Tensor** output_values, int noutputs) {
-  if (static_cast<int>(tensors.size()) != noutputs) {
-    return absl::InternalError(absl::StrCat("session returned ", tensors.size(),
-                                            " outputs for ", noutputs,
-                                            " fetches"));
-  }
-  for (int i = 0; i < noutputs; ++i) {
-    absl::Status s = TensorToC(tensors[i], &output_values[i]);
-    if (!s.ok()) {
-      for (int j = 0; j < i; ++j) {
-        TF_DeleteTensor(output_values[j]);
-        output_values[j] = nullptr;
-      }
-      return s;
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::Status SessionRun(TF_Session* session, const TF_Buffer* run_options,
                         const TF_Output* inputs, TF_Tensor* const* input_values,
                         int ninputs, const TF_Output* outputs,
@@ -151,6 +130,37 @@ absl::Status SessionRun(TF_Session* session, const TF_Buffer* run_options,
 }
 
 }  // namespace
+
+absl::Status ExportOutputs(const std::vector<Tensor>& tensors,
+                           TF_Tensor** output_values, int noutputs) {
+  if (static_cast<int>(tensors.size()) != noutputs) {
+    return absl::InternalError(absl::StrCat("session returned ", tensors.size(),
+                                            " outputs for ", noutputs,
+                                            " fetches"));
+  }
+  for (int i = 0; i < noutputs; ++i) {
+    absl::Status s = TensorToC(tensors[i], &output_values[i]);
+    if (!s.ok()) {
+      for (int j = 0; j < i; ++j) {
+        TF_DeleteTensor(output_values[j]);
+        output_values[j] = nullptr;
+      }
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status NewRuntimeSession(const TF_SessionOptions& opts,
+                               std::unique_ptr<Session>* session) {
+  SessionOptions options;
+  options.target = opts.target;
+  options.config = opts.config;
+  options.env = opts.env != nullptr ? opts.env : ProcessEnv();
+  options.rendezvous_factory = opts.rendezvous_factory;
+  return NewSession(options, session);
+}
+
 }  // namespace c_api
 }  // namespace stepflow
 
@@ -189,13 +199,8 @@ TF_Session* TF_NewSession(TF_Graph* graph, const TF_SessionOptions* opts,
                     "TF_NewSession: graph and options are required"));
     return nullptr;
   }
-  stepflow::SessionOptions options;
-  options.target = opts->target;
-  options.config = opts->config;
-  options.env = opts->env != nullptr ? opts->env : stepflow::ProcessEnv();
-  options.rendezvous_factory = opts->rendezvous_factory;
   std::unique_ptr<stepflow::Session> session;
-  absl::Status s = stepflow::NewSession(options, &session);
+  absl::Status s = stepflow::c_api::NewRuntimeSession(*opts, &session);
   if (!s.ok()) {
     Set(status, std::move(s));
     return nullptr;

@@ -609,12 +609,55 @@ TF_CAPI_EXPORT extern void TF_SessionPRun(
     const TF_Operation* const* target_opers, int ntargets, TF_Status*);
 TF_CAPI_EXPORT extern void TF_DeletePRunHandle(const char* handle);
 
+/* --- TF_DeprecatedSession ------------------------------------------------ */
+
+/* The older session interface: no TF_Graph; TF_ExtendGraph sends
+ * serialized GraphDefs and endpoints are named "op" or "op:index". Same
+ * ownership as TF_SessionRun (inputs stay the caller's, outputs are new
+ * caller-owned tensors) and the same errors. */
+typedef struct TF_DeprecatedSession TF_DeprecatedSession;
+TF_CAPI_EXPORT extern TF_DeprecatedSession* TF_NewDeprecatedSession(
+    const TF_SessionOptions*, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_CloseDeprecatedSession(TF_DeprecatedSession*,
+                                                     TF_Status* status);
+TF_CAPI_EXPORT extern void TF_DeleteDeprecatedSession(TF_DeprecatedSession*,
+                                                      TF_Status* status);
+/* Clears the resource containers (an empty list: the default container)
+ * of the target `opt` names. */
+TF_CAPI_EXPORT extern void TF_Reset(const TF_SessionOptions* opt,
+                                    const char** containers, int ncontainers,
+                                    TF_Status* status);
+TF_CAPI_EXPORT extern void TF_ExtendGraph(TF_DeprecatedSession*,
+                                          const void* proto, size_t proto_len,
+                                          TF_Status*);
+TF_CAPI_EXPORT extern void TF_Run(TF_DeprecatedSession*,
+                                  const TF_Buffer* run_options,
+                                  const char** input_names, TF_Tensor** inputs,
+                                  int ninputs, const char** output_names,
+                                  TF_Tensor** outputs, int noutputs,
+                                  const char** target_oper_names, int ntargets,
+                                  TF_Buffer* run_metadata, TF_Status*);
+TF_CAPI_EXPORT extern void TF_PRunSetup(TF_DeprecatedSession*,
+                                        const char** input_names, int ninputs,
+                                        const char** output_names, int noutputs,
+                                        const char** target_oper_names,
+                                        int ntargets, const char** handle,
+                                        TF_Status*);
+TF_CAPI_EXPORT extern void TF_PRun(TF_DeprecatedSession*, const char* handle,
+                                   const char** input_names, TF_Tensor** inputs,
+                                   int ninputs, const char** output_names,
+                                   TF_Tensor** outputs, int noutputs,
+                                   const char** target_oper_names, int ntargets,
+                                   TF_Status*);
+
 /* --- Devices -------------------------------------------------------------- */
 
 typedef struct TF_DeviceList TF_DeviceList;
 /* The session's devices (caller-owned); NULL on error. */
 TF_CAPI_EXPORT extern TF_DeviceList* TF_SessionListDevices(TF_Session* session,
                                                            TF_Status* status);
+TF_CAPI_EXPORT extern TF_DeviceList* TF_DeprecatedSessionListDevices(
+    TF_DeprecatedSession* session, TF_Status* status);
 TF_CAPI_EXPORT extern void TF_DeleteDeviceList(TF_DeviceList* list);
 TF_CAPI_EXPORT extern int TF_DeviceListCount(const TF_DeviceList* list);
 /* Name / type ("CPU") / memory limit / incarnation of device `index`;
