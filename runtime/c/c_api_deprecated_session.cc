@@ -68,31 +68,14 @@ absl::Status Run(TF_DeprecatedSession* s, const TF_Buffer* run_options,
     return absl::InvalidArgumentError("outputs is NULL");
   }
   for (int i = 0; i < noutputs; ++i) outputs[i] = nullptr;
-  RunOptions options;
-  if (run_options != nullptr && run_options->data != nullptr &&
-      !options.ParseFromArray(run_options->data,
-                              static_cast<int>(run_options->length))) {
-    return absl::InvalidArgumentError("Unparseable RunOptions proto");
-  }
-  if (run_metadata != nullptr && run_metadata->data != nullptr) {
-    return absl::InvalidArgumentError(
-        "Passing non-empty run_metadata is invalid.");
-  }
   Session::FeedList feeds;
   std::vector<std::string> fetches, targets;
   absl::Status st = Feeds(input_names, inputs, ninputs, &feeds);
   if (st.ok()) st = Names(output_names, noutputs, "output", &fetches);
   if (st.ok()) st = Names(target_oper_names, ntargets, "target", &targets);
   if (!st.ok()) return st;
-  std::vector<Tensor> results;
-  RunMetadata metadata;
-  st = s->session->Run(options, feeds, fetches, targets, &results,
-                       run_metadata != nullptr ? &metadata : nullptr);
-  if (!st.ok()) return st;
-  if (run_metadata != nullptr) {
-    SetBufferBytes(metadata.SerializeAsString(), run_metadata);
-  }
-  return ExportOutputs(results, outputs, noutputs);
+  return RunStep(s->session.get(), run_options, feeds, fetches, targets,
+                 run_metadata, outputs, noutputs);
 }
 
 }  // namespace

@@ -197,6 +197,16 @@ absl::Status TensorToC(const Tensor& t, TF_Tensor** out);
 absl::Status ExportOutputs(const std::vector<Tensor>& tensors,
                            TF_Tensor** output_values, int noutputs);
 
+// Runs one step of `session` for the C run calls: parses run_options (may
+// be NULL), requires run_metadata to be NULL or empty and fills it, and
+// exports the fetched tensors into output_values (all NULL on error).
+absl::Status RunStep(Session* session, const TF_Buffer* run_options,
+                     const Session::FeedList& feeds,
+                     const std::vector<std::string>& fetches,
+                     const std::vector<std::string>& targets,
+                     TF_Buffer* run_metadata, TF_Tensor** output_values,
+                     int noutputs);
+
 // A runtime session for the C options (the process Env unless one is set).
 absl::Status NewRuntimeSession(const TF_SessionOptions& opts,
                                std::unique_ptr<Session>* session);

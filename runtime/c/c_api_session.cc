@@ -98,35 +98,13 @@ absl::Status SessionRun(TF_Session* session, const TF_Buffer* run_options,
   absl::Status s = ExtendSessionGraph(session);
   if (!s.ok()) return s;
 
-  RunOptions options;
-  if (run_options != nullptr && run_options->data != nullptr &&
-      !options.ParseFromArray(run_options->data,
-                              static_cast<int>(run_options->length))) {
-    return absl::InvalidArgumentError("Unparseable RunOptions proto");
-  }
-  if (run_metadata != nullptr && run_metadata->data != nullptr) {
-    return absl::InvalidArgumentError(
-        "Passing non-empty run_metadata is invalid.");
-  }
   Session::FeedList feeds;
   std::vector<std::string> fetches, targets;
   s = ConvertRunArgs(inputs, input_values, ninputs, outputs, noutputs,
                      target_opers, ntargets, &feeds, &fetches, &targets);
   if (!s.ok()) return s;
-
-  std::vector<Tensor> results;
-  RunMetadata metadata;
-  s = session->session->Run(options, feeds, fetches, targets, &results,
-                            run_metadata != nullptr ? &metadata : nullptr);
-  if (!s.ok()) return s;
-  if (run_metadata != nullptr) {
-    std::string bytes;
-    if (!metadata.SerializeToString(&bytes)) {
-      return absl::InternalError("could not serialize RunMetadata");
-    }
-    SetBufferBytes(bytes, run_metadata);
-  }
-  return ExportOutputs(results, output_values, noutputs);
+  return RunStep(session->session.get(), run_options, feeds, fetches, targets,
+                 run_metadata, output_values, noutputs);
 }
 
 }  // namespace
@@ -149,6 +127,37 @@ absl::Status ExportOutputs(const std::vector<Tensor>& tensors,
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status RunStep(Session* session, const TF_Buffer* run_options,
+                     const Session::FeedList& feeds,
+                     const std::vector<std::string>& fetches,
+                     const std::vector<std::string>& targets,
+                     TF_Buffer* run_metadata, TF_Tensor** output_values,
+                     int noutputs) {
+  RunOptions options;
+  if (run_options != nullptr && run_options->data != nullptr &&
+      !options.ParseFromArray(run_options->data,
+                              static_cast<int>(run_options->length))) {
+    return absl::InvalidArgumentError("Unparseable RunOptions proto");
+  }
+  if (run_metadata != nullptr && run_metadata->data != nullptr) {
+    return absl::InvalidArgumentError(
+        "Passing non-empty run_metadata is invalid.");
+  }
+  std::vector<Tensor> results;
+  RunMetadata metadata;
+  absl::Status s = session->Run(options, feeds, fetches, targets, &results,
+                                run_metadata != nullptr ? &metadata : nullptr);
+  if (!s.ok()) return s;
+  if (run_metadata != nullptr) {
+    std::string bytes;
+    if (!metadata.SerializeToString(&bytes)) {
+      return absl::InternalError("could not serialize RunMetadata");
+    }
+    SetBufferBytes(bytes, run_metadata);
+  }
+  return ExportOutputs(results, output_values, noutputs);
 }
 
 absl::Status NewRuntimeSession(const TF_SessionOptions& opts,
