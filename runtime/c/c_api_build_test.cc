@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "proto/attr_value.pb.h"
+#include "proto/function.pb.h"
 #include "proto/graph.pb.h"
 #include "proto/op_def.pb.h"
 #include "proto/versions.pb.h"
@@ -354,6 +355,61 @@ TEST_F(CApiBuildTest, OpDefsVersionsAndOpLists) {
   EXPECT_EQ(lib, nullptr);
   EXPECT_EQ(TF_GetCode(status_.get()), TF_UNIMPLEMENTED);
   EXPECT_EQ(TF_GetOpList(nullptr).length, 0u);
+}
+
+TEST_F(CApiBuildTest, FunctionsInTheGraphLibrary) {
+  FunctionDef fdef;
+  fdef.mutable_signature()->set_name("MyFunc");
+  const std::string bytes = fdef.SerializeAsString();
+  TF_Function* func =
+      TF_FunctionImportFunctionDef(bytes.data(), bytes.size(), status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  EXPECT_STREQ(TF_FunctionName(func), "MyFunc");
+  EXPECT_EQ(TF_FunctionImportFunctionDef("\xff", 1, status_.get()), nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+
+  AttrValue value;
+  value.set_b(true);
+  const std::string attr = value.SerializeAsString();
+  TF_FunctionSetAttrValueProto(func, "_noinline", attr.data(), attr.size(),
+                               status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_Buffer* buf = TF_NewBuffer();
+  TF_FunctionGetAttrValueProto(func, "_noinline", buf, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  EXPECT_EQ(buf->length, attr.size());
+  TF_FunctionGetAttrValueProto(func, "_other", buf, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+
+  TF_GraphCopyFunction(graph_, func, nullptr, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  TF_GraphCopyFunction(graph_, func, nullptr, status_.get());  // Same again.
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  EXPECT_EQ(TF_GraphNumFunctions(graph_), 1);
+  TF_Function* copy = nullptr;
+  EXPECT_EQ(TF_GraphGetFunctions(graph_, &copy, 1, status_.get()), 1);
+  ASSERT_NE(copy, nullptr);
+  TF_FunctionToFunctionDef(copy, buf, status_.get());
+  FunctionDef back;
+  ASSERT_TRUE(back.ParseFromArray(buf->data, static_cast<int>(buf->length)));
+  EXPECT_EQ(back.signature().name(), "MyFunc");
+  EXPECT_EQ(back.attr().count("_noinline"), 1u);
+  TF_DeleteBuffer(buf);
+  TF_DeleteFunction(copy);
+
+  // A different definition under the same name is refused.
+  fdef.mutable_signature()->set_description("changed");
+  const std::string changed = fdef.SerializeAsString();
+  TF_Function* other = TF_FunctionImportFunctionDef(
+      changed.data(), changed.size(), status_.get());
+  TF_GraphCopyFunction(graph_, other, nullptr, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  TF_DeleteFunction(other);
+  TF_DeleteFunction(func);
+
+  TF_GraphToFunction(graph_, "f", 0, 0, nullptr, 0, nullptr, 0, nullptr,
+                     nullptr, nullptr, nullptr, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_UNIMPLEMENTED);
 }
 
 }  // namespace

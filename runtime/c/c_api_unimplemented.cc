@@ -1,7 +1,7 @@
-// Entry points of TensorFlow's C API that this runtime does not provide yet:
-// graph functions, while loops and symbolic gradients. Each reports
-// TF_UNIMPLEMENTED (or returns an empty result) so programs that merely
-// reference them still link and fail cleanly at run time.
+// Entry points of TensorFlow's C API that this runtime does not provide
+// yet: building functions from graphs, while loops and symbolic gradients.
+// Each reports TF_UNIMPLEMENTED (or returns an empty result) so programs
+// that merely reference them still link and fail cleanly at run time.
 #include <string>
 
 #include "absl/status/status.h"
@@ -21,28 +21,6 @@ void Unimplemented(TF_Status* status, const char* what) {
 }  // namespace
 
 extern "C" {
-
-void TF_GraphCopyFunction(TF_Graph* g, const TF_Function* func,
-                          const TF_Function* grad, TF_Status* status) {
-  (void)g;
-  (void)func;
-  (void)grad;
-  Unimplemented(status, "TF_GraphCopyFunction");
-}
-
-int TF_GraphNumFunctions(TF_Graph* g) {
-  (void)g;
-  return 0;
-}
-
-int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func,
-                         TF_Status* status) {
-  (void)g;
-  (void)funcs;
-  (void)max_func;
-  Set(status, absl::OkStatus());
-  return 0;
-}
 
 TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs,
                            TF_Status* status) {
@@ -105,27 +83,5 @@ TF_Function* TF_GraphToFunction(const TF_Graph* fn_body, const char* fn_name,
   Unimplemented(status, "TF_GraphToFunction");
   return nullptr;
 }
-
-const char* TF_FunctionName(TF_Function* func) {
-  (void)func;
-  return "";
-}
-
-void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def,
-                              TF_Status* status) {
-  (void)func;
-  (void)output_func_def;
-  Unimplemented(status, "TF_FunctionToFunctionDef");
-}
-
-TF_Function* TF_FunctionImportFunctionDef(const void* proto, size_t proto_len,
-                                          TF_Status* status) {
-  (void)proto;
-  (void)proto_len;
-  Unimplemented(status, "TF_FunctionImportFunctionDef");
-  return nullptr;
-}
-
-void TF_DeleteFunction(TF_Function* func) { (void)func; }
 
 }  // extern "C"

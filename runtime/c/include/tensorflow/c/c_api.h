@@ -511,8 +511,13 @@ TF_CAPI_EXPORT extern void TF_OperationToNodeDef(TF_Operation* oper,
                                                  TF_Buffer* output_node_def,
                                                  TF_Status* status);
 
-/* --- Functions, while loops, gradients (TF_UNIMPLEMENTED for now) -------- */
+/* --- Functions ----------------------------------------------------------- */
 
+/* A TF_Function is a caller-owned FunctionDef. TF_GraphCopyFunction adds
+ * it (and, if `grad` is not NULL, its gradient function) to the graph's
+ * library: the same definition again is a no-op, a different one under a
+ * taken name TF_INVALID_ARGUMENT. TF_GraphGetFunctions returns new
+ * caller-owned copies and how many it wrote. */
 TF_CAPI_EXPORT extern void TF_GraphCopyFunction(TF_Graph* g,
                                                 const TF_Function* func,
                                                 const TF_Function* grad,
@@ -520,6 +525,8 @@ TF_CAPI_EXPORT extern void TF_GraphCopyFunction(TF_Graph* g,
 TF_CAPI_EXPORT extern int TF_GraphNumFunctions(TF_Graph* g);
 TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs,
                                                int max_func, TF_Status* status);
+
+/* --- While loops and gradients (TF_UNIMPLEMENTED for now) ---------------- */
 
 typedef struct TF_WhileParams {
   const int ninputs;
@@ -547,6 +554,7 @@ TF_CAPI_EXPORT extern void TF_AddGradientsWithPrefix(
     TF_Graph* g, const char* prefix, TF_Output* y, int ny, TF_Output* x, int nx,
     TF_Output* dx, TF_Status* status, TF_Output* dy);
 
+/* Building a function from graph operations: TF_UNIMPLEMENTED for now. */
 TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunction(
     const TF_Graph* fn_body, const char* fn_name,
     unsigned char append_hash_to_fn_name, int num_opers,
@@ -559,6 +567,15 @@ TF_CAPI_EXPORT extern void TF_FunctionToFunctionDef(TF_Function* func,
                                                     TF_Status* status);
 TF_CAPI_EXPORT extern TF_Function* TF_FunctionImportFunctionDef(
     const void* proto, size_t proto_len, TF_Status* status);
+/* Function attributes, as serialized AttrValues. */
+TF_CAPI_EXPORT extern void TF_FunctionSetAttrValueProto(TF_Function* func,
+                                                        const char* attr_name,
+                                                        const void* proto,
+                                                        size_t proto_len,
+                                                        TF_Status* status);
+TF_CAPI_EXPORT extern void TF_FunctionGetAttrValueProto(
+    TF_Function* func, const char* attr_name, TF_Buffer* output_attr_value,
+    TF_Status* status);
 TF_CAPI_EXPORT extern void TF_DeleteFunction(TF_Function* func);
 
 /* --- TF_Session ----------------------------------------------------------- */
