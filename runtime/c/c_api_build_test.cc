@@ -315,6 +315,17 @@ TEST_F(CApiBuildTest, StaticShapes) {
       -1);
   EXPECT_EQ(TF_GraphGetTensorNumDims(graph_, TF_Output{c, 0}, status_.get()),
             0);
+  TF_Tensor* value = nullptr;
+  EXPECT_EQ(
+      TF_TryEvaluateConstant(graph_, TF_Output{c, 0}, &value, status_.get()),
+      1);
+  ASSERT_NE(value, nullptr);
+  EXPECT_EQ(FloatValue(value), 1);
+  TF_DeleteTensor(value);
+  EXPECT_EQ(
+      TF_TryEvaluateConstant(graph_, TF_Output{p, 0}, &value, status_.get()),
+      0);
+  EXPECT_EQ(value, nullptr);
   EXPECT_EQ(TF_GraphGetTensorNumDims(graph_, TF_Output{c, 1}, status_.get()),
             -1);
   EXPECT_EQ(TF_GetCode(status_.get()), TF_OUT_OF_RANGE);

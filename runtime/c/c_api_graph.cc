@@ -10,11 +10,14 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/graph.pb.h"
 #include "proto/op_def.pb.h"
+#include "proto/tensor.pb.h"
 #include "proto/versions.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/planted_bug.h"
+#include "runtime/framework/tensor.h"
+#include "runtime/framework/tensor_util.h"
 
 namespace stepflow {
 namespace c_api {
@@ -141,6 +144,39 @@ TF_Buffer* TF_GetAllOpList(void) {
   TF_Buffer* buffer = TF_NewBuffer();
   stepflow::c_api::SetBufferBytes(list.SerializeAsString(), buffer);
   return buffer;
+}
+
+unsigned char TF_TryEvaluateConstant(TF_Graph* graph, TF_Output output,
+                                     TF_Tensor** result, TF_Status* status) {
+  if (result != nullptr) *result = nullptr;
+  if (graph == nullptr || result == nullptr) {
+    Set(status, absl::InvalidArgumentError(
+                    "TF_TryEvaluateConstant: graph and result are required"));
+    return 0;
+  }
+  stepflow::TensorProto proto;
+  {
+    absl::MutexLock l(&graph->mu);
+    const stepflow::Node* node = stepflow::c_api::ToNode(output.oper);
+    if (!stepflow::c_api::InGraph(*graph, node) || output.index < 0 ||
+        output.index >= node->num_outputs()) {
+      Set(status, absl::InvalidArgumentError(
+                      "TF_TryEvaluateConstant: not an output of this graph"));
+      return 0;
+    }
+    // Only Const outputs are evaluated (there is no constant folding here).
+    auto it = node->def().attr().find("value");
+    if (node->type_string() != "Const" || it == node->def().attr().end()) {
+      Set(status, absl::OkStatus());
+      return 0;
+    }
+    proto = it->second.tensor();
+  }
+  stepflow::Tensor t;
+  absl::Status s = stepflow::TensorFromProto(proto, &t);
+  if (s.ok()) s = stepflow::c_api::TensorToC(t, result);
+  Set(status, s);
+  return s.ok() ? 1 : 0;
 }
 
 TF_Library* TF_LoadLibrary(const char* library_filename, TF_Status* status) {

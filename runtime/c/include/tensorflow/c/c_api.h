@@ -578,6 +578,14 @@ TF_CAPI_EXPORT extern void TF_FunctionGetAttrValueProto(
     TF_Status* status);
 TF_CAPI_EXPORT extern void TF_DeleteFunction(TF_Function* func);
 
+/* 1 and a new caller-owned tensor in *result if `output` is a constant the
+ * runtime can evaluate without running the graph (a Const's value); else 0
+ * with *result NULL (TF_OK unless the arguments are bad). */
+TF_CAPI_EXPORT extern unsigned char TF_TryEvaluateConstant(TF_Graph* graph,
+                                                           TF_Output output,
+                                                           TF_Tensor** result,
+                                                           TF_Status* status);
+
 /* --- TF_Session ----------------------------------------------------------- */
 
 typedef struct TF_Session TF_Session;
