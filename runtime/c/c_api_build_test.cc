@@ -368,6 +368,74 @@ TEST_F(CApiBuildTest, OpDefsVersionsAndOpLists) {
   EXPECT_EQ(TF_GetOpList(nullptr).length, 0u);
 }
 
+TEST_F(CApiBuildTest, WhileLoopCountsToTen) {
+  // i = 0; limit = 10; while (i < limit) i = i + 1.
+  TF_OperationDescription* d = TF_NewOperation(graph_, "Const", "zero");
+  int32_t zero = 0;
+  TF_Tensor* zero_t = TF_AllocateTensor(TF_INT32, nullptr, 0, sizeof(zero));
+  *static_cast<int32_t*>(TF_TensorData(zero_t)) = zero;
+  TF_SetAttrTensor(d, "value", zero_t, status_.get());
+  TF_SetAttrType(d, "dtype", TF_INT32);
+  TF_Operation* start = TF_FinishOperation(d, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  TF_DeleteTensor(zero_t);
+  TF_Operation* limit = Placeholder(graph_, "limit", status_.get(), TF_INT32);
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+
+  TF_Output inputs[] = {{start, 0}, {limit, 0}};
+  TF_WhileParams params = TF_NewWhile(graph_, inputs, 2, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  d = TF_NewOperation(params.cond_graph, "Less", "less");
+  TF_AddInput(d, params.cond_inputs[0]);
+  TF_AddInput(d, params.cond_inputs[1]);
+  params.cond_output = {TF_FinishOperation(d, status_.get()), 0};
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  d = TF_NewOperation(params.body_graph, "Const", "one");
+  TF_Tensor* one_t = TF_AllocateTensor(TF_INT32, nullptr, 0, sizeof(int32_t));
+  *static_cast<int32_t*>(TF_TensorData(one_t)) = 1;
+  TF_SetAttrTensor(d, "value", one_t, status_.get());
+  TF_SetAttrType(d, "dtype", TF_INT32);
+  TF_Operation* one = TF_FinishOperation(d, status_.get());
+  TF_DeleteTensor(one_t);
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  d = TF_NewOperation(params.body_graph, "AddV2", "next");
+  TF_AddInput(d, params.body_inputs[0]);
+  TF_AddInput(d, TF_Output{one, 0});
+  params.body_outputs[0] = {TF_FinishOperation(d, status_.get()), 0};
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  TF_Output outputs[2];
+  TF_FinishWhile(&params, status_.get(), outputs);
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  EXPECT_STREQ(TF_OperationOpType(outputs[0].oper), "Exit");
+
+  TF_SessionOptions* opts = TF_NewSessionOptions();
+  TF_Session* session = TF_NewSession(graph_, opts, status_.get());
+  TF_DeleteSessionOptions(opts);
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_Tensor* limit_value =
+      TF_AllocateTensor(TF_INT32, nullptr, 0, sizeof(int32_t));
+  *static_cast<int32_t*>(TF_TensorData(limit_value)) = 10;
+  TF_Output feed{limit, 0};
+  TF_Tensor* result = nullptr;
+  TF_SessionRun(session, nullptr, &feed, &limit_value, 1, &outputs[0], &result,
+                1, nullptr, 0, nullptr, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  EXPECT_EQ(*static_cast<int32_t*>(TF_TensorData(result)), 10);
+  TF_DeleteTensor(result);
+  TF_DeleteTensor(limit_value);
+  TF_DeleteSession(session, status_.get());
+
+  // Misuse: no inputs; an unset condition (the graphs are freed either way).
+  TF_NewWhile(graph_, inputs, 0, status_.get());
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  TF_WhileParams unset = TF_NewWhile(graph_, inputs, 2, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  TF_FinishWhile(&unset, status_.get(), outputs);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  TF_WhileParams aborted = TF_NewWhile(graph_, inputs, 1, status_.get());
+  TF_AbortWhile(&aborted);
+}
+
 TEST_F(CApiBuildTest, FunctionsInTheGraphLibrary) {
   FunctionDef fdef;
   fdef.mutable_signature()->set_name("MyFunc");

@@ -76,6 +76,15 @@ std::string Uniquify(const std::string& base, Taken taken) {
   }
 }
 
+}  // namespace
+
+std::string UniqueScope(const Graph& graph, const std::string& base) {
+  return Uniquify(base,
+                  [&](const std::string& p) { return NameInUse(graph, p); });
+}
+
+namespace {
+
 // Output count of `def` per its OpDef; -1 if it cannot be computed (the
 // import then reports the node's problem).
 int NumOutputs(const Graph& graph, const NodeDef& def) {
@@ -132,8 +141,7 @@ absl::Status Import(TF_Graph* graph, const TF_Buffer* graph_def,
   std::string prefix(trimmed);
   if (!prefix.empty()) {
     if (opts.uniquify_prefix) {
-      prefix = Uniquify(prefix,
-                        [&](const std::string& p) { return NameInUse(g, p); });
+      prefix = UniqueScope(g, prefix);
     } else if (NameInUse(g, prefix)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Import node name prefix '", prefix,

@@ -151,6 +151,10 @@ struct TF_Graph {
   std::map<int64_t, SessionEntry> sessions ABSL_GUARDED_BY(mu);
   int64_t next_session_id ABSL_GUARDED_BY(mu) = 0;
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
+  // Set on the condition and body graphs of a TF_NewWhile: the graph the
+  // loop goes into and the loop's inputs there.
+  TF_Graph* while_parent = nullptr;
+  std::vector<TF_Output> while_inputs;
   // Output shapes recorded by TF_GraphSetTensorShape, by (node id, output).
   // Only known ranks are recorded; -1 is an unknown dimension.
   std::map<std::pair<int, int>, std::vector<int64_t>> shapes
@@ -210,6 +214,10 @@ absl::Status RunStep(Session* session, const TF_Buffer* run_options,
 // A runtime session for the C options (the process Env unless one is set).
 absl::Status NewRuntimeSession(const TF_SessionOptions& opts,
                                std::unique_ptr<Session>* session);
+
+// `base`, or base_1, base_2, ...: the first name that neither names an
+// operation of `graph` nor prefixes one ("<name>/...").
+std::string UniqueScope(const Graph& graph, const std::string& base);
 
 // True if `op` is a live operation of `graph` (not another graph's).
 bool InGraph(const TF_Graph& graph, const Node* op)

@@ -1,5 +1,5 @@
 // Entry points of TensorFlow's C API that this runtime does not provide
-// yet: building functions from graphs, while loops and symbolic gradients.
+// yet: building functions from graphs and symbolic gradients.
 // Each reports TF_UNIMPLEMENTED (or returns an empty result) so programs
 // that merely reference them still link and fail cleanly at run time.
 #include <string>
@@ -21,25 +21,6 @@ void Unimplemented(TF_Status* status, const char* what) {
 }  // namespace
 
 extern "C" {
-
-TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs,
-                           TF_Status* status) {
-  (void)g;
-  (void)inputs;
-  (void)ninputs;
-  Unimplemented(status, "TF_NewWhile");
-  return TF_WhileParams{0,       nullptr, nullptr, TF_Output{nullptr, 0},
-                        nullptr, nullptr, nullptr, nullptr};
-}
-
-void TF_FinishWhile(const TF_WhileParams* params, TF_Status* status,
-                    TF_Output* outputs) {
-  (void)params;
-  (void)outputs;
-  Unimplemented(status, "TF_FinishWhile");
-}
-
-void TF_AbortWhile(const TF_WhileParams* params) { (void)params; }
 
 void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny, TF_Output* x, int nx,
                      TF_Output* dx, TF_Status* status, TF_Output* dy) {

@@ -526,7 +526,18 @@ TF_CAPI_EXPORT extern int TF_GraphNumFunctions(TF_Graph* g);
 TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs,
                                                int max_func, TF_Status* status);
 
-/* --- While loops and gradients (TF_UNIMPLEMENTED for now) ---------------- */
+/* --- While loops --------------------------------------------------------- */
+
+/* TF_NewWhile returns a condition graph and a body graph, each with one
+ * placeholder per input (cond_inputs, body_inputs); body_outputs start as
+ * body_inputs. Build the condition (set cond_output, a scalar bool) and the
+ * body (set body_outputs) in them, optionally change `name`, then call
+ * TF_FinishWhile, which adds the loop to the parent graph under a fresh
+ * "<name>/" scope and fills outputs[0, ninputs) with its results, or
+ * TF_AbortWhile. Both free the two graphs and the arrays; the params must
+ * not be used afterwards. Errors: TF_INVALID_ARGUMENT for no inputs, an
+ * unset cond_output, outputs from the wrong graph; the errors of importing
+ * the loop (the parent graph is then unchanged). */
 
 typedef struct TF_WhileParams {
   const int ninputs;
@@ -546,6 +557,8 @@ TF_CAPI_EXPORT extern void TF_FinishWhile(const TF_WhileParams* params,
                                           TF_Status* status,
                                           TF_Output* outputs);
 TF_CAPI_EXPORT extern void TF_AbortWhile(const TF_WhileParams* params);
+
+/* --- Gradients (TF_UNIMPLEMENTED for now) ------------------------------ */
 
 TF_CAPI_EXPORT extern void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny,
                                            TF_Output* x, int nx, TF_Output* dx,
