@@ -81,8 +81,12 @@ struct TF_Tensor {
 // validated at TF_FinishOperation (by importing a one-node GraphDef).
 struct TF_OperationDescription {
   TF_Graph* graph = nullptr;
-  stepflow::NodeDef node_def;               // name, op, device and attrs.
-  std::vector<std::string> inputs;          // "name:index".
+  stepflow::NodeDef node_def;  // name, op, device and attrs.
+  // Data inputs as added: one entry per TF_AddInput (one output) or
+  // TF_AddInputList (a list), matched in order with the OpDef's input args
+  // to infer type and length attrs ("T", "N", list(type)) as TensorFlow's
+  // builder does.
+  std::vector<std::vector<TF_Output>> input_groups;
   std::vector<std::string> control_inputs;  // Operation names.
   std::set<std::string> colocation;         // "loc:@name".
   // First builder misuse, reported by TF_FinishOperation.

@@ -6,6 +6,7 @@
 // operation is validated exactly like an imported one (registered op,
 // attrs against the OpDef, input count and types, no cycles) and the graph
 // is unchanged on error.
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,11 +16,14 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/attr_value.pb.h"
 #include "proto/graph.pb.h"
+#include "proto/op_def.pb.h"
 #include "proto/tensor_shape.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
+#include "runtime/framework/op.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/framework/tensor_util.h"
+#include "runtime/framework/types.h"
 #include "runtime/graph/graph_constructor.h"
 
 namespace stepflow {
@@ -93,13 +97,56 @@ bool CheckSameGraph(TF_OperationDescription* desc, TF_Operation* op,
   return false;
 }
 
+// Sets `name` to `value` unless the caller set it (a conflicting value is
+// then reported by validation as a type mismatch).
+void SetIfAbsent(const std::string& name, const AttrValue& value,
+                 NodeDef* def) {
+  if (def->attr().count(name) == 0) (*def->mutable_attr())[name] = value;
+}
+
+// Infers the attrs TensorFlow's builder derives from the inputs: a list
+// arg's length attr, the type attr of single or homogeneous list args, a
+// list(type) attr of heterogeneous list args.
+void InferAttrs(const OpDef& op_def,
+                const std::vector<std::vector<TF_Output>>& groups,
+                NodeDef* def) {
+  const int n =
+      std::min(static_cast<int>(groups.size()), op_def.input_arg_size());
+  for (int i = 0; i < n; ++i) {
+    const OpDef::ArgDef& arg = op_def.input_arg(i);
+    std::vector<DataType> types;
+    for (const TF_Output& in : groups[i]) {
+      const Node* src = ToNode(in.oper);
+      if (in.index < 0 || in.index >= src->num_outputs()) return;
+      types.push_back(BaseType(src->output_type(in.index)));
+    }
+    AttrValue value;
+    if (!arg.number_attr().empty()) {
+      value.set_i(static_cast<int64_t>(types.size()));
+      SetIfAbsent(arg.number_attr(), value, def);
+    }
+    if (!arg.type_list_attr().empty()) {
+      for (DataType t : types) value.mutable_list()->add_type(t);
+      SetIfAbsent(arg.type_list_attr(), value, def);
+    } else if (!arg.type_attr().empty() && !types.empty()) {
+      value.Clear();
+      value.set_type(types[0]);
+      SetIfAbsent(arg.type_attr(), value, def);
+    }
+  }
+}
+
 TF_Operation* Finish(TF_OperationDescription* desc, TF_Status* status) {
   if (!desc->error.ok()) {
     Set(status, desc->error);
     return nullptr;
   }
   NodeDef def = std::move(desc->node_def);
-  for (std::string& input : desc->inputs) def.add_input(std::move(input));
+  for (const auto& group : desc->input_groups) {
+    for (const TF_Output& in : group) {
+      def.add_input(absl::StrCat(ToNode(in.oper)->name(), ":", in.index));
+    }
+  }
   for (const std::string& c : desc->control_inputs) def.add_input("^" + c);
   if (!desc->colocation.empty()) {
     AttrValue& cls = (*def.mutable_attr())["_class"];
@@ -115,6 +162,8 @@ TF_Operation* Finish(TF_OperationDescription* desc, TF_Status* status) {
                     "Duplicate node name in graph: '", def.name(), "'")));
     return nullptr;
   }
+  const OpDef* op_def = graph->graph.op_registry()->LookUpOrNull(def.op());
+  if (op_def != nullptr) InferAttrs(*op_def, desc->input_groups, &def);
   GraphDef gdef;
   *gdef.mutable_versions() = graph->graph.versions();
   const std::string name = def.name();
@@ -165,18 +214,7 @@ void TF_SetDevice(TF_OperationDescription* desc, const char* device) {
 }
 
 void TF_AddInput(TF_OperationDescription* desc, TF_Output input) {
-  if (desc == nullptr ||
-      !stepflow::c_api::CheckSameGraph(desc, input.oper, "input")) {
-    return;
-  }
-  if (input.index < 0) {
-    Fail(desc, absl::OutOfRangeError(absl::StrCat(
-                   "negative output index ", input.index, " of '",
-                   ToNode(input.oper)->name(), "' used as input")));
-    return;
-  }
-  desc->inputs.push_back(
-      absl::StrCat(ToNode(input.oper)->name(), ":", input.index));
+  TF_AddInputList(desc, &input, 1);
 }
 
 void TF_AddInputList(TF_OperationDescription* desc, const TF_Output* inputs,
@@ -184,7 +222,19 @@ void TF_AddInputList(TF_OperationDescription* desc, const TF_Output* inputs,
   if (desc == nullptr || !CheckList(desc, "(input list)", inputs, num_inputs)) {
     return;
   }
-  for (int i = 0; i < num_inputs; ++i) TF_AddInput(desc, inputs[i]);
+  std::vector<TF_Output> group;
+  for (int i = 0; i < num_inputs; ++i) {
+    const TF_Output& in = inputs[i];
+    if (!stepflow::c_api::CheckSameGraph(desc, in.oper, "input")) return;
+    if (in.index < 0) {
+      Fail(desc, absl::OutOfRangeError(
+                     absl::StrCat("negative output index ", in.index, " of '",
+                                  ToNode(in.oper)->name(), "' used as input")));
+      return;
+    }
+    group.push_back(in);
+  }
+  desc->input_groups.push_back(std::move(group));
 }
 
 void TF_AddControlInput(TF_OperationDescription* desc, TF_Operation* input) {
