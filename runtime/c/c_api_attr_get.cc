@@ -1,9 +1,10 @@
 // Reading operation attributes: TF_OperationGetAttrMetadata, every
 // TF_OperationGetAttr*, and attributes by position.
 //
-// Errors: NotFound "Operation 'x' has no attr named 'y'." for a missing
-// attribute, InvalidArgument "Attribute 'y' is not a <kind>" when it holds
-// another kind, InvalidArgument for NULL outputs or too little storage.
+// Errors, all InvalidArgument as in TensorFlow: "Operation 'x' has no attr
+// named 'y'." for a missing attribute, "AttrValue had value with type
+// '<kind>' when '<kind>' expected" when it holds another kind, InvalidArgument
+// for NULL outputs or too little storage.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -33,13 +34,41 @@ const AttrValue* Lookup(TF_Operation* oper, const char* attr_name,
   const Node* node = ToNode(oper);
   auto it = node->def().attr().find(attr_name);
   if (it == node->def().attr().end()) {
-    Set(status, absl::NotFoundError(absl::StrCat("Operation '", node->name(),
-                                                 "' has no attr named '",
-                                                 attr_name, "'.")));
+    Set(status, absl::InvalidArgumentError(
+                    absl::StrCat("Operation '", node->name(),
+                                 "' has no attr named '", attr_name, "'.")));
     return nullptr;
   }
   Set(status, absl::OkStatus());
   return &it->second;
+}
+
+// TensorFlow's name for the kind of value `v` holds.
+std::string KindName(const AttrValue& v) {
+  switch (v.value_case()) {
+    case AttrValue::kS:
+      return "string";
+    case AttrValue::kI:
+      return "int";
+    case AttrValue::kF:
+      return "float";
+    case AttrValue::kB:
+      return "bool";
+    case AttrValue::kType:
+      return "type";
+    case AttrValue::kShape:
+      return "shape";
+    case AttrValue::kTensor:
+      return "tensor";
+    case AttrValue::kFunc:
+      return "func";
+    case AttrValue::kPlaceholder:
+      return "placeholder";
+    case AttrValue::kList:
+      return "list";
+    default:
+      return "<unset>";
+  }
 }
 
 // The attribute if it holds `kind` (a oneof case), else null with an error.
@@ -50,8 +79,9 @@ const AttrValue* LookupKind(TF_Operation* oper, const char* attr_name,
   if (v == nullptr) return nullptr;
   // An empty list reads as a list of any kind.
   if (v->value_case() != kind) {
-    Set(status, absl::InvalidArgumentError(
-                    absl::StrCat("Attribute '", attr_name, "' is not ", what)));
+    Set(status, absl::InvalidArgumentError(absl::StrCat(
+                    "AttrValue had value with type '", KindName(*v), "' when '",
+                    what, "' expected")));
     return nullptr;
   }
   return v;
@@ -61,7 +91,7 @@ const AttrValue::ListValue* LookupList(TF_Operation* oper,
                                        const char* attr_name,
                                        TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kList, "a list", status);
+      LookupKind(oper, attr_name, AttrValue::kList, "list", status);
   return v == nullptr ? nullptr : &v->list();
 }
 
@@ -208,7 +238,7 @@ void TF_OperationGetAttrString(TF_Operation* oper, const char* attr_name,
                                void* value, size_t max_length,
                                TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kS, "a string", status);
+      LookupKind(oper, attr_name, AttrValue::kS, "string", status);
   if (v == nullptr) return;
   const size_t n = std::min(max_length, v->s().size());
   if (n > 0 && value == nullptr) {
@@ -249,7 +279,7 @@ void TF_OperationGetAttrStringList(TF_Operation* oper, const char* attr_name,
 void TF_OperationGetAttrInt(TF_Operation* oper, const char* attr_name,
                             int64_t* value, TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kI, "an int", status);
+      LookupKind(oper, attr_name, AttrValue::kI, "int", status);
   if (v != nullptr && CheckOut(value, 1, status)) *value = v->i();
 }
 
@@ -265,7 +295,7 @@ void TF_OperationGetAttrIntList(TF_Operation* oper, const char* attr_name,
 void TF_OperationGetAttrFloat(TF_Operation* oper, const char* attr_name,
                               float* value, TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kF, "a float", status);
+      LookupKind(oper, attr_name, AttrValue::kF, "float", status);
   if (v != nullptr && CheckOut(value, 1, status)) *value = v->f();
 }
 
@@ -281,7 +311,7 @@ void TF_OperationGetAttrFloatList(TF_Operation* oper, const char* attr_name,
 void TF_OperationGetAttrBool(TF_Operation* oper, const char* attr_name,
                              unsigned char* value, TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kB, "a bool", status);
+      LookupKind(oper, attr_name, AttrValue::kB, "bool", status);
   if (v != nullptr && CheckOut(value, 1, status)) *value = v->b() ? 1 : 0;
 }
 
@@ -297,7 +327,7 @@ void TF_OperationGetAttrBoolList(TF_Operation* oper, const char* attr_name,
 void TF_OperationGetAttrType(TF_Operation* oper, const char* attr_name,
                              TF_DataType* value, TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kType, "a type", status);
+      LookupKind(oper, attr_name, AttrValue::kType, "type", status);
   if (v != nullptr && CheckOut(value, 1, status)) {
     *value = static_cast<TF_DataType>(v->type());
   }
@@ -315,7 +345,7 @@ void TF_OperationGetAttrTypeList(TF_Operation* oper, const char* attr_name,
 void TF_OperationGetAttrShape(TF_Operation* oper, const char* attr_name,
                               int64_t* value, int num_dims, TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kShape, "a shape", status);
+      LookupKind(oper, attr_name, AttrValue::kShape, "shape", status);
   if (v == nullptr || !CheckOut(value, num_dims, status)) return;
   const int n = std::min(num_dims, v->shape().dim_size());
   for (int i = 0; i < n; ++i) value[i] = v->shape().dim(i).size();
@@ -359,7 +389,7 @@ void TF_OperationGetAttrTensorShapeProto(TF_Operation* oper,
                                          const char* attr_name,
                                          TF_Buffer* value, TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kShape, "a shape", status);
+      LookupKind(oper, attr_name, AttrValue::kShape, "shape", status);
   if (v == nullptr || !CheckOut(value, 1, status)) return;
   stepflow::c_api::SetBufferBytes(v->shape().SerializeAsString(), value);
 }
@@ -380,7 +410,7 @@ void TF_OperationGetAttrTensorShapeProtoList(TF_Operation* oper,
 void TF_OperationGetAttrTensor(TF_Operation* oper, const char* attr_name,
                                TF_Tensor** value, TF_Status* status) {
   const AttrValue* v =
-      LookupKind(oper, attr_name, AttrValue::kTensor, "a tensor", status);
+      LookupKind(oper, attr_name, AttrValue::kTensor, "tensor", status);
   if (v == nullptr || !CheckOut(value, 1, status)) return;
   *value = nullptr;
   Set(status, stepflow::c_api::TensorFromAttr(v->tensor(), value));

@@ -262,11 +262,15 @@ TEST_F(CApiAttrTest, Errors) {
   float f;
   TF_OperationGetAttrFloat(op, "_i", &f, status_.get());
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  EXPECT_STREQ(TF_Message(status_.get()),
+               "AttrValue had value with type 'int' when 'float' expected");
   int64_t list[1];
   TF_OperationGetAttrIntList(op, "_i", list, 1, status_.get());
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
   TF_OperationGetAttrInt(op, "_missing", list, status_.get());
-  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  EXPECT_STREQ(TF_Message(status_.get()),
+               "Operation 'op' has no attr named '_missing'.");
   TF_OperationGetAttrInt(op, nullptr, list, status_.get());
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
   TF_OperationGetAttrInt(nullptr, "_i", list, status_.get());
@@ -275,7 +279,7 @@ TEST_F(CApiAttrTest, Errors) {
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
   TF_AttrMetadata m =
       TF_OperationGetAttrMetadata(op, "_missing", status_.get());
-  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
   EXPECT_EQ(m.list_size, -1);
 
   // An attr the op does not declare (without '_') fails validation.

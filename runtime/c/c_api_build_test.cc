@@ -151,7 +151,7 @@ TEST_F(CApiBuildTest, FinishReportsTensorFlowErrors) {
   // Unregistered op.
   d = TF_NewOperation(graph_, "NoSuchOp", "n");
   EXPECT_EQ(TF_FinishOperation(d, status_.get()), nullptr);
-  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
 
   // Wrong number of inputs, wrong input type.
   d = TF_NewOperation(graph_, "AddV2", "a1");
@@ -261,7 +261,7 @@ TEST_F(CApiBuildTest, ControlInputsDevicesAndColocation) {
   TF_ClearAttr(graph_, id, "_note", status_.get());
   ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
   TF_OperationGetAttrString(id, "_note", note, 4, status_.get());
-  EXPECT_EQ(TF_GetCode(status_.get()), TF_NOT_FOUND);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
 
   // Rewire id's input to another float output; an int one is refused.
   TF_Operation* other = Placeholder(graph_, "other", status_.get());

@@ -163,7 +163,14 @@ TF_Operation* Finish(TF_OperationDescription* desc, TF_Status* status) {
     return nullptr;
   }
   const OpDef* op_def = graph->graph.op_registry()->LookUpOrNull(def.op());
-  if (op_def != nullptr) InferAttrs(*op_def, desc->input_groups, &def);
+  if (op_def == nullptr) {
+    // As TensorFlow's builder: InvalidArgument (an import says NotFound).
+    Set(status, absl::InvalidArgumentError(absl::StrCat(
+                    "Op type not registered '", def.op(),
+                    "' in binary while building NodeDef '", def.name(), "'")));
+    return nullptr;
+  }
+  InferAttrs(*op_def, desc->input_groups, &def);
   GraphDef gdef;
   *gdef.mutable_versions() = graph->graph.versions();
   const std::string name = def.name();

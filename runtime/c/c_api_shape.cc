@@ -92,6 +92,16 @@ StaticShape KnownShape(const TF_Graph& graph, TF_Output out)
   return StatedShape(*node, out.index);
 }
 
+// "[2,?,3]".
+std::string ShapeString(const std::vector<int64_t>& dims) {
+  std::string out = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : ",",
+                    dims[i] < 0 ? "?" : absl::StrCat(dims[i]));
+  }
+  return out + "]";
+}
+
 // Merges `dims` into `known`; InvalidArgument if they are incompatible.
 absl::Status Merge(const StaticShape& known, const int64_t* dims, int num_dims,
                    std::vector<int64_t>* merged) {

@@ -132,7 +132,7 @@ typedef struct TF_FunctionOptions TF_FunctionOptions;
  * what is known: TF_INVALID_ARGUMENT if they are incompatible.
  * TF_GraphGetTensorNumDims returns the rank (-1 unknown).
  * TF_GraphGetTensorShape fills dims[0, num_dims); num_dims must equal the
- * rank (TF_INVALID_ARGUMENT otherwise).
+ * rank, -1 for an unknown rank (TF_INVALID_ARGUMENT otherwise).
  * A NULL operation or an output index out of range is TF_OUT_OF_RANGE or
  * TF_INVALID_ARGUMENT. */
 TF_CAPI_EXPORT extern void TF_GraphSetTensorShape(TF_Graph* graph,
@@ -251,10 +251,11 @@ TF_CAPI_EXPORT extern void TF_SetAttrValueProto(TF_OperationDescription* desc,
                                                 TF_Status* status);
 
 /* Validates the operation and adds it to the graph; frees `desc` either
- * way. Errors: TF_INVALID_ARGUMENT for a duplicate name, a missing or
- * ill-typed attribute, a wrong number or type of inputs, an input or
- * colocation target from another graph, earlier builder misuse;
- * TF_NOT_FOUND for an unregistered op type. NULL on error. */
+ * way. Errors (all TF_INVALID_ARGUMENT, as in TensorFlow): a duplicate
+ * name, an unregistered op type, a missing, ill-typed or undeclared
+ * attribute (TensorFlow accepts undeclared ones until the graph runs), a
+ * wrong number or type of inputs, an input or colocation target from
+ * another graph, earlier builder misuse. NULL on error. */
 TF_CAPI_EXPORT extern TF_Operation* TF_FinishOperationLocked(
     TF_OperationDescription* desc, TF_Status* status);
 TF_CAPI_EXPORT extern TF_Operation* TF_FinishOperation(
@@ -317,9 +318,9 @@ typedef struct TF_AttrMetadata {
   int64_t total_size;
 } TF_AttrMetadata;
 
-/* Attribute getters. TF_NOT_FOUND if `oper` has no attribute `attr_name`;
- * TF_INVALID_ARGUMENT if it is of another kind. List getters copy the
- * first max_values elements. */
+/* Attribute getters. TF_INVALID_ARGUMENT if `oper` has no attribute
+ * `attr_name` or it is of another kind. List getters copy the first
+ * max_values elements. */
 TF_CAPI_EXPORT extern TF_AttrMetadata TF_OperationGetAttrMetadata(
     TF_Operation* oper, const char* attr_name, TF_Status* status);
 /* Copies min(max_length, size) bytes (no NUL is added). */
