@@ -83,14 +83,11 @@ size_t RequiredBytes(TF_DataType dtype, int64_t elements) {
   return static_cast<size_t>(elements) * TF_DataTypeSize(dtype);
 }
 
-// `len` fits a tensor of `dtype` and `shape`: exact for fixed-size types,
-// at least one TF_TString per element for strings.
+// `len` holds a tensor of `dtype` and `shape`: at least the element bytes
+// (one TF_TString per element for strings), as TensorFlow checks; extra
+// bytes are ignored.
 bool SizeMatches(TF_DataType dtype, const TensorShape& shape, size_t len) {
-  if (IsFixedSize(dtype))
-    return RequiredBytes(dtype, shape.num_elements()) == len;
-  if (dtype == TF_STRING)
-    return len >= RequiredBytes(dtype, shape.num_elements());
-  return true;
+  return len >= RequiredBytes(dtype, shape.num_elements());
 }
 
 // Zeroed bytes aligned to kAlignment (never null for len 0).
@@ -163,7 +160,7 @@ absl::Status TensorFromC(const TF_Tensor& t, Tensor* out) {
         " through the C API (only fixed-size element types and strings)"));
   }
   const size_t needed = RequiredBytes(t.dtype, shape.num_elements());
-  if (t.dtype == TF_STRING ? storage.len < needed : storage.len != needed) {
+  if (storage.len < needed) {
     return absl::InvalidArgumentError(absl::StrCat(
         "tensor of shape ", shape.DebugString(), " and type ",
         DataTypeString(dt), " needs ", needed, " bytes but has ", storage.len));

@@ -32,6 +32,11 @@ TEST(CApiTensorTest, AllocateGivesZeroedStorageOfTheShape) {
 TEST(CApiTensorTest, AllocateRejectsWrongLengthAndNegativeDims) {
   const int64_t dims[] = {2, 3};
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, dims, 2, 5 * sizeof(float)), nullptr);
+  // A larger length is accepted, as in TensorFlow; the shape decides.
+  TF_Tensor* larger = TF_AllocateTensor(TF_FLOAT, dims, 2, 7 * sizeof(float));
+  ASSERT_NE(larger, nullptr);
+  EXPECT_EQ(TF_TensorByteSize(larger), 6 * sizeof(float));
+  TF_DeleteTensor(larger);
   const int64_t negative[] = {2, -1};
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, negative, 2, 0), nullptr);
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, nullptr, 1, 4), nullptr);

@@ -47,10 +47,10 @@ typedef struct TF_Tensor TF_Tensor;
 /* A tensor over the caller's data[0, len). deallocator(data, len,
  * deallocator_arg) is called once the tensor no longer needs the data (at
  * the last TF_DeleteTensor of tensors sharing it, at once if the data was
- * copied for alignment, or at once on failure). For fixed-size types `len`
- * must equal elements * TF_DataTypeSize(dtype); for TF_STRING it must be at
- * least elements * sizeof(TF_TString). NULL for a negative dimension, an
- * invalid type or a size mismatch. */
+ * copied for alignment, or at once on failure). `len` must be at least
+ * elements * TF_DataTypeSize(dtype) (elements * sizeof(TF_TString) for
+ * TF_STRING); extra bytes are ignored. NULL for a negative dimension, an
+ * invalid type or too small a `len`. */
 TF_CAPI_EXPORT extern TF_Tensor* TF_NewTensor(
     TF_DataType, const int64_t* dims, int num_dims, void* data, size_t len,
     void (*deallocator)(void* data, size_t len, void* arg),
