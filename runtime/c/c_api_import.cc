@@ -140,14 +140,9 @@ absl::Status Import(TF_Graph* graph, const TF_Buffer* graph_def,
   }
   std::string prefix(trimmed);
   if (!prefix.empty()) {
-    if (opts.uniquify_prefix) {
-      prefix = UniqueScope(g, prefix);
-    } else if (NameInUse(g, prefix)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Import node name prefix '", prefix,
-          "' conflicts with name already used in the graph. If this is "
-          "intended, set uniquify_prefix."));
-    }
+    // A prefix in use is only an error where it makes names collide (the
+    // import reports those), as in TensorFlow.
+    if (opts.uniquify_prefix) prefix = UniqueScope(g, prefix);
     prefix += "/";
   }
 
@@ -257,7 +252,13 @@ absl::Status Import(TF_Graph* graph, const TF_Buffer* graph_def,
         ToOperation(g.FindNodeByName(renamed[name])));
   }
   for (const auto& [src, dst] : opts.input_map) {
-    if (used.count(src) > 0 || by_name.count(src.first) > 0) continue;
+    // Reported if unused and not an output of the GraphDef.
+    if (used.count(src) > 0) continue;
+    auto node = by_name.find(src.first);
+    if (node != by_name.end() && src.second >= 0 &&
+        src.second < NumOutputs(g, *node->second)) {
+      continue;
+    }
     results->missing_names.push_back(src.first);
     results->missing_indexes.push_back(src.second);
   }

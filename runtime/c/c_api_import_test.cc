@@ -113,6 +113,8 @@ TEST_F(CApiImportTest, InputMappingsAndControlDependencies) {
   TF_ImportGraphDefOptionsAddInputMapping(opts_, "x", 0, TF_Output{feed, 0});
   TF_ImportGraphDefOptionsAddInputMapping(opts_, "absent", 2,
                                           TF_Output{feed, 0});
+  TF_ImportGraphDefOptionsAddInputMapping(opts_, "c", 5, TF_Output{feed, 0});
+  TF_ImportGraphDefOptionsAddInputMapping(opts_, "z", 0, TF_Output{feed, 0});
   TF_ImportGraphDefOptionsAddControlDependency(opts_, init);
   TF_ImportGraphDefOptionsAddReturnOutput(opts_, "x", 0);
   TF_ImportGraphDefResults* results = Import();
@@ -136,9 +138,12 @@ TEST_F(CApiImportTest, InputMappingsAndControlDependencies) {
   int* indexes = nullptr;
   TF_ImportGraphDefResultsMissingUnusedInputMappings(results, &n, &names,
                                                      &indexes);
-  ASSERT_EQ(n, 1);
+  // z:0 is unused but is an output of the GraphDef; c:5 is not.
+  ASSERT_EQ(n, 2);
   EXPECT_STREQ(names[0], "absent");
   EXPECT_EQ(indexes[0], 2);
+  EXPECT_STREQ(names[1], "c");
+  EXPECT_EQ(indexes[1], 5);
   TF_DeleteImportGraphDefResults(results);
 }
 

@@ -443,8 +443,8 @@ TF_CAPI_EXPORT extern TF_ImportGraphDefOptions* TF_NewImportGraphDefOptions(
     void);
 TF_CAPI_EXPORT extern void TF_DeleteImportGraphDefOptions(
     TF_ImportGraphDefOptions* opts);
-/* Imported names become "<prefix>/<name>". The prefix must not clash with
- * an existing name unless uniquify_prefix is set. */
+/* Imported names become "<prefix>/<name>" (with uniquify_prefix, a prefix
+ * already in use becomes "<prefix>_<n>"). */
 TF_CAPI_EXPORT extern void TF_ImportGraphDefOptionsSetPrefix(
     TF_ImportGraphDefOptions* opts, const char* prefix);
 /* Device for imported nodes that request none. */
@@ -483,7 +483,8 @@ TF_CAPI_EXPORT extern void TF_ImportGraphDefResultsReturnOutputs(
     TF_ImportGraphDefResults* results, int* num_outputs, TF_Output** outputs);
 TF_CAPI_EXPORT extern void TF_ImportGraphDefResultsReturnOperations(
     TF_ImportGraphDefResults* results, int* num_opers, TF_Operation*** opers);
-/* Input mappings whose source no imported node used. */
+/* Input mappings that no imported node used and that name no output of
+ * the GraphDef. */
 TF_CAPI_EXPORT extern void TF_ImportGraphDefResultsMissingUnusedInputMappings(
     TF_ImportGraphDefResults* results, int* num_missing_unused_input_mappings,
     const char*** src_names, int** src_indexes);
@@ -492,7 +493,7 @@ TF_CAPI_EXPORT extern void TF_DeleteImportGraphDefResults(
 
 /* Imports the serialized GraphDef. On error the graph is unchanged:
  * TF_INVALID_ARGUMENT for unparseable bytes, invalid graphs, a clashing
- * name or prefix, a return output/operation or mapping that does not
+ * name, a return output/operation or mapping that does not
  * exist; TF_NOT_FOUND for unregistered ops. `options` may be NULL. */
 TF_CAPI_EXPORT extern TF_ImportGraphDefResults*
 TF_GraphImportGraphDefWithResults(TF_Graph* graph, const TF_Buffer* graph_def,
