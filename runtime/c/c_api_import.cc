@@ -97,16 +97,11 @@ int NumOutputs(const Graph& graph, const NodeDef& def) {
   return static_cast<int>(outputs.size());
 }
 
-absl::Status Import(TF_Graph* graph, const TF_Buffer* graph_def,
+absl::Status Import(TF_Graph* graph, GraphDef gdef,
                     const TF_ImportGraphDefOptions* options,
                     TF_ImportGraphDefResults* results)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph->mu) {
-  GraphDef gdef;
-  absl::Status s = ParseGraphDefFromBinary(
-      absl::string_view(static_cast<const char*>(graph_def->data),
-                        graph_def->data == nullptr ? 0 : graph_def->length),
-      &gdef);
-  if (!s.ok()) return s;
+  absl::Status s;
   static const TF_ImportGraphDefOptions* const kDefaults =
       new TF_ImportGraphDefOptions;
   const TF_ImportGraphDefOptions& opts =
@@ -269,6 +264,32 @@ absl::Status Import(TF_Graph* graph, const TF_Buffer* graph_def,
 }
 
 }  // namespace
+
+TF_ImportGraphDefResults* ImportParsed(TF_Graph* graph, bool missing_graph_def,
+                                       GraphDef gdef,
+                                       const TF_ImportGraphDefOptions* options,
+                                       TF_Status* status) {
+  if (graph == nullptr || missing_graph_def) {
+    Set(status, absl::InvalidArgumentError(
+                    "TF_GraphImportGraphDef: graph and graph_def are "
+                    "required"));
+    return nullptr;
+  }
+  auto* results = new TF_ImportGraphDefResults;
+  absl::Status s;
+  {
+    absl::MutexLock l(&graph->mu);
+    s = Import(graph, std::move(gdef), options, results);
+  }
+  if (!s.ok()) {
+    delete results;
+    Set(status, std::move(s));
+    return nullptr;
+  }
+  Set(status, absl::OkStatus());
+  return results;
+}
+
 }  // namespace c_api
 }  // namespace stepflow
 
@@ -388,25 +409,29 @@ void TF_DeleteImportGraphDefResults(TF_ImportGraphDefResults* results) {
 TF_ImportGraphDefResults* TF_GraphImportGraphDefWithResults(
     TF_Graph* graph, const TF_Buffer* graph_def,
     const TF_ImportGraphDefOptions* options, TF_Status* status) {
-  if (graph == nullptr || graph_def == nullptr) {
-    Set(status, absl::InvalidArgumentError(
-                    "TF_GraphImportGraphDef: graph and graph_def are "
-                    "required"));
-    return nullptr;
+  stepflow::GraphDef gdef;
+  if (graph != nullptr && graph_def != nullptr) {
+    absl::Status s = stepflow::ParseGraphDefFromBinary(
+        absl::string_view(static_cast<const char*>(graph_def->data),
+                          graph_def->data == nullptr ? 0 : graph_def->length),
+        &gdef);
+    if (!s.ok()) {
+      Set(status, std::move(s));
+      return nullptr;
+    }
   }
-  auto* results = new TF_ImportGraphDefResults;
-  absl::Status s;
-  {
-    absl::MutexLock l(&graph->mu);
-    s = stepflow::c_api::Import(graph, graph_def, options, results);
-  }
-  if (!s.ok()) {
-    delete results;
-    Set(status, std::move(s));
-    return nullptr;
-  }
-  Set(status, absl::OkStatus());
-  return results;
+  return stepflow::c_api::ImportParsed(graph, graph_def == nullptr,
+                                       std::move(gdef), options, status);
+}
+
+TF_ImportGraphDefResults* TF_GraphImportGraphDefWithResultsNoSerialization(
+    TF_Graph* graph, const TF_Buffer* graph_def,
+    const TF_ImportGraphDefOptions* options, TF_Status* status) {
+  const bool missing = graph_def == nullptr || graph_def->data == nullptr;
+  stepflow::GraphDef gdef;
+  if (!missing) gdef = *static_cast<const stepflow::GraphDef*>(graph_def->data);
+  return stepflow::c_api::ImportParsed(graph, missing, std::move(gdef), options,
+                                       status);
 }
 
 void TF_GraphImportGraphDefWithReturnOutputs(

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "proto/graph.pb.h"
+
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_testlib.h"
 
@@ -145,6 +147,23 @@ TEST_F(CApiImportTest, InputMappingsAndControlDependencies) {
   EXPECT_STREQ(names[1], "c");
   EXPECT_EQ(indexes[1], 5);
   TF_DeleteImportGraphDefResults(results);
+}
+
+TEST_F(CApiImportTest, WithoutSerialization) {
+  GraphDef gdef;
+  ASSERT_TRUE(gdef.ParseFromArray(graph_def_->data,
+                                  static_cast<int>(graph_def_->length)));
+  TF_Buffer object{&gdef, 0, nullptr};
+  TF_ImportGraphDefResults* results =
+      TF_GraphImportGraphDefWithResultsNoSerialization(graph_, &object, opts_,
+                                                       status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  EXPECT_EQ(TF_GraphNumOperations(graph_), 3);
+  TF_DeleteImportGraphDefResults(results);
+  EXPECT_EQ(TF_GraphImportGraphDefWithResultsNoSerialization(
+                graph_, nullptr, opts_, status_.get()),
+            nullptr);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
 }
 
 TEST_F(CApiImportTest, BadRequestsLeaveTheGraphUnchanged) {

@@ -38,6 +38,7 @@
 #ifndef TENSORFLOW_C_C_API_H_
 #define TENSORFLOW_C_C_API_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -499,6 +500,12 @@ TF_CAPI_EXPORT extern TF_ImportGraphDefResults*
 TF_GraphImportGraphDefWithResults(TF_Graph* graph, const TF_Buffer* graph_def,
                                   const TF_ImportGraphDefOptions* options,
                                   TF_Status* status);
+/* As above, but graph_def->data points to a GraphDef object (stepflow's
+ * generated C++ class, in process), not to serialized bytes. */
+TF_CAPI_EXPORT extern TF_ImportGraphDefResults*
+TF_GraphImportGraphDefWithResultsNoSerialization(
+    TF_Graph* graph, const TF_Buffer* graph_def,
+    const TF_ImportGraphDefOptions* options, TF_Status* status);
 /* As above; num_return_outputs must equal the requested count. */
 TF_CAPI_EXPORT extern void TF_GraphImportGraphDefWithReturnOutputs(
     TF_Graph* graph, const TF_Buffer* graph_def,
@@ -725,8 +732,63 @@ TF_CAPI_EXPORT extern void TF_DeleteLibraryHandle(TF_Library* lib_handle);
 /* Every registered op as a serialized OpList (caller-owned). */
 TF_CAPI_EXPORT extern TF_Buffer* TF_GetAllOpList(void);
 
-/* --- Graph mutation --------------------------------------------------------
- */
+/* --- Not provided yet: TF_UNIMPLEMENTED (NULL / "" / no-op) ------------ */
+
+TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunctionWithControlOutputs(
+    const TF_Graph* fn_body, const char* fn_name,
+    unsigned char append_hash_to_fn_name, int num_opers,
+    const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
+    int noutputs, const TF_Output* outputs, const char* const* output_names,
+    int ncontrol_outputs, const TF_Operation* const* control_outputs,
+    const char* const* control_output_names, const TF_FunctionOptions* opts,
+    const char* description, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_AddWhileInputHack(TF_Graph* graph,
+                                                TF_Output new_src,
+                                                TF_Operation* dst,
+                                                TF_Status* status);
+
+typedef struct TF_ApiDefMap TF_ApiDefMap;
+TF_CAPI_EXPORT extern TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer* op_list_buffer,
+                                                    TF_Status* status);
+TF_CAPI_EXPORT extern void TF_DeleteApiDefMap(TF_ApiDefMap* apimap);
+TF_CAPI_EXPORT extern void TF_ApiDefMapPut(TF_ApiDefMap* api_def_map,
+                                           const char* text, size_t text_len,
+                                           TF_Status* status);
+TF_CAPI_EXPORT extern TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap* api_def_map,
+                                                 const char* name,
+                                                 size_t name_len,
+                                                 TF_Status* status);
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetAllRegisteredKernels(TF_Status* status);
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetRegisteredKernelsForOp(
+    const char* name, TF_Status* status);
+
+typedef struct TF_Server TF_Server;
+TF_CAPI_EXPORT extern TF_Server* TF_NewServer(const void* proto,
+                                              size_t proto_len,
+                                              TF_Status* status);
+TF_CAPI_EXPORT extern void TF_ServerStart(TF_Server* server, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_ServerStop(TF_Server* server, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_ServerJoin(TF_Server* server, TF_Status* status);
+TF_CAPI_EXPORT extern const char* TF_ServerTarget(TF_Server* server);
+TF_CAPI_EXPORT extern void TF_DeleteServer(TF_Server* server);
+TF_CAPI_EXPORT extern void TF_RegisterFilesystemPlugin(
+    const char* plugin_filename, TF_Status* status);
+
+/* Accepted and ignored (no full types, no shape inference here). */
+TF_CAPI_EXPORT extern void TF_SetFullType(TF_Graph* graph, TF_Operation* op,
+                                          const TF_Buffer* full_type_proto);
+TF_CAPI_EXPORT extern void TF_SetRequireShapeInferenceFns(TF_Graph* graph,
+                                                          bool require);
+/* An empty (caller-owned) buffer: no resource handle shapes are tracked. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetHandleShapeAndType(TF_Graph* graph,
+                                                          TF_Output output);
+TF_CAPI_EXPORT extern void TF_SetHandleShapeAndType(TF_Graph* graph,
+                                                    TF_Output output,
+                                                    const void* proto,
+                                                    size_t proto_len,
+                                                    TF_Status* status);
+
+/* --- Graph mutation ------------------------------------------------------ */
 
 /* Adds a control edge input -> op. */
 TF_CAPI_EXPORT extern void TF_AddOperationControlInput(TF_Graph* graph,
