@@ -1,22 +1,23 @@
-// TF_Graph, TF_ImportGraphDefOptions and TF_Operation accessors, including
-// the graph half of the graph refcount (TF_DeleteGraph).
+// TF_Graph: creation and the graph half of the graph refcount
+// (TF_DeleteGraph), lookups, GraphDef/OpDef/VersionDef export, the op
+// registry as OpLists, and static output shapes.
 #include <atomic>
 #include <cstdint>
-#include <set>
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
-#include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/graph.pb.h"
+#include "proto/op_def.pb.h"
+#include "proto/tensor.pb.h"
+#include "proto/versions.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
+#include "runtime/framework/op.h"
 #include "runtime/framework/planted_bug.h"
-#include "runtime/graph/graph_constructor.h"
-#include "runtime/graph/graph_def_io.h"
+#include "runtime/framework/tensor.h"
+#include "runtime/framework/tensor_util.h"
 
 namespace stepflow {
 namespace c_api {
@@ -26,44 +27,10 @@ std::atomic<int64_t>& LiveGraphCount() {
   return count;
 }
 
-namespace {
-
-// Renames every node of `gdef` to "<prefix><name>" and rewrites inputs and
-// "loc:@" colocation entries that name nodes of `gdef`; other inputs keep
-// naming nodes already in the graph.
-void ApplyPrefix(const std::string& prefix, GraphDef* gdef) {
-  std::set<std::string> names;
-  for (const NodeDef& n : gdef->node()) names.insert(n.name());
-  for (NodeDef& n : *gdef->mutable_node()) {
-    n.set_name(prefix + n.name());
-    for (std::string& input : *n.mutable_input()) {
-      const bool control = absl::StartsWith(input, "^");
-      absl::string_view rest = absl::string_view(input).substr(control ? 1 : 0);
-      const size_t colon = rest.rfind(':');
-      const absl::string_view base =
-          colon == absl::string_view::npos ? rest : rest.substr(0, colon);
-      if (names.count(std::string(base)) == 0) continue;
-      input = absl::StrCat(control ? "^" : "", prefix, rest);
-    }
-    // Colocation with a node of the GraphDef follows its new name.
-    auto cls = n.mutable_attr()->find("_class");
-    if (cls == n.mutable_attr()->end()) continue;
-    for (std::string& entry : *cls->second.mutable_list()->mutable_s()) {
-      absl::string_view other = entry;
-      if (absl::ConsumePrefix(&other, "loc:@") &&
-          names.count(std::string(other)) != 0) {
-        entry = absl::StrCat("loc:@", prefix, other);
-      }
-    }
-  }
-}
-
-}  // namespace
 }  // namespace c_api
 }  // namespace stepflow
 
 using stepflow::c_api::Set;
-using stepflow::c_api::ToNode;
 using stepflow::c_api::ToOperation;
 
 TF_Graph::TF_Graph() { stepflow::c_api::LiveGraphCount().fetch_add(1); }
@@ -92,50 +59,6 @@ void TF_DeleteGraph(TF_Graph* g) {
     }
   }
   if (free_now) delete g;
-}
-
-TF_ImportGraphDefOptions* TF_NewImportGraphDefOptions(void) {
-  return new TF_ImportGraphDefOptions;
-}
-
-void TF_DeleteImportGraphDefOptions(TF_ImportGraphDefOptions* opts) {
-  delete opts;
-}
-
-void TF_ImportGraphDefOptionsSetPrefix(TF_ImportGraphDefOptions* opts,
-                                       const char* prefix) {
-  if (opts == nullptr) return;
-  opts->prefix = prefix == nullptr ? "" : prefix;
-}
-
-void TF_GraphImportGraphDef(TF_Graph* graph, const TF_Buffer* graph_def,
-                            const TF_ImportGraphDefOptions* options,
-                            TF_Status* status) {
-  if (graph == nullptr || graph_def == nullptr) {
-    Set(status,
-        absl::InvalidArgumentError(
-            "TF_GraphImportGraphDef: graph and graph_def are required"));
-    return;
-  }
-  stepflow::GraphDef gdef;
-  absl::Status s = stepflow::ParseGraphDefFromBinary(
-      absl::string_view(static_cast<const char*>(graph_def->data),
-                        graph_def->data == nullptr ? 0 : graph_def->length),
-      &gdef);
-  if (!s.ok()) {
-    Set(status, std::move(s));
-    return;
-  }
-  if (options != nullptr && !options->prefix.empty()) {
-    std::string prefix = options->prefix;
-    if (!absl::EndsWith(prefix, "/")) prefix += "/";
-    stepflow::c_api::ApplyPrefix(prefix, &gdef);
-  }
-  // As TensorFlow's import: "loc:@x" must name a node of the GraphDef.
-  stepflow::GraphConstructorOptions gopts;
-  gopts.validate_colocation_constraints = true;
-  absl::MutexLock l(&graph->mu);
-  Set(status, stepflow::ImportGraphDef(gopts, gdef, &graph->graph));
 }
 
 void TF_GraphToGraphDef(TF_Graph* graph, TF_Buffer* output_graph_def,
@@ -173,33 +96,102 @@ int TF_GraphNumOperations(TF_Graph* graph) {
   return graph->graph.num_op_nodes();
 }
 
-const char* TF_OperationName(TF_Operation* oper) {
-  return ToNode(oper)->name().c_str();
-}
-
-const char* TF_OperationOpType(TF_Operation* oper) {
-  return ToNode(oper)->type_string().c_str();
-}
-
-const char* TF_OperationDevice(TF_Operation* oper) {
-  return ToNode(oper)->requested_device().c_str();
-}
-
-int TF_OperationNumOutputs(TF_Operation* oper) {
-  return ToNode(oper)->num_outputs();
-}
-
-int TF_OperationNumInputs(TF_Operation* oper) {
-  return ToNode(oper)->num_inputs();
-}
-
-TF_DataType TF_OperationOutputType(TF_Output oper_out) {
-  const stepflow::Node* n = ToNode(oper_out.oper);
-  if (n == nullptr || oper_out.index < 0 ||
-      oper_out.index >= n->num_outputs()) {
-    return static_cast<TF_DataType>(0);
+void TF_GraphGetOpDef(TF_Graph* graph, const char* op_name,
+                      TF_Buffer* output_op_def, TF_Status* status) {
+  if (graph == nullptr || op_name == nullptr || output_op_def == nullptr) {
+    Set(status, absl::InvalidArgumentError(
+                    "TF_GraphGetOpDef: graph, op_name and buffer are "
+                    "required"));
+    return;
   }
-  return static_cast<TF_DataType>(n->output_type(oper_out.index));
+  const stepflow::OpDef* op_def = nullptr;
+  absl::Status s;
+  {
+    absl::MutexLock l(&graph->mu);
+    s = graph->graph.op_registry()->LookUp(op_name, &op_def);
+  }
+  if (!s.ok()) {
+    Set(status, std::move(s));
+    return;
+  }
+  stepflow::c_api::SetBufferBytes(op_def->SerializeAsString(), output_op_def);
+  Set(status, absl::OkStatus());
 }
+
+void TF_GraphVersions(TF_Graph* graph, TF_Buffer* output_version_def,
+                      TF_Status* status) {
+  if (graph == nullptr || output_version_def == nullptr) {
+    Set(status, absl::InvalidArgumentError(
+                    "TF_GraphVersions: graph and buffer are required"));
+    return;
+  }
+  std::string bytes;
+  {
+    absl::MutexLock l(&graph->mu);
+    bytes = graph->graph.versions().SerializeAsString();
+  }
+  stepflow::c_api::SetBufferBytes(bytes, output_version_def);
+  Set(status, absl::OkStatus());
+}
+
+TF_Buffer* TF_GetAllOpList(void) {
+  stepflow::OpList list;
+  const stepflow::OpRegistry* registry = stepflow::OpRegistry::Global();
+  for (const std::string& name : registry->ListOps()) {
+    const stepflow::OpDef* op_def = registry->LookUpOrNull(name);
+    if (op_def != nullptr) *list.add_op() = *op_def;
+  }
+  TF_Buffer* buffer = TF_NewBuffer();
+  stepflow::c_api::SetBufferBytes(list.SerializeAsString(), buffer);
+  return buffer;
+}
+
+unsigned char TF_TryEvaluateConstant(TF_Graph* graph, TF_Output output,
+                                     TF_Tensor** result, TF_Status* status) {
+  if (result != nullptr) *result = nullptr;
+  if (graph == nullptr || result == nullptr) {
+    Set(status, absl::InvalidArgumentError(
+                    "TF_TryEvaluateConstant: graph and result are required"));
+    return 0;
+  }
+  stepflow::TensorProto proto;
+  {
+    absl::MutexLock l(&graph->mu);
+    const stepflow::Node* node = stepflow::c_api::ToNode(output.oper);
+    if (!stepflow::c_api::InGraph(*graph, node) || output.index < 0 ||
+        output.index >= node->num_outputs()) {
+      Set(status, absl::InvalidArgumentError(
+                      "TF_TryEvaluateConstant: not an output of this graph"));
+      return 0;
+    }
+    // Only Const outputs are evaluated (there is no constant folding here).
+    auto it = node->def().attr().find("value");
+    if (node->type_string() != "Const" || it == node->def().attr().end()) {
+      Set(status, absl::OkStatus());
+      return 0;
+    }
+    proto = it->second.tensor();
+  }
+  stepflow::Tensor t;
+  absl::Status s = stepflow::TensorFromProto(proto, &t);
+  if (s.ok()) s = stepflow::c_api::TensorToC(t, result);
+  Set(status, s);
+  return s.ok() ? 1 : 0;
+}
+
+TF_Library* TF_LoadLibrary(const char* library_filename, TF_Status* status) {
+  Set(status, absl::UnimplementedError(absl::StrCat(
+                  "loading op libraries is not supported (",
+                  library_filename == nullptr ? "" : library_filename, ")")));
+  return nullptr;
+}
+
+TF_Buffer TF_GetOpList(TF_Library* lib_handle) {
+  (void)lib_handle;
+  // No library can be loaded, so none registered any op.
+  return TF_Buffer{nullptr, 0, nullptr};
+}
+
+void TF_DeleteLibraryHandle(TF_Library* lib_handle) { (void)lib_handle; }
 
 }  // extern "C"

@@ -20,7 +20,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -28,6 +30,7 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
+#include "proto/graph.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/common/session.h"
 #include "runtime/common/session_options.h"
@@ -41,22 +44,74 @@ struct TF_Status {
   std::string message;
 };
 
-// Either backed by a stepflow Tensor (TF_AllocateTensor of a fixed-size
-// type, fetched outputs: feeds share the buffer) or by caller memory with a
-// deallocator (TF_NewTensor, and TF_AllocateTensor otherwise).
-struct TF_Tensor {
-  ~TF_Tensor();
-  TF_DataType dtype = TF_FLOAT;
-  std::vector<int64_t> dims;
-  stepflow::Tensor backing;  // IsInitialized() iff backed.
+namespace stepflow {
+namespace c_api {
+
+// The bytes behind one or more TF_Tensors (TF_TensorBitcastFrom shares
+// them). Exactly one source: a runtime Tensor (`backing`), bytes the C API
+// allocated (`owned`, freed with free()), or caller memory released through
+// `deallocator`. `data` points at the first byte in every case.
+struct TensorStorage {
+  TensorStorage() = default;
+  TensorStorage(const TensorStorage&) = delete;
+  TensorStorage& operator=(const TensorStorage&) = delete;
+  ~TensorStorage();
+
+  Tensor backing;
+  void* owned = nullptr;
   void* data = nullptr;
   size_t len = 0;
   void (*deallocator)(void* data, size_t len, void* arg) = nullptr;
   void* deallocator_arg = nullptr;
+  // TF_TString elements at `data` whose heap bytes this storage frees
+  // (string tensors the C API allocated or fetched).
+  size_t owned_tstrings = 0;
+};
+
+}  // namespace c_api
+}  // namespace stepflow
+
+struct TF_Tensor {
+  TF_DataType dtype = TF_FLOAT;
+  std::vector<int64_t> dims;
+  std::shared_ptr<stepflow::c_api::TensorStorage> storage;  // Never null.
+};
+
+// An operation being built: everything is kept as NodeDef pieces and
+// validated at TF_FinishOperation (by importing a one-node GraphDef).
+struct TF_OperationDescription {
+  TF_Graph* graph = nullptr;
+  stepflow::NodeDef node_def;  // name, op, device and attrs.
+  // Data inputs as added: one entry per TF_AddInput (one output) or
+  // TF_AddInputList (a list), matched in order with the OpDef's input args
+  // to infer type and length attrs ("T", "N", list(type)) as TensorFlow's
+  // builder does.
+  std::vector<std::vector<TF_Output>> input_groups;
+  std::vector<std::string> control_inputs;  // Operation names.
+  std::set<std::string> colocation;         // "loc:@name".
+  // First builder misuse, reported by TF_FinishOperation.
+  absl::Status error;
 };
 
 struct TF_ImportGraphDefOptions {
   std::string prefix;
+  std::string default_device;
+  bool uniquify_names = false;
+  bool uniquify_prefix = false;
+  // (source name, source index) -> existing output, in insertion order.
+  std::vector<std::pair<std::pair<std::string, int>, TF_Output>> input_map;
+  std::map<std::string, TF_Operation*> control_map;
+  std::vector<TF_Operation*> control_dependencies;
+  std::vector<std::pair<std::string, int>> return_outputs;
+  std::vector<std::string> return_operations;
+};
+
+struct TF_ImportGraphDefResults {
+  std::vector<TF_Output> return_outputs;
+  std::vector<TF_Operation*> return_operations;
+  std::vector<std::string> missing_names;
+  std::vector<const char*> missing_name_ptrs;
+  std::vector<int> missing_indexes;
 };
 
 struct TF_SessionOptions {
@@ -69,6 +124,12 @@ struct TF_SessionOptions {
   stepflow::Env* env = nullptr;
   // Passed through to SessionOptions::rendezvous_factory.
   stepflow::RendezvousFactory rendezvous_factory;
+};
+
+// A session without a TF_Graph (TF_NewDeprecatedSession): the caller sends
+// GraphDefs with TF_ExtendGraph and names endpoints by string.
+struct TF_DeprecatedSession {
+  std::unique_ptr<stepflow::Session> session;
 };
 
 struct TF_DeviceList {
@@ -94,6 +155,14 @@ struct TF_Graph {
   std::map<int64_t, SessionEntry> sessions ABSL_GUARDED_BY(mu);
   int64_t next_session_id ABSL_GUARDED_BY(mu) = 0;
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
+  // Set on the condition and body graphs of a TF_NewWhile: the graph the
+  // loop goes into and the loop's inputs there.
+  TF_Graph* while_parent = nullptr;
+  std::vector<TF_Output> while_inputs;
+  // Output shapes recorded by TF_GraphSetTensorShape, by (node id, output).
+  // Only known ranks are recorded; -1 is an unknown dimension.
+  std::map<std::pair<int, int>, std::vector<int64_t>> shapes
+      ABSL_GUARDED_BY(mu);
   // Set by the test-only early_graph_free planted bug
   // (runtime/framework/planted_bug.h) when it counted this graph as freed
   // early; the destructor then does not count it again.
@@ -122,13 +191,46 @@ void Set(TF_Status* s, absl::Status status);
 // a malloc'd copy of `bytes`, freed by TF_DeleteBuffer.
 void SetBufferBytes(const std::string& bytes, TF_Buffer* buffer);
 
-// The Tensor a TF_Tensor feeds: shares a backed tensor's buffer, copies
-// caller memory. InvalidArgument for types without a fixed element size or
-// a byte size that does not match the shape.
+// The Tensor a TF_Tensor feeds: shares a runtime buffer of the same type
+// and element count, copies otherwise (TF_TString elements become strings).
+// InvalidArgument for resource/variant tensors or a byte size that does
+// not match the shape.
 absl::Status TensorFromC(const TF_Tensor& t, Tensor* out);
-// A new TF_Tensor sharing `t`'s buffer. Unimplemented for types without a
-// fixed element size (string, resource, variant).
+// A new TF_Tensor: sharing `t`'s buffer for fixed-size types, TF_TString
+// copies for strings. Unimplemented for resource and variant tensors.
 absl::Status TensorToC(const Tensor& t, TF_Tensor** out);
+
+// Hands `tensors` to the caller as new TF_Tensors in output_values; on
+// error none is returned (all entries stay NULL).
+absl::Status ExportOutputs(const std::vector<Tensor>& tensors,
+                           TF_Tensor** output_values, int noutputs);
+
+// Runs one step of `session` for the C run calls: parses run_options (may
+// be NULL), requires run_metadata to be NULL or empty and fills it, and
+// exports the fetched tensors into output_values (all NULL on error).
+absl::Status RunStep(Session* session, const TF_Buffer* run_options,
+                     const Session::FeedList& feeds,
+                     const std::vector<std::string>& fetches,
+                     const std::vector<std::string>& targets,
+                     TF_Buffer* run_metadata, TF_Tensor** output_values,
+                     int noutputs);
+
+// A runtime session for the C options (the process Env unless one is set).
+absl::Status NewRuntimeSession(const TF_SessionOptions& opts,
+                               std::unique_ptr<Session>* session);
+
+// `base`, or base_1, base_2, ...: the first name that neither names an
+// operation of `graph` nor prefixes one ("<name>/...").
+std::string UniqueScope(const Graph& graph, const std::string& base);
+
+// True if `op` is a live operation of `graph` (not another graph's).
+bool InGraph(const TF_Graph& graph, const Node* op)
+    ABSL_SHARED_LOCKS_REQUIRED(graph.mu);
+
+// The NodeDef of `node` with its inputs rebuilt from its current in-edges
+// (data inputs by slot, then control inputs sorted by name), so control
+// inputs and edge updates made after creation are included.
+void NodeToDef(const Node& node, NodeDef* def);
 
 // TF_Operation* <-> Node*: a TF_Operation is never defined; pointers are
 // the graph's Node*s.

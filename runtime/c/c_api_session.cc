@@ -82,7 +82,33 @@ absl::Status ConvertRunArgs(const TF_Output* inputs,
   return absl::OkStatus();
 }
 
-// Hands `tensors` to the caller as TF_Tensors; on error none is returned.
+absl::Status SessionRun(TF_Session* session, const TF_Buffer* run_options,
+                        const TF_Output* inputs, TF_Tensor* const* input_values,
+                        int ninputs, const TF_Output* outputs,
+                        TF_Tensor** output_values, int noutputs,
+                        const TF_Operation* const* target_opers, int ntargets,
+                        TF_Buffer* run_metadata) {
+  if (session == nullptr) {
+    return absl::InvalidArgumentError("TF_SessionRun: session is NULL");
+  }
+  if (noutputs > 0 && output_values == nullptr) {
+    return absl::InvalidArgumentError("TF_SessionRun: output_values is NULL");
+  }
+  for (int i = 0; i < noutputs; ++i) output_values[i] = nullptr;
+  absl::Status s = ExtendSessionGraph(session);
+  if (!s.ok()) return s;
+
+  Session::FeedList feeds;
+  std::vector<std::string> fetches, targets;
+  s = ConvertRunArgs(inputs, input_values, ninputs, outputs, noutputs,
+                     target_opers, ntargets, &feeds, &fetches, &targets);
+  if (!s.ok()) return s;
+  return RunStep(session->session.get(), run_options, feeds, fetches, targets,
+                 run_metadata, output_values, noutputs);
+}
+
+}  // namespace
+
 absl::Status ExportOutputs(const std::vector<Tensor>& tensors,
                            TF_Tensor** output_values, int noutputs) {
   if (static_cast<int>(tensors.size()) != noutputs) {
@@ -103,22 +129,12 @@ absl::Status ExportOutputs(const std::vector<Tensor>& tensors,
   return absl::OkStatus();
 }
 
-absl::Status SessionRun(TF_Session* session, const TF_Buffer* run_options,
-                        const TF_Output* inputs, TF_Tensor* const* input_values,
-                        int ninputs, const TF_Output* outputs,
-                        TF_Tensor** output_values, int noutputs,
-                        const TF_Operation* const* target_opers, int ntargets,
-                        TF_Buffer* run_metadata) {
-  if (session == nullptr) {
-    return absl::InvalidArgumentError("TF_SessionRun: session is NULL");
-  }
-  if (noutputs > 0 && output_values == nullptr) {
-    return absl::InvalidArgumentError("TF_SessionRun: output_values is NULL");
-  }
-  for (int i = 0; i < noutputs; ++i) output_values[i] = nullptr;
-  absl::Status s = ExtendSessionGraph(session);
-  if (!s.ok()) return s;
-
+absl::Status RunStep(Session* session, const TF_Buffer* run_options,
+                     const Session::FeedList& feeds,
+                     const std::vector<std::string>& fetches,
+                     const std::vector<std::string>& targets,
+                     TF_Buffer* run_metadata, TF_Tensor** output_values,
+                     int noutputs) {
   RunOptions options;
   if (run_options != nullptr && run_options->data != nullptr &&
       !options.ParseFromArray(run_options->data,
@@ -129,16 +145,10 @@ absl::Status SessionRun(TF_Session* session, const TF_Buffer* run_options,
     return absl::InvalidArgumentError(
         "Passing non-empty run_metadata is invalid.");
   }
-  Session::FeedList feeds;
-  std::vector<std::string> fetches, targets;
-  s = ConvertRunArgs(inputs, input_values, ninputs, outputs, noutputs,
-                     target_opers, ntargets, &feeds, &fetches, &targets);
-  if (!s.ok()) return s;
-
   std::vector<Tensor> results;
   RunMetadata metadata;
-  s = session->session->Run(options, feeds, fetches, targets, &results,
-                            run_metadata != nullptr ? &metadata : nullptr);
+  absl::Status s = session->Run(options, feeds, fetches, targets, &results,
+                                run_metadata != nullptr ? &metadata : nullptr);
   if (!s.ok()) return s;
   if (run_metadata != nullptr) {
     std::string bytes;
@@ -150,7 +160,16 @@ absl::Status SessionRun(TF_Session* session, const TF_Buffer* run_options,
   return ExportOutputs(results, output_values, noutputs);
 }
 
-}  // namespace
+absl::Status NewRuntimeSession(const TF_SessionOptions& opts,
+                               std::unique_ptr<Session>* session) {
+  SessionOptions options;
+  options.target = opts.target;
+  options.config = opts.config;
+  options.env = opts.env != nullptr ? opts.env : ProcessEnv();
+  options.rendezvous_factory = opts.rendezvous_factory;
+  return NewSession(options, session);
+}
+
 }  // namespace c_api
 }  // namespace stepflow
 
@@ -189,13 +208,8 @@ TF_Session* TF_NewSession(TF_Graph* graph, const TF_SessionOptions* opts,
                     "TF_NewSession: graph and options are required"));
     return nullptr;
   }
-  stepflow::SessionOptions options;
-  options.target = opts->target;
-  options.config = opts->config;
-  options.env = opts->env != nullptr ? opts->env : stepflow::ProcessEnv();
-  options.rendezvous_factory = opts->rendezvous_factory;
   std::unique_ptr<stepflow::Session> session;
-  absl::Status s = stepflow::NewSession(options, &session);
+  absl::Status s = stepflow::c_api::NewRuntimeSession(*opts, &session);
   if (!s.ok()) {
     Set(status, std::move(s));
     return nullptr;
@@ -390,6 +404,16 @@ int64_t TF_DeviceListMemoryBytes(const TF_DeviceList* list, int index,
                                  TF_Status* status) {
   const stepflow::DeviceAttributes* d = Device(list, index, status);
   return d == nullptr ? -1 : d->memory_limit();
+}
+
+}  // extern "C"
+
+extern "C" {
+
+uint64_t TF_DeviceListIncarnation(const TF_DeviceList* list, int index,
+                                  TF_Status* status) {
+  const stepflow::DeviceAttributes* d = Device(list, index, status);
+  return d == nullptr ? 0 : d->incarnation();
 }
 
 }  // extern "C"

@@ -224,15 +224,22 @@ TEST_F(CApiSessionTest, MalformedRequestsAreInvalidArgument) {
                 nullptr, status_.get());
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
   TF_DeleteTensor(int_in);
-  // A string tensor cannot be fed by value.
-  TF_Tensor* str_in = TF_AllocateTensor(TF_STRING, nullptr, 0, 8);
+  // A string tensor for a float placeholder.
+  TF_Tensor* str_in =
+      TF_AllocateTensor(TF_STRING, nullptr, 0, sizeof(TF_TString));
+  ASSERT_NE(str_in, nullptr);
   TF_SessionRun(s, nullptr, &feed, &str_in, 1, &out, &result, 1, nullptr, 0,
                 nullptr, status_.get());
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(TF_Message(status_.get())).find("'x:0'"),
-            std::string::npos)
-      << TF_Message(status_.get());
   TF_DeleteTensor(str_in);
+  // A string tensor with too few bytes for its shape.
+  const int64_t three[] = {3};
+  TF_TString strings[2];
+  TF_StringInit(&strings[0]);
+  TF_StringInit(&strings[1]);
+  TF_Tensor* short_in = TF_NewTensor(TF_STRING, three, 1, strings,
+                                     sizeof(strings), nullptr, nullptr);
+  EXPECT_EQ(short_in, nullptr);
   // Missing value for a feed.
   TF_Tensor* none = nullptr;
   TF_SessionRun(s, nullptr, &feed, &none, 1, &out, &result, 1, nullptr, 0,
@@ -252,7 +259,7 @@ TEST_F(CApiSessionTest, MalformedRequestsAreInvalidArgument) {
   DeleteSession(s);
 }
 
-TEST_F(CApiSessionTest, FetchingAStringIsUnimplemented) {
+TEST_F(CApiSessionTest, FetchingAStringGivesTStrings) {
   ASSERT_EQ(ImportText(graph_,
                        "node { name: 's' op: 'Const' attr { key: 'dtype' value "
                        "{ type: DT_STRING } } attr { key: 'value' value { "
@@ -264,10 +271,15 @@ TEST_F(CApiSessionTest, FetchingAStringIsUnimplemented) {
   TF_Tensor* results[2] = {nullptr, nullptr};
   TF_SessionRun(s, nullptr, nullptr, nullptr, 0, outs, results, 2, nullptr, 0,
                 nullptr, status_.get());
-  EXPECT_EQ(TF_GetCode(status_.get()), TF_UNIMPLEMENTED)
-      << TF_Message(status_.get());
-  EXPECT_EQ(results[0], nullptr);  // Already converted outputs are freed.
-  EXPECT_EQ(results[1], nullptr);
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  ASSERT_NE(results[1], nullptr);
+  EXPECT_EQ(TF_TensorType(results[1]), TF_STRING);
+  EXPECT_EQ(TF_TensorByteSize(results[1]), sizeof(TF_TString));
+  const auto* str = static_cast<const TF_TString*>(TF_TensorData(results[1]));
+  EXPECT_EQ(std::string(TF_StringGetDataPointer(str), TF_StringGetSize(str)),
+            "hi");
+  TF_DeleteTensor(results[0]);
+  TF_DeleteTensor(results[1]);
   DeleteSession(s);
 }
 

@@ -32,6 +32,11 @@ TEST(CApiTensorTest, AllocateGivesZeroedStorageOfTheShape) {
 TEST(CApiTensorTest, AllocateRejectsWrongLengthAndNegativeDims) {
   const int64_t dims[] = {2, 3};
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, dims, 2, 5 * sizeof(float)), nullptr);
+  // A larger length is accepted, as in TensorFlow; the shape decides.
+  TF_Tensor* larger = TF_AllocateTensor(TF_FLOAT, dims, 2, 7 * sizeof(float));
+  ASSERT_NE(larger, nullptr);
+  EXPECT_EQ(TF_TensorByteSize(larger), 6 * sizeof(float));
+  TF_DeleteTensor(larger);
   const int64_t negative[] = {2, -1};
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, negative, 2, 0), nullptr);
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, nullptr, 1, 4), nullptr);
@@ -41,7 +46,7 @@ TEST(CApiTensorTest, AllocateRejectsWrongLengthAndNegativeDims) {
             nullptr);
 }
 
-TEST(CApiTensorTest, AllocateStringKeepsRawBytes) {
+TEST(CApiTensorTest, AllocateStringHoldsOneTStringPerElement) {
   const int64_t dims[] = {1};
   TF_Tensor* t = TF_AllocateTensor(TF_STRING, dims, 1, 24);
   ASSERT_NE(t, nullptr);
@@ -49,6 +54,7 @@ TEST(CApiTensorTest, AllocateStringKeepsRawBytes) {
   EXPECT_EQ(TF_TensorByteSize(t), 24u);
   ASSERT_NE(TF_TensorData(t), nullptr);
   std::memset(TF_TensorData(t), 7, 24);  // All 24 bytes are usable.
+  EXPECT_EQ(TF_AllocateTensor(TF_STRING, dims, 1, 23), nullptr);
   TF_DeleteTensor(t);
 }
 
@@ -75,7 +81,8 @@ void RecordDealloc(void* data, size_t len, void* arg) {
 }
 
 TEST(CApiTensorTest, NewTensorUsesCallerMemoryUntilDeleted) {
-  double values[3] = {1.5, 2.5, 3.5};
+  // Aligned as TF_TensorDefaultAlignment() asks (unaligned data is copied).
+  alignas(64) double values[3] = {1.5, 2.5, 3.5};
   const int64_t dims[] = {3};
   Dealloc d;
   TF_Tensor* t = TF_NewTensor(TF_DOUBLE, dims, 1, values, sizeof(values),
