@@ -27,6 +27,7 @@
 #include "absl/time/time.h"
 #include "runtime/bin/shutdown_watchdog.h"
 #include "runtime/distributed/rpc/grpc_server.h"
+#include "runtime/env/real/heap_trimmer.h"
 #include "runtime/env/real/malloc_tuning.h"
 #include "runtime/env/real/memory_limit.h"
 
@@ -55,6 +56,9 @@ ABSL_FLAG(int64_t, shutdown_grace_ms, 5000,
 ABSL_FLAG(int64_t, shutdown_teardown_ms, 5000,
           "After the grace period, how long the teardown may take before "
           "the process exits without it");
+ABSL_FLAG(int64_t, heap_trim_ms, 1000,
+          "How often to check for idle heap (more than 64 MiB free twice in "
+          "a row) and return it to the system (0: never)");
 ABSL_FLAG(std::string, memory_limit, "",
           "Bytes of tensors this server may hold (4G, 512M, ...; 0: no "
           "limit); default: 80% of physical memory or of ulimit -v");
@@ -74,6 +78,15 @@ int main(int argc, char** argv) {
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+
+  // Return heap that stays idle (collected sessions, rejected messages) to
+  // the system; started after the mask so its thread inherits it.
+  std::unique_ptr<stepflow::HeapTrimmer> heap_trimmer;
+  if (absl::GetFlag(FLAGS_heap_trim_ms) > 0) {
+    stepflow::HeapTrimmer::Options trim;
+    trim.interval = absl::Milliseconds(absl::GetFlag(FLAGS_heap_trim_ms));
+    heap_trimmer = stepflow::HeapTrimmer::Start(trim);
+  }
 
   stepflow::GrpcServer::Options options;
   absl::Status s = stepflow::ParseClusterSpec(absl::GetFlag(FLAGS_cluster),
