@@ -11,8 +11,8 @@
 
 #include <cstdint>
 #include <deque>
-#include <set>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -43,7 +43,10 @@ class RecentRequestIds {
  private:
   const size_t capacity_;
   absl::Mutex mu_;
-  std::set<int64_t> seen_ ABSL_GUARDED_BY(mu_);
+  // Contiguous (not a node per id): ids outlive the sessions that sent them,
+  // and per-id nodes scattered through the heap would pin its pages after
+  // those sessions are freed.
+  absl::flat_hash_set<int64_t> seen_ ABSL_GUARDED_BY(mu_);
   std::deque<int64_t> order_ ABSL_GUARDED_BY(mu_);
 };
 
