@@ -2,13 +2,13 @@
 // of seeds in the deterministic simulator, with a live progress line and a
 // summary table.
 //
-//   bazel run //sim:simulate -- --seeds=20                  # local,
-//   seeds 1..20 bazel run //sim:simulate -- --workload=multi_client --seeds=200
+//   bazel run //sim:simulate -- --seeds=20   # local, seeds 1..20
+//   bazel run //sim:simulate -- --workload=multi_client --seeds=200
 //   bazel run //sim:simulate -- --workload=multi_client --faults=none
-//   --seeds=50 bazel run //sim:simulate -- --workload=multi_client
-//   --planted_bug=drop_recv bazel run //sim:simulate -- --workload=distributed
-//   --seeds=500
-//   bazel run //sim:simulate -- --workload=distributed \
+//       --seeds=50
+//   bazel run //sim:simulate -- --workload=multi_client --planted_bug=drop_recv
+//   bazel run //sim:simulate -- --workload=distributed --seeds=500
+//   bazel run //sim:simulate -- --workload=distributed
 //       --planted_bug=skip_cleanup_graph --seeds=5
 //   bazel run //sim:simulate -- --seed=7 --seeds=1 --verbose
 //

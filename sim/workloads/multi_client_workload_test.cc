@@ -111,7 +111,9 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
       static_cast<unsigned long long>(combined));
   // Every invariant was actually checked (liveness only fails).
   for (const std::string& name : AllInvariantNames()) {
-    if (name != kInvariantLiveness) EXPECT_GT(checks[name], 0) << name;
+    if (name != kInvariantLiveness) {
+      EXPECT_GT(checks[name], 0) << name;
+    }
   }
   if (count < 100) return;  // The coverage checks below need enough seeds.
   // The workload really is mixed.
