@@ -17,6 +17,7 @@
 #include "proto/tensor_shape.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/framework/tensor_util.h"
 
@@ -43,34 +44,6 @@ const AttrValue* Lookup(TF_Operation* oper, const char* attr_name,
   return &it->second;
 }
 
-// TensorFlow's name for the kind of value `v` holds.
-std::string KindName(const AttrValue& v) {
-  switch (v.value_case()) {
-    case AttrValue::kS:
-      return "string";
-    case AttrValue::kI:
-      return "int";
-    case AttrValue::kF:
-      return "float";
-    case AttrValue::kB:
-      return "bool";
-    case AttrValue::kType:
-      return "type";
-    case AttrValue::kShape:
-      return "shape";
-    case AttrValue::kTensor:
-      return "tensor";
-    case AttrValue::kFunc:
-      return "func";
-    case AttrValue::kPlaceholder:
-      return "placeholder";
-    case AttrValue::kList:
-      return "list";
-    default:
-      return "<unset>";
-  }
-}
-
 // The attribute if it holds `kind` (a oneof case), else null with an error.
 const AttrValue* LookupKind(TF_Operation* oper, const char* attr_name,
                             AttrValue::ValueCase kind, const char* what,
@@ -80,8 +53,8 @@ const AttrValue* LookupKind(TF_Operation* oper, const char* attr_name,
   // An empty list reads as a list of any kind.
   if (v->value_case() != kind) {
     Set(status, absl::InvalidArgumentError(absl::StrCat(
-                    "AttrValue had value with type '", KindName(*v), "' when '",
-                    what, "' expected")));
+                    "AttrValue had value with type '", AttrValueKind(*v),
+                    "' when '", what, "' expected")));
     return nullptr;
   }
   return v;

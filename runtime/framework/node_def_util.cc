@@ -47,8 +47,9 @@ std::string Quote(const std::string& s) {
   return absl::StrCat("\"", absl::CEscape(s), "\"");
 }
 
-// The kind of value an attr holds, as an OpDef attr type string.
-std::string ValueKind(const AttrValue& v) {
+}  // namespace
+
+std::string AttrValueKind(const AttrValue& v) {
   switch (v.value_case()) {
     case AttrValue::kS:
       return "string";
@@ -85,6 +86,8 @@ std::string ValueKind(const AttrValue& v) {
   }
 }
 
+namespace {
+
 int NumListKinds(const AttrValue::ListValue& l) {
   return (l.s_size() > 0) + (l.i_size() > 0) + (l.f_size() > 0) +
          (l.b_size() > 0) + (l.type_size() > 0) + (l.shape_size() > 0) +
@@ -102,9 +105,9 @@ bool ValueHasKind(const AttrValue& v, absl::string_view kind) {
     if (v.value_case() != AttrValue::kList) return false;
     const AttrValue::ListValue& l = v.list();
     if (NumListKinds(l) == 0) return true;  // Empty list fits any list kind.
-    return NumListKinds(l) == 1 && ValueKind(v) == kind;
+    return NumListKinds(l) == 1 && AttrValueKind(v) == kind;
   }
-  return ValueKind(v) == kind;
+  return AttrValueKind(v) == kind;
 }
 
 bool IsValidValueType(int t) {
@@ -137,7 +140,7 @@ absl::Status GetTyped(const NodeDef& def, absl::string_view name,
     return AttrError(
         def, name,
         absl::StrCat("has value ", SummarizeAttrValue(**out), " of kind ",
-                     ValueKind(**out), " but ", kind, " was expected"));
+                     AttrValueKind(**out), " but ", kind, " was expected"));
   }
   return absl::OkStatus();
 }
@@ -279,7 +282,7 @@ absl::Status ValidateAttrValue(const NodeDef& def, const OpDef::AttrDef& attr,
     return AttrError(
         def, attr.name(),
         absl::StrCat("has value ", SummarizeAttrValue(v), " of kind ",
-                     ValueKind(v), " but op ", "expects ", attr.type()));
+                     AttrValueKind(v), " but op ", "expects ", attr.type()));
   }
   if (attr.type() == "type" && !IsValidValueType(v.type())) {
     return AttrError(def, attr.name(),

@@ -53,6 +53,9 @@ inline absl::Status AttachDef(const absl::Status& status, const NodeDef& def) {
 }
 // Short text of an attr value: 3, 1.5, true, "s", DT_FLOAT, [2,3], [1, 2].
 std::string SummarizeAttrValue(const AttrValue& value);
+// The kind of value `v` holds, as an OpDef attr type string: "int",
+// "list(float)", "list" for an empty list, "<unset>" for none.
+std::string AttrValueKind(const AttrValue& v);
 
 // Attr getters. NotFound if absent; InvalidArgument if the wrong kind.
 absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name,
