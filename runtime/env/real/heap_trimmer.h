@@ -5,12 +5,14 @@
 // The price is that memory freed once (2,000 sessions a client abandoned
 // and the server later collected, a large message rejected) stays resident
 // for good. A HeapTrimmer samples the allocator every `interval` and calls
-// malloc_trim(0), which returns the free pages of every arena, when the
-// heap is idle and holds memory worth returning: more than
-// `keep_free_bytes` free, bytes in use within `idle_slack_bytes` of the
-// previous sample (no steps are allocating, so buffers a running model
-// reuses are left alone), and the heap has moved by more than
-// `idle_slack_bytes` since the last trim (an idle heap is trimmed once).
+// malloc_trim(0), which returns the whole free pages in every arena's free
+// lists and the main arena's top (glibc never trims the top of a per-thread
+// arena, so memory freed there stays resident), when the heap is idle and holds
+// memory worth returning: more than `keep_free_bytes` free, bytes in use within
+// `idle_slack_bytes` of the previous sample (no steps are allocating, so
+// buffers a running model reuses are left alone), and the heap has moved by
+// more than `idle_slack_bytes` since the last trim (an idle heap is trimmed
+// once).
 //
 // Only production main()s start one (the allocator belongs to the binary).
 // Thread-safety: Start() and the destructor are called from one thread; the
