@@ -89,6 +89,7 @@ struct Totals {
   int failed_seeds = 0;
   uint64_t steps = 0;
   uint64_t ops = 0;
+  uint64_t calls = 0;  // Function call sites imported (multi_client).
   uint64_t events = 0;
   uint64_t trace_events = 0;
   int64_t sim_nanos = 0;
@@ -340,6 +341,7 @@ int Main() {
     ++totals.seeds_done;
     totals.steps += static_cast<uint64_t>(r.steps_run);
     totals.ops += static_cast<uint64_t>(r.ops_run);
+    totals.calls += static_cast<uint64_t>(r.function_calls);
     totals.events += r.events_run;
     totals.trace_events += r.trace_events;
     totals.sim_nanos += r.virtual_nanos;
@@ -349,10 +351,11 @@ int Main() {
     if (verbose) {
       progress.Finish();
       std::printf(
-          "seed=%llu steps=%d ops=%d failures=%zu events=%llu "
+          "seed=%llu steps=%d ops=%d calls=%d failures=%zu events=%llu "
           "trace_events=%llu sim_ns=%lld hash=%016llx\n",
           static_cast<unsigned long long>(spec.seed), r.steps_run, r.ops_run,
-          r.failures.size(), static_cast<unsigned long long>(r.events_run),
+          r.function_calls, r.failures.size(),
+          static_cast<unsigned long long>(r.events_run),
           static_cast<unsigned long long>(r.trace_events),
           static_cast<long long>(r.virtual_nanos),
           static_cast<unsigned long long>(r.trace_hash));
@@ -368,11 +371,13 @@ int Main() {
   }
   progress.Finish();
 
-  std::printf("\n%8s %10s %10s %12s %14s %14s %13s\n", "seeds", "ops", "steps",
-              "events", "trace_events", "sim_time_s", "failing_seeds");
-  std::printf("%8d %10llu %10llu %12llu %14llu %14.3f %13d\n",
+  std::printf("\n%8s %10s %10s %8s %12s %14s %14s %13s\n", "seeds", "ops",
+              "steps", "calls", "events", "trace_events", "sim_time_s",
+              "failing_seeds");
+  std::printf("%8d %10llu %10llu %8llu %12llu %14llu %14.3f %13d\n",
               totals.seeds_done, static_cast<unsigned long long>(totals.ops),
               static_cast<unsigned long long>(totals.steps),
+              static_cast<unsigned long long>(totals.calls),
               static_cast<unsigned long long>(totals.events),
               static_cast<unsigned long long>(totals.trace_events),
               static_cast<double>(totals.sim_nanos) / 1e9, totals.failed_seeds);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "proto/attr_value.pb.h"
 #include "proto/tensor.pb.h"
+#include "testing/function_generators.h"
 
 namespace stepflow::graph_testing {
 namespace {
@@ -16,8 +17,6 @@ AttrValue TypeAttr(DataType dt) {
   return v;
 }
 
-bool HasOutputs(const NodeDef& def) { return def.op() != "NoOp"; }
-
 // Uniform in [lo, hi) whatever the current size (gen::inRange scales its
 // range with size, which would make small test cases degenerate: one
 // device, always node 0). Only the node count grows with size.
@@ -26,6 +25,13 @@ int Uniform(int lo, int hi) {
 }
 
 }  // namespace
+
+bool HasFloatOutput(const NodeDef& def) {
+  if (def.op() == "NoOp") return false;
+  auto dtype = def.attr().find("dtype");
+  return def.op() != "Const" || dtype == def.attr().end() ||
+         dtype->second.type() == DT_FLOAT;
+}
 
 std::string LocalCpuDevice(int i) {
   return absl::StrCat("/job:localhost/replica:0/task:0/device:CPU:", i);
@@ -84,23 +90,31 @@ rc::Gen<RandomDag> GenRandomDag(const DagOptions& options) {
     const int num_nodes =
         *rc::gen::inRange(options.min_nodes, options.max_nodes + 1);
     std::vector<int> with_outputs;  // ids of earlier nodes that have outputs
+    DrawnLibrary lib;
+    if (options.function_call_weight > 0) {
+      lib = DrawFunctionLibrary();
+      *dag.graph.mutable_library() = lib.library;
+    }
     for (int i = 0; i < num_nodes; ++i) {
       const std::string name = absl::StrCat("n", i);
       std::string op;
       if (with_outputs.empty()) {
         op = *rc::gen::element<std::string>("Const", "Placeholder", "NoOp");
       } else {
-        op = *rc::gen::weightedElement<std::string>({{2, "Const"},
-                                                     {2, "Placeholder"},
-                                                     {3, "Identity"},
-                                                     {3, "Add"},
-                                                     {3, "AddV2"},
-                                                     {3, "Mul"},
-                                                     {2, "NoOp"}});
+        op = *rc::gen::weightedElement<std::string>(
+            {{2, "Const"},
+             {2, "Placeholder"},
+             {3, "Identity"},
+             {3, "Add"},
+             {3, "AddV2"},
+             {3, "Mul"},
+             {2, "NoOp"},
+             {options.function_call_weight, "Call"}});
       }
       std::vector<std::string> inputs;
       const int num_data = op == "Identity"                                ? 1
                            : (op == "Add" || op == "AddV2" || op == "Mul") ? 2
+                           : op == "Call"                                  ? 3
                                                                            : 0;
       for (int k = 0; k < num_data; ++k) {
         const int src =
@@ -118,8 +132,21 @@ rc::Gen<RandomDag> GenRandomDag(const DagOptions& options) {
         }
         for (int c : controls) inputs.push_back(absl::StrCat("^n", c));
       }
+      const std::string device = LocalCpuDevice(Uniform(0, dag.num_devices));
       NodeDef def;
-      if (op == "Const") {
+      if (op == "Call") {
+        // The data inputs drawn above are the call's candidate arguments.
+        std::vector<std::string> sources, controls;
+        for (const std::string& in : inputs) {
+          (in[0] == '^' ? controls : sources).push_back(in);
+        }
+        std::vector<NodeDef> nodes =
+            DrawCallNodes(lib, name, sources, device, options.calls_by_name);
+        def = std::move(nodes.back());
+        nodes.pop_back();
+        for (NodeDef& helper : nodes) *dag.graph.add_node() = std::move(helper);
+        for (const std::string& c : controls) def.add_input(c);
+      } else if (op == "Const") {
         def = MakeConst(name, static_cast<float>(i));
         for (const std::string& in : inputs) def.add_input(in);
       } else if (op == "Placeholder") {
@@ -128,7 +155,7 @@ rc::Gen<RandomDag> GenRandomDag(const DagOptions& options) {
       } else {
         def = MakeOp(name, op, inputs);
       }
-      def.set_device(LocalCpuDevice(Uniform(0, dag.num_devices)));
+      def.set_device(device);
       *dag.graph.add_node() = std::move(def);
       if (op != "NoOp") with_outputs.push_back(i);
     }
@@ -144,7 +171,7 @@ rc::Gen<ExecutionRequest> GenExecutionRequest(const GraphDef& graph) {
     for (int i = 0; i < n; ++i) {
       const NodeDef& def = graph.node(i);
       const int choice = Uniform(0, 10);
-      if (HasOutputs(def) && choice < 2) {
+      if (HasFloatOutput(def) && choice < 2) {
         fed.insert(def.name());
         request.feeds.push_back(*rc::gen::arbitrary<bool>()
                                     ? def.name()
@@ -154,7 +181,7 @@ rc::Gen<ExecutionRequest> GenExecutionRequest(const GraphDef& graph) {
     for (int i = 0; i < n; ++i) {
       const NodeDef& def = graph.node(i);
       const int choice = Uniform(0, 10);
-      if (HasOutputs(def) && fed.count(def.name()) == 0 && choice < 2) {
+      if (HasFloatOutput(def) && fed.count(def.name()) == 0 && choice < 2) {
         const int copies = *rc::gen::weightedElement<int>({{5, 1}, {1, 2}});
         for (int c = 0; c < copies; ++c) {
           request.fetches.push_back(*rc::gen::arbitrary<bool>()

@@ -4,8 +4,10 @@
 // the float ops the generators use. GenRandomDag produces acyclic GraphDefs
 // over Const/Placeholder/Identity/Add/AddV2/Mul/NoOp with random fan-in and
 // fan-out, random control edges and a random device per node drawn from N
-// local CPU devices. GenExecutionRequest draws feeds, fetches and targets
-// that are valid for a given graph.
+// local CPU devices. With DagOptions.function_call_weight the DAG also
+// carries a drawn FunctionDefLibrary and call sites of it
+// (testing/function_generators.h). GenExecutionRequest draws feeds, fetches
+// and targets that are valid for a given graph.
 //
 // Everything here is deterministic given rapidcheck's seed. Not for
 // production code (testonly).
@@ -47,11 +49,22 @@ struct DagOptions {
   int min_devices = 2;
   int max_devices = 4;
   int max_control_inputs = 2;
+  // Weight of a function call site among the node kinds (the others weigh
+  // 2 or 3 each); 0 draws no library and no calls.
+  int function_call_weight = 0;
+  // Call sites may name the function as their op (TF_GraphImportGraphDef
+  // refuses those; calls inside the library's functions may still).
+  bool calls_by_name = true;
 };
 
+// True when output 0 of `def` is a float scalar the generators may feed,
+// fetch and consume (every node but NoOp and the int32 Case indices).
+bool HasFloatOutput(const NodeDef& def);
+
 // Node i is named "n<i>"; its inputs come only from nodes < i, so the graph
-// is acyclic and topologically ordered. Each node's NodeDef.device is one
-// of LocalCpuDevice(0 .. num_devices-1).
+// is acyclic and topologically ordered (a call site's helper Consts,
+// "n<i>_index" / "n<i>_counter", come just before it). Each node's
+// NodeDef.device is one of LocalCpuDevice(0 .. num_devices-1).
 rc::Gen<RandomDag> GenRandomDag(const DagOptions& options = DagOptions());
 
 struct ExecutionRequest {
@@ -61,9 +74,9 @@ struct ExecutionRequest {
 };
 void showValue(const ExecutionRequest& request, std::ostream& os);
 
-// Feeds: distinct endpoints of nodes with outputs; fetches: endpoints (may
-// repeat, spelled "n" or "n:0") never fed; targets: any nodes. At least one
-// fetch or target. `graph` must have at least one node.
+// Feeds: distinct endpoints of nodes with float outputs; fetches: such
+// endpoints (may repeat, spelled "n" or "n:0") never fed; targets: any nodes.
+// At least one fetch or target. `graph` must have at least one node.
 rc::Gen<ExecutionRequest> GenExecutionRequest(const GraphDef& graph);
 
 }  // namespace stepflow::graph_testing

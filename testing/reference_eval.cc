@@ -8,6 +8,7 @@
 #include "proto/attr_value.pb.h"
 #include "proto/tensor.pb.h"
 #include "runtime/framework/tensor_id.h"
+#include "testing/reference_call.h"
 #include "testing/reference_prune.h"
 
 namespace stepflow::graph_testing {
@@ -63,70 +64,59 @@ absl::Status ReferenceEvaluate(const GraphDef& graph,
           code == n.attr().end() ? 3 : code->second.i()));
     } else if (n.op() != "Const" && n.op() != "Identity" && n.op() != "Add" &&
                n.op() != "AddV2" && n.op() != "Mul" && n.op() != "NoOp" &&
-               n.op() != "SimDelay") {
+               n.op() != "SimDelay" &&
+               !IsReferenceCallSite(n, graph.library())) {
       return absl::UnimplementedError(
           absl::StrCat("reference interpreter: op ", n.op(), " of ", name));
     }
   }
   if (!outcome->error_codes.empty()) return absl::OkStatus();
 
-  // Values, memoised per node (every op here has at most one output).
-  std::map<std::string, float> memo;
+  // Values, memoised per node (one per output).
+  std::map<std::string, std::vector<float>> memo;
   absl::Status error;
-  std::function<float(const std::string&, int)> value =
-      [&](const std::string& node, int depth) -> float {
-    const std::string endpoint = absl::StrCat(node, ":0");
-    auto f = fed.find(endpoint);
+  std::function<float(const std::string&, int, int)> value =
+      [&](const std::string& node, int index, int depth) -> float {
+    auto f = fed.find(absl::StrCat(node, ":", index));
     if (f != fed.end()) return f->second;
     auto m = memo.find(node);
-    if (m != memo.end()) return m->second;
-    auto it = by_name.find(node);
-    if (it == by_name.end() || depth > 100000) {
-      error =
-          absl::InvalidArgumentError(absl::StrCat("cannot evaluate ", node));
-      return 0;
-    }
-    const NodeDef& n = *it->second;
-    std::vector<float> in;
-    for (const std::string& input : n.input()) {
-      auto [src, index] = Split(input);
-      if (index < 0) continue;
-      if (index != 0) {
-        error = absl::InvalidArgumentError(absl::StrCat("bad input ", input));
+    if (m == memo.end()) {
+      auto it = by_name.find(node);
+      if (it == by_name.end() || depth > 100000) {
+        error =
+            absl::InvalidArgumentError(absl::StrCat("cannot evaluate ", node));
         return 0;
       }
-      in.push_back(value(src, depth + 1));
-    }
-    float v = 0;
-    if (n.op() == "Const") {
-      auto a = n.attr().find("value");
-      if (a == n.attr().end() || a->second.tensor().float_val_size() != 1) {
-        error = absl::UnimplementedError(absl::StrCat(
-            "reference interpreter: Const ", node, " is not a float scalar"));
-        return 0;
+      const NodeDef& n = *it->second;
+      std::vector<float> in;
+      for (const std::string& input : n.input()) {
+        auto [src, src_index] = Split(input);
+        if (src_index < 0) continue;
+        in.push_back(value(src, src_index, depth + 1));
+        if (!error.ok()) return 0;
       }
-      v = a->second.tensor().float_val(0);
-    } else if ((n.op() == "Identity" || n.op() == "SimDelay") &&
-               in.size() == 1) {
-      v = in[0];
-    } else if ((n.op() == "Add" || n.op() == "AddV2") && in.size() == 2) {
-      v = in[0] + in[1];
-    } else if (n.op() == "Mul" && in.size() == 2) {
-      v = in[0] * in[1];
-    } else {
-      error = absl::UnimplementedError(absl::StrCat(
-          "reference interpreter: cannot compute ", n.op(), " ", node));
+      std::vector<float> out;
+      if (n.op() == "SimDelay" && in.size() == 1) {
+        out = in;
+      } else {
+        absl::Status s = EvalReferenceNode(graph.library(), n, in, &out);
+        if (!s.ok()) {
+          error = s;
+          return 0;
+        }
+      }
+      m = memo.emplace(node, std::move(out)).first;
+    }
+    if (index < 0 || index >= static_cast<int>(m->second.size())) {
+      error = absl::InvalidArgumentError(
+          absl::StrCat("no output ", index, " of ", node));
       return 0;
     }
-    memo[node] = v;
-    return v;
+    return m->second[index];
   };
   for (const std::string& f : fetches) {
     auto [node, index] = Split(f);
-    if (index != 0) {
-      return absl::InvalidArgumentError(absl::StrCat("bad fetch ", f));
-    }
-    outcome->values.push_back(value(node, 0));
+    outcome->values.push_back(value(node, index, 0));
     if (!error.ok()) return error;
   }
   return absl::OkStatus();

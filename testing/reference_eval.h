@@ -2,9 +2,11 @@
 // testing/graph_generators (plus the simulator's fault ops), written over
 // GraphDef with no runtime code, to check what a session fetches.
 //
-// Supported ops: Const (scalar float), Placeholder, Identity, Add, AddV2,
-// Mul, NoOp, SimDelay (forwards its input) and SimFail (fails with its
-// `code` attr). Inputs are "x", "x:0" or "^x".
+// Supported ops: Const (float or int32 scalar), Placeholder, Identity, Add,
+// AddV2, Mul, NoOp, SimDelay (forwards its input), SimFail (fails with its
+// `code` attr), and the function call sites of testing/function_generators
+// over the graph's library, interpreted by testing/reference_call.h (a call
+// site may have several outputs). Inputs are "x", "x:i" or "^x".
 //
 // ReferenceEvaluate(graph, feeds, fetches, targets) predicts one step:
 // the nodes that run are exactly the reference pruned set

@@ -88,7 +88,14 @@ struct PartialRunState {
   CancellationToken session_token = 0;
   std::map<std::string, bool> fed;      // Declared feed -> fed yet.
   std::map<std::string, bool> fetched;  // Declared fetch -> fetched yet.
-  absl::Mutex mu;                       // Serialises PRun calls on a handle.
+  // Serialises PRun calls on a handle: a call claims `busy` (waiting
+  // while another call has it) and releases it when it returns. `mu` is
+  // held only to flip `busy`, never across the call's waits for feeds,
+  // fetches or the step's end: under the simulator's nested waits another
+  // client's PRun may run inside those waits, and holding a handle's mutex
+  // there would order it before that client's (a false lock cycle).
+  absl::Mutex mu;
+  bool busy = false;  // Guarded by mu.
 
   // Every declared feed fed and every declared fetch fetched.
   bool AllDone() const {
@@ -686,7 +693,19 @@ absl::Status DirectSession::PRun(const std::string& handle,
   SF_RETURN_IF_ERROR(CheckNotClosed());
   std::shared_ptr<PartialRunState> run;
   SF_RETURN_IF_ERROR(FindPartialRun(handle, &run));
-  absl::MutexLock run_lock(&run->mu);
+  {
+    absl::MutexLock l(&run->mu);
+    run->mu.Await(absl::Condition(
+        +[](bool* busy) { return !*busy; }, &run->busy));
+    run->busy = true;
+  }
+  struct Release {
+    PartialRunState* run;
+    ~Release() {
+      absl::MutexLock l(&run->mu);
+      run->busy = false;
+    }
+  } release{run.get()};
   // Validate the whole request before sending anything.
   std::vector<std::string> feed_names;
   absl::Status s = CheckPartialRunFeeds(*run, inputs, &feed_names);

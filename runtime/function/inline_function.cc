@@ -116,12 +116,11 @@ absl::Status InlineFunctionCall(const NodeDef& call, const FunctionBody& body,
     c.set_name(control_name);
     c.set_op("NoOp");
     c.set_device(call.device());
-    if (!controls.empty()) {
-      for (const std::string& in : controls) c.add_input(in);
-    } else {
-      for (const std::string& a : body.arg_nodes) {
-        c.add_input(absl::StrCat("^", prefix, a));
-      }
+    // The call's controls, then every argument: an argument the body never
+    // reads is still computed, as a call waits for all of its inputs.
+    for (const std::string& in : controls) c.add_input(in);
+    for (const std::string& a : body.arg_nodes) {
+      c.add_input(absl::StrCat("^", prefix, a));
     }
     out->push_back(std::move(c));
   }

@@ -8,10 +8,13 @@
 //   - each "_Arg" node as an Identity "c/<arg>" of the call's data input,
 //     so resource handles flow into the body unchanged;
 //   - when the call has inputs, a NoOp "c/input_control_node" that waits
-//     for the call's control inputs (or, without any, for the argument
-//     Identities) and that every body node without inputs waits for, so
-//     the body runs in the call's frame and after its control inputs; the
-//     argument Identities wait for the control inputs too;
+//     for the call's control inputs and for every argument Identity, and
+//     that every body node without inputs waits for, so the body runs in
+//     the call's frame and after its control inputs, and an argument the
+//     body never reads is still computed (pruning, which runs after
+//     lowering, keeps every input of a needed call, as it would keep the
+//     inputs of the call node itself); the argument Identities wait for
+//     the control inputs too;
 //   - a node named "c" itself: an IdentityN of the results (output i of
 //     the call is output i of it, so consumers need no rewiring) or, for a
 //     call without results, a NoOp; it waits for the control_ret nodes and

@@ -163,12 +163,15 @@ void InvariantChecker::CheckClosedSessionStep(const std::string& where,
 
 void InvariantChecker::CheckPruning(const std::string& where,
                                     const std::set<std::string>& expected,
-                                    const std::vector<GraphDef>& partitions) {
+                                    const std::vector<GraphDef>& partitions,
+                                    const std::set<std::string>& call_sites) {
   ++checks_[kInvariantPruning];
   std::set<std::string> actual;
   for (const GraphDef& g : partitions) {
     for (const NodeDef& n : g.node()) {
-      if (!AddedByPartitioning(n)) actual.insert(n.name());
+      if (AddedByPartitioning(n)) continue;
+      const std::string outer = n.name().substr(0, n.name().find('/'));
+      actual.insert(call_sites.count(outer) > 0 ? outer : n.name());
     }
   }
   if (actual == expected) return;

@@ -119,10 +119,14 @@ class InvariantChecker {
 
   // pruning: `partitions` (RunMetadata.partition_graphs) against the
   // reference set. Nodes the partitioner adds (_Send, _Recv, "_cloop*",
-  // names with a "/_<n>" suffix) are left out; _arg_/_retval_ stay.
+  // names with a "/_<n>" suffix) are left out; _arg_/_retval_ stay. A node
+  // "c/<anything>" where c is one of `call_sites` (a user node lowering
+  // expanded: an inlined call, an If/Case/While) counts as c, so the
+  // comparison is over the user graph's nodes.
   void CheckPruning(const std::string& where,
                     const std::set<std::string>& expected,
-                    const std::vector<GraphDef>& partitions);
+                    const std::vector<GraphDef>& partitions,
+                    const std::set<std::string>& call_sites = {});
 
   // leaks (and sendrecv's "every Recv completed") for one idle session.
   void CheckLeaks(const std::string& where, const LeakSnapshot& snapshot);

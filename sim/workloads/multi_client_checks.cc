@@ -14,6 +14,7 @@
 #include "runtime/common/direct_session.h"
 #include "runtime/framework/tensor_id.h"
 #include "sim/workloads/multi_client_runner.h"
+#include "testing/reference_call.h"
 #include "testing/reference_eval.h"
 #include "testing/reference_prune.h"
 
@@ -194,7 +195,13 @@ void MultiClientRunner::CheckRunPruning(const GraphState& g, const SimOp& op,
                                               /*use_function_convention=*/true);
   std::vector<GraphDef> partitions(metadata.partition_graphs().begin(),
                                    metadata.partition_graphs().end());
-  checker_.CheckPruning(where, expected, partitions);
+  std::set<std::string> call_sites;
+  for (const NodeDef& n : g.nodes.node()) {
+    if (graph_testing::IsReferenceCallSite(n, g.nodes.library())) {
+      call_sites.insert(n.name());
+    }
+  }
+  checker_.CheckPruning(where, expected, partitions, call_sites);
 }
 
 StepExpectation MultiClientRunner::PRunExpectation(const GraphState& g,

@@ -342,9 +342,12 @@ GraphDef BuildTrainingGraph(const SimGraph& spec, Random* random) {
 GraphDef BuildDagExtension(const GraphDef& existing, int num_devices,
                            const std::string& prefix, int num_nodes,
                            Random* random) {
-  std::vector<std::string> sources;  // Nodes with a float output.
+  std::vector<std::string> sources;  // Nodes with a float output 0.
   for (const NodeDef& n : existing.node()) {
-    if (n.op() != "NoOp") sources.push_back(n.name());
+    auto dtype = n.attr().find("dtype");
+    const bool int_const = n.op() == "Const" && dtype != n.attr().end() &&
+                           dtype->second.type() != DT_FLOAT;
+    if (n.op() != "NoOp" && !int_const) sources.push_back(n.name());
   }
   GraphDef g;
   auto pick = [&]() -> std::string {

@@ -38,8 +38,9 @@ GraphDef BuildLoopGraph(const SimGraph& spec, Random* random);
 GraphDef BuildTrainingGraph(const SimGraph& spec, Random* random);
 
 // Nodes "<prefix><i>" (float Const/Placeholder/Identity/Add/AddV2/Mul/NoOp)
-// whose inputs come from `existing` nodes with outputs or from earlier new
-// ones, on random devices.
+// whose inputs come from `existing` nodes with a float output 0 (not NoOp,
+// not an int32 Const) or from earlier new ones, on random devices. They
+// call no function.
 GraphDef BuildDagExtension(const GraphDef& existing, int num_devices,
                            const std::string& prefix, int num_nodes,
                            Random* random);

@@ -14,6 +14,7 @@
 #include "runtime/c/c_api_test_util.h"
 #include "runtime/framework/tensor_id.h"
 #include "sim/workloads/multi_client_runner.h"
+#include "testing/reference_call.h"
 
 namespace stepflow {
 namespace {
@@ -88,8 +89,12 @@ absl::Status MultiClientRunner::DoImport(const SimOp& op,
                                  status.status().ToString()));
     return absl::OkStatus();
   }
+  g.nodes.mutable_library()->MergeFrom(applied.library());
   for (const NodeDef& n : applied.node()) {
     *g.nodes.add_node() = n;
+    if (graph_testing::IsReferenceCallSite(n, g.nodes.library())) {
+      ++result_->function_calls;
+    }
     TF_Operation* oper = TF_GraphOperationByName(g.graph, n.name().c_str());
     if (oper == nullptr) {
       checker_.Report(kInvariantValues,

@@ -178,9 +178,10 @@ void PlanGenerator::AddImport(int client, const std::string& graph,
   // Faults on nodes of this import.
   std::vector<std::string> candidates;
   for (const NodeDef& n : nodes.node()) {
-    const bool float_output = n.op() == "Const" || n.op() == "Placeholder" ||
-                              n.op() == "Identity" || n.op() == "Add" ||
-                              n.op() == "AddV2" || n.op() == "Mul";
+    const bool float_output =
+        graph_testing::HasFloatOutput(n) &&
+        (n.op() == "Const" || n.op() == "Placeholder" || n.op() == "Identity" ||
+         n.op() == "Add" || n.op() == "AddV2" || n.op() == "Mul");
     if (g.spec.kind() == SimGraph::DAG && float_output) {
       candidates.push_back(n.name());
     }
@@ -213,6 +214,7 @@ void PlanGenerator::AddImport(int client, const std::string& graph,
   // Only unknown nodes fail, and the faults name nodes of `nodes`.
   multi_client::ApplyFaults(op->faults(), &applied).IgnoreError();
   for (const NodeDef& n : applied.node()) *g.nodes.add_node() = n;
+  g.nodes.mutable_library()->MergeFrom(applied.library());
 }
 
 void PlanGenerator::AddGraph(int client) {
@@ -233,6 +235,10 @@ void PlanGenerator::AddGraph(int client) {
       dag.max_nodes = std::max(2, options_.max_dag_nodes);
       dag.min_devices = 1;
       dag.max_devices = 3;
+      dag.function_call_weight = options_.function_call_weight;
+      // TF_GraphImportGraphDef refuses a node whose op is a library
+      // function (Unimplemented); functions still call each other by name.
+      dag.calls_by_name = false;
       rc::Random random(r_->New64());
       graph_testing::RandomDag d =
           graph_testing::GenRandomDag(dag)(random, rc::kNominalSize).value();
@@ -380,7 +386,7 @@ void PlanGenerator::AddPRunSetup(int client, const std::string& session) {
   }
   if (fetches.empty()) {
     for (const NodeDef& n : g.nodes.node()) {
-      if (n.op() != "NoOp" && fed.count(n.name()) == 0) {
+      if (graph_testing::HasFloatOutput(n) && fed.count(n.name()) == 0) {
         fetches.insert(absl::StrCat(n.name(), ":0"));
         break;
       }
@@ -552,7 +558,7 @@ absl::Status PlanGenerator::Generate() {
       o.max_clients < o.min_clients || o.min_ops_per_client < 0 ||
       o.max_ops_per_client < o.min_ops_per_client || o.max_dag_nodes < 2 ||
       o.min_slow_nanos < 0 || o.max_slow_nanos < o.min_slow_nanos ||
-      o.max_think_nanos < 0) {
+      o.function_call_weight < 0 || o.max_think_nanos < 0) {
     return absl::InvalidArgumentError(
         "inconsistent MultiClientWorkloadOptions");
   }

@@ -298,9 +298,9 @@ std::string SummarizeResult(const MultiClientWorkloadResult& r) {
     violations.push_back(v.invariant);
   return absl::StrCat(
       "seed ", r.seed, ": ops=", r.ops_run, " steps=", r.steps_run, " {",
-      absl::StrJoin(codes, " "), "} overlapping=", r.overlapping_steps,
-      " depth=", r.max_event_depth, " events=", r.events_run,
-      " t=", r.virtual_nanos,
+      absl::StrJoin(codes, " "), "} calls=", r.function_calls,
+      " overlapping=", r.overlapping_steps, " depth=", r.max_event_depth,
+      " events=", r.events_run, " t=", r.virtual_nanos,
       "ns hash=", absl::Hex(r.trace_hash, absl::kZeroPad16),
       " violations=", r.violations.size(),
       violations.empty()

@@ -9,7 +9,9 @@
 //   GenerateMultiClientPlan(seed, options, &plan)
 //     draws everything from the seed's SimRandom "workload" stream (random
 //     DAGs are sampled from testing/graph_generators with an rc::Random
-//     seeded from that stream): 1..3 graphs, each a random float DAG, a
+//     seeded from that stream): 1..3 graphs, each a random float DAG (with
+//     a drawn function library and call sites of it: calls by name,
+//     PartitionedCall, StatefulPartitionedCall, If, Case, While), a
 //     while loop (counter, sum or nested; closed-form results) or a linear
 //     regression training graph; and a sequence of ops from 2..4 clients:
 //     TF_NewGraph, imports (the initial one and, for DAGs, later extension
@@ -72,6 +74,9 @@ struct MultiClientWorkloadOptions {
   int max_ops_per_client = 14;
   // Random DAG size.
   int max_dag_nodes = 24;
+  // Weight of a function call site among a random DAG's node kinds
+  // (DagOptions.function_call_weight; 0: no library, no calls).
+  int function_call_weight = 3;
   // Probabilities (in percent) of the optional features.
   int slow_kernel_percent = 35;     // per import: one SimDelay fault
   int failing_kernel_percent = 20;  // per DAG import: one SimFail fault
@@ -122,6 +127,8 @@ struct MultiClientWorkloadResult {
   int max_event_depth = 0;
   // How many times a Run started while another client's Run was waiting.
   int overlapping_steps = 0;
+  // Function call sites (calls, If/Case/While) in the graphs imported.
+  int function_calls = 0;
   std::vector<InvariantViolation> violations;
   // Invariant name -> how many times it was checked.
   std::map<std::string, int64_t> checks;

@@ -26,6 +26,7 @@
 #include "sim/trace/trace.h"
 #include "sim/trace/traced_rendezvous.h"
 #include "sim/workloads/multi_client_graphs.h"
+#include "testing/reference_call.h"
 
 namespace stepflow {
 namespace {
@@ -72,7 +73,8 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
   std::map<std::string, int64_t> checks;
   std::map<int, int> graph_kinds;
   std::map<int, int> op_kinds;
-  int64_t steps = 0, overlapping = 0, nested = 0, faults = 0;
+  std::map<std::string, int> call_ops;  // Call sites drawn, by op.
+  int64_t steps = 0, overlapping = 0, nested = 0, faults = 0, calls = 0;
   int failed_seeds = 0;
   uint64_t combined = 0;  // Over every seed's trace hash (compare processes).
   for (uint64_t seed = first; seed < first + count; ++seed) {
@@ -82,7 +84,20 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
     for (const SimOp& op : plan.ops()) {
       ++op_kinds[op.kind()];
       faults += op.faults_size();
+      const FunctionDefLibrary& lib = op.graph_def().library();
+      for (const NodeDef& n : op.graph_def().node()) {
+        if (graph_testing::IsReferenceCallSite(n, lib)) ++call_ops[n.op()];
+      }
+      for (const FunctionDef& f : lib.function()) {
+        for (const NodeDef& n : f.node_def()) {
+          if (graph_testing::IsReferenceCallSite(n, lib)) {
+            const bool by_name = n.op().rfind("fn", 0) == 0;
+            ++call_ops[by_name ? "nested_by_name" : "nested_" + n.op()];
+          }
+        }
+      }
     }
+    calls += r.function_calls;
     for (const auto& [code, n] : r.steps_by_code) codes[code] += n;
     for (const auto& [name, n] : r.checks) checks[name] += n;
     steps += r.steps_run;
@@ -104,11 +119,16 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
     absl::StrAppend(&summary, name, ":", n, " ");
   std::printf(
       "%llu seeds, %lld steps (%s), %lld overlapping, %lld seeds nested, "
-      "%lld faults, combined trace hash %016llx\n",
+      "%lld faults, %lld function call sites, combined trace hash %016llx\n",
       static_cast<unsigned long long>(count), static_cast<long long>(steps),
       summary.c_str(), static_cast<long long>(overlapping),
       static_cast<long long>(nested), static_cast<long long>(faults),
-      static_cast<unsigned long long>(combined));
+      static_cast<long long>(calls), static_cast<unsigned long long>(combined));
+  std::string call_summary;
+  for (const auto& [op, n] : call_ops) {
+    absl::StrAppend(&call_summary, op, "=", n, " ");
+  }
+  std::printf("call sites by kind: %s\n", call_summary.c_str());
   // Every invariant was actually checked (liveness only fails).
   for (const std::string& name : AllInvariantNames()) {
     if (name != kInvariantLiveness) {
@@ -133,6 +153,14 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
   EXPECT_GT(codes["FAILED_PRECONDITION"], 0);
   EXPECT_GT(
       codes["ABORTED"] + codes["UNAVAILABLE"] + codes["RESOURCE_EXHAUSTED"], 0);
+  // Function calls of every kind were drawn, and imported.
+  for (const char* op :
+       {"nested_by_name", "nested_PartitionedCall", "PartitionedCall",
+        "StatefulPartitionedCall", "If", "StatelessIf", "Case", "StatelessCase",
+        "While", "StatelessWhile"}) {
+    EXPECT_GT(call_ops[op], 0) << op;
+  }
+  EXPECT_GT(calls, static_cast<int64_t>(count));
   // Steps of different clients overlapped (nested waits).
   EXPECT_GT(overlapping, static_cast<int64_t>(count));
   EXPECT_GT(nested, static_cast<int64_t>(count) / 2);

@@ -131,6 +131,8 @@ absl::Status MultiClientOptionsFromParams(const TraceFields& params,
       generator->max_ops_per_client = i;
     } else if (key == "max_dag_nodes") {
       generator->max_dag_nodes = i;
+    } else if (key == "function_call_weight") {
+      generator->function_call_weight = i;
     } else if (key == "slow_kernel_percent") {
       generator->slow_kernel_percent = i;
     } else if (key == "failing_kernel_percent") {
@@ -191,6 +193,7 @@ absl::Status RunMultiClient(const SimRunSpec& spec, const SimRunConfig& config,
   MultiClientWorkloadResult r;
   s = RunMultiClientPlan(plan, run, &r);
   if (!s.ok()) return s;
+  result->function_calls = r.function_calls;
   TraceRecorder recorder(RecorderOptions(config));
   s = OpenTrace(config, spec, result->plan,
                 absl::StrCat("multi-client workload: ", plan.ops_size(),

@@ -16,9 +16,10 @@
 // latency_ns, jitter_ns, liveness_bound_ms (sim/workloads/local_workload.h);
 // multi_client — the MultiClientWorkloadOptions fields min_graphs, max_graphs,
 // min_clients, max_clients, min_ops_per_client, max_ops_per_client,
-// max_dag_nodes, slow_kernel_percent, failing_kernel_percent, timeout_percent,
-// min_slow_ns, max_slow_ns, max_think_ns, and the loop's fifo, latency_ns,
-// jitter_ns (sim/workloads/multi_client_workload.h); distributed — the
+// max_dag_nodes, function_call_weight, slow_kernel_percent,
+// failing_kernel_percent, timeout_percent, min_slow_ns, max_slow_ns,
+// max_think_ns, and the loop's fifo, latency_ns, jitter_ns
+// (sim/workloads/multi_client_workload.h); distributed — the
 // DistributedWorkloadOptions fields (DistributedWorkloadParams).
 //
 // RunSimulation runs the spec under a fresh SimEnv with a TraceRecorder
@@ -82,6 +83,8 @@ struct SimRunResult {
   int64_t virtual_nanos = 0;  // Simulated time at the end.
   int steps_run = 0;          // Session::Run / PRun calls.
   int ops_run = 0;            // Plan ops (multi_client); steps (local).
+  // Function call sites imported (multi_client; 0 for the others).
+  int function_calls = 0;
   // The serialized plan that ran (multi_client; empty for local).
   std::string plan;
   // Every event, with config.keep_events.
