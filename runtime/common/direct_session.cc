@@ -88,9 +88,9 @@ struct PartialRunState {
   CancellationToken session_token = 0;
   std::map<std::string, bool> fed;      // Declared feed -> fed yet.
   std::map<std::string, bool> fetched;  // Declared fetch -> fetched yet.
-  // Serialises PRun calls on a handle: a call claims `busy` (waiting
-  // while another call has it) and releases it when it returns. `mu` is
-  // held only to flip `busy`, never across the call's waits for feeds,
+  // One PRun call at a time per handle: a call claims `busy` and releases
+  // it when it returns; a second call meanwhile is FailedPrecondition. `mu`
+  // is held only to flip `busy`, never across the call's waits for feeds,
   // fetches or the step's end: under the simulator's nested waits another
   // client's PRun may run inside those waits, and holding a handle's mutex
   // there would order it before that client's (a false lock cycle).
@@ -695,8 +695,11 @@ absl::Status DirectSession::PRun(const std::string& handle,
   SF_RETURN_IF_ERROR(FindPartialRun(handle, &run));
   {
     absl::MutexLock l(&run->mu);
-    run->mu.Await(absl::Condition(
-        +[](bool* busy) { return !*busy; }, &run->busy));
+    if (run->busy) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("Another PRun call on partial run handle '", handle,
+                       "' is still in progress."));
+    }
     run->busy = true;
   }
   struct Release {

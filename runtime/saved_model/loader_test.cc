@@ -205,6 +205,42 @@ TEST_F(LoaderTest, MissingSignatureNamesTheKnownOnes) {
   EXPECT_EQ(info.name(), "y:0");
 }
 
+TEST_F(LoaderTest, DirectoryWithoutSavedModelFileIsNotFoundNamingIt) {
+  ASSERT_TRUE(test::WriteTestSavedModel(dir_).ok());
+  const std::string pb = absl::StrCat(dir_, "/saved_model.pb");
+  std::remove(pb.c_str());
+  absl::Status s = Load();
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "SavedModel .pb or .pbtxt"))
+      << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), dir_)) << s;
+  EXPECT_EQ(bundle_.session, nullptr);
+}
+
+TEST_F(LoaderTest, MissingVariablesFailTheRestoreNamingTheFile) {
+  ASSERT_TRUE(test::WriteTestSavedModel(dir_).ok());
+  // The data shard gone: the index still lists w, whose bytes are missing.
+  const std::string data =
+      absl::StrCat(dir_, "/variables/variables.data-00000-of-00001");
+  std::remove(data.c_str());
+  absl::Status s = Load();
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(absl::StrContains(s.message(), "restoring the variables")) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "variables.data-00000-of-00001"))
+      << s;
+  EXPECT_EQ(bundle_.session, nullptr);
+  // The whole checkpoint gone: as in TensorFlow, a SavedModel without a
+  // variables index restores nothing, and a run that reads the variable
+  // is FailedPrecondition naming it.
+  const std::string index = absl::StrCat(dir_, "/variables/variables.index");
+  std::remove(index.c_str());
+  ASSERT_TRUE(Load().ok()) << Load();
+  std::vector<Tensor> out;
+  s = RunServing(&out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "w")) << s;
+}
+
 TEST_F(LoaderTest, NullEnvIsInvalidArgument) {
   ASSERT_TRUE(test::WriteTestSavedModel(dir_).ok());
   options_.env = nullptr;
