@@ -1,6 +1,7 @@
 // Property tests for pruning and partitioning over random placed DAGs:
 //  (a) the pruned node set equals an independent reference (minimal and
-//      sufficient);
+//      sufficient), also for graphs with function calls lowered first
+//      (each lowered body counted as its call site);
 //  (b) every cross-partition edge group (source, output, destination) is
 //      served by exactly one Send/Recv pair with matching tensor_name,
 //      devices and incarnation, and no Send or Recv is unpaired;
@@ -19,11 +20,13 @@
 #include "absl/strings/str_cat.h"
 #include "proto/device_attributes.pb.h"
 #include "runtime/framework/node_def_util.h"
+#include "runtime/function/lower_functional_ops.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_constructor.h"
 #include "runtime/graph/partition.h"
 #include "runtime/graph/subgraph.h"
 #include "testing/graph_generators.h"
+#include "testing/reference_call.h"
 #include "testing/reference_prune.h"
 
 namespace stepflow {
@@ -99,6 +102,44 @@ RC_GTEST_PROP(PrunePartitionProperty, PrunedNodesEqualReference, ()) {
     RC_ASSERT(!n->in_edges().empty());
     RC_ASSERT(!n->out_edges().empty());
   }
+}
+
+// (a') With function calls: the graph lowered as sessions lower it
+// (runtime/function/lower_functional_ops.h), then pruned, keeps exactly the
+// reference's nodes of the call-level graph once every lowered node
+// "c/<...>" of a call site c counts as c: a call is kept whole or not at
+// all, with all of its inputs.
+RC_GTEST_PROP(PrunePartitionProperty, LoweredCallsPruneLikeCallSites, ()) {
+  graph_testing::DagOptions options;
+  options.function_call_weight = 4;
+  const RandomDag dag = *GenRandomDag(options);
+  const ExecutionRequest request = *GenExecutionRequest(dag.graph);
+  GraphDef lowered;
+  absl::Status s =
+      LowerFunctionalOps(dag.graph, OpRegistry::Global(), &lowered);
+  if (!s.ok()) RC_FAIL(std::string(s.message()));
+  RandomDag lowered_dag = dag;
+  lowered_dag.graph = lowered;
+  Graph g(OpRegistry::Global());
+  BuildPrunedGraph(lowered_dag, request, /*use_function_convention=*/true, &g);
+
+  std::set<std::string> call_sites;
+  for (const NodeDef& n : dag.graph.node()) {
+    if (graph_testing::IsReferenceCallSite(n, dag.graph.library())) {
+      call_sites.insert(n.name());
+    }
+  }
+  std::set<std::string> actual;
+  for (const Node* n : g.op_nodes()) {
+    const std::string outer = n->name().substr(0, n->name().find('/'));
+    actual.insert(call_sites.count(outer) > 0 ? outer : n->name());
+  }
+  const std::set<std::string> expected =
+      graph_testing::ReferencePrunedNodeNames(dag.graph, request.feeds,
+                                              request.fetches, request.targets,
+                                              /*use_function_convention=*/true);
+  RC_ASSERT(actual == expected);
+  RC_CLASSIFY(!call_sites.empty(), "with calls");
 }
 
 // One expected Send/Recv pair.

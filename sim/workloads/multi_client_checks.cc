@@ -139,15 +139,19 @@ StepExpectation MultiClientRunner::TrainingExpectation(const SessionState& s,
   StepExpectation expect;
   if (op.purpose() == "init") {
     expect.check_values = true;
-  } else if (!s.vars_known) {
+  } else if (!s.vars_known || !s.vars_initialized) {
+    // An uninitialized VariableV2 fails its reader or update with
+    // FailedPrecondition; the step counter's AssignAddVariableOp on a
+    // variable never assigned is NotFound.
     expect.error_codes = {absl::StatusCode::kFailedPrecondition};
-  } else if (!s.vars_initialized) {
-    expect.error_codes = {absl::StatusCode::kFailedPrecondition};
-    expect.must_fail = true;
+    if (op.purpose() == "train") {
+      expect.error_codes.insert(absl::StatusCode::kNotFound);
+    }
+    expect.must_fail = s.vars_known;
   } else {
     expect.check_values = true;
     if (op.purpose() == "read") {
-      expect.values = {s.sgd.w, s.sgd.b};
+      expect.values = {s.sgd.w, s.sgd.b, s.sgd.steps};
       expect.tolerance = kTrainingTolerance;
     }
   }

@@ -7,6 +7,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "proto/attr_value.pb.h"
+#include "proto/function.pb.h"
+#include "proto/op_def.pb.h"
 #include "proto/tensor.pb.h"
 #include "sim/workloads/sim_ops.h"
 
@@ -248,6 +250,55 @@ GraphDef BuildLoopGraph(const SimGraph& spec, Random* random) {
   return g;
 }
 
+// A function of the training graph's library: (handle) -> float, whose
+// body reads the variable, after adding one to it when `add`.
+FunctionDef StepCounterFunction(const std::string& name, bool add) {
+  FunctionDef f;
+  OpDef* sig = f.mutable_signature();
+  sig->set_name(name);
+  sig->set_is_stateful(true);
+  OpDef::ArgDef* in = sig->add_input_arg();
+  in->set_name("handle");
+  in->set_type(DT_RESOURCE);
+  OpDef::ArgDef* out = sig->add_output_arg();
+  out->set_name("count");
+  out->set_type(DT_FLOAT);
+  GraphDef body;
+  if (add) {
+    NodeBuilder(&body, "one", "Const").FloatValue({1.0f}, true);
+    NodeBuilder(&body, "add", "AssignAddVariableOp")
+        .Input("handle")
+        .Input("one:output:0")
+        .Type("dtype", DT_FLOAT);
+  }
+  NodeBuilder read(&body, "read", "ReadVariableOp");
+  read.Input("handle").Type("dtype", DT_FLOAT);
+  if (add) read.Input("^add");
+  for (const NodeDef& n : body.node()) *f.add_node_def() = n;
+  (*f.mutable_ret())["count"] = "read:value:0";
+  return f;
+}
+
+// Library functions count_step / read_steps and their calls: "count_step"
+// (StatefulPartitionedCall, the train target waits for it) adds one to
+// "steps"; "read_steps" (StatefulPartitionedCall) reads it.
+void AddStepCounter(GraphDef* g, const std::string& device) {
+  *g->mutable_library()->add_function() =
+      StepCounterFunction("count_step", true);
+  *g->mutable_library()->add_function() =
+      StepCounterFunction("read_steps", false);
+  for (const char* fn : {"count_step", "read_steps"}) {
+    NodeDef* call = g->add_node();
+    call->set_name(fn);
+    call->set_op("StatefulPartitionedCall");
+    call->add_input("steps");
+    call->set_device(device);
+    (*call->mutable_attr())["Tin"].mutable_list()->add_type(DT_RESOURCE);
+    (*call->mutable_attr())["Tout"].mutable_list()->add_type(DT_FLOAT);
+    (*call->mutable_attr())["f"].mutable_func()->set_name(fn);
+  }
+}
+
 GraphDef BuildTrainingGraph(const SimGraph& spec, Random* random) {
   GraphDef g;
   const std::vector<float> xs(spec.batch_x().begin(), spec.batch_x().end());
@@ -273,9 +324,24 @@ GraphDef BuildTrainingGraph(const SimGraph& spec, Random* random) {
         .Type("T", DT_FLOAT)
         .Device(home);
   }
+  // A resource variable counting the training steps, assigned and read by
+  // stateful function bodies.
+  NodeBuilder(&g, "steps", "VarHandleOp")
+      .Type("dtype", DT_FLOAT)
+      .Shape("shape", {})
+      .Str("shared_name", "steps")
+      .Device(home);
+  NodeBuilder(&g, "steps_init", "Const").FloatValue({0.0f}, true).Device(home);
+  NodeBuilder(&g, "steps_assign", "AssignVariableOp")
+      .Input("steps")
+      .Input("steps_init")
+      .Type("dtype", DT_FLOAT)
+      .Device(home);
+  AddStepCounter(&g, home);
   NodeBuilder(&g, "init", "NoOp")
       .Input("^w_assign")
       .Input("^b_assign")
+      .Input("^steps_assign")
       .Device(home);
   NodeBuilder(&g, "wx", "Mul")
       .Input("w")
@@ -334,6 +400,7 @@ GraphDef BuildTrainingGraph(const SimGraph& spec, Random* random) {
   NodeBuilder(&g, "train", "NoOp")
       .Input("^update_w")
       .Input("^update_b")
+      .Input("^count_step")
       .Device(home);
   g.mutable_versions()->set_producer(kGraphProducer);
   return g;
@@ -462,6 +529,7 @@ void SgdStep(const SimGraph& spec, SgdState* s) {
   gb /= n;
   s->w -= spec.learning_rate() * gw;
   s->b -= spec.learning_rate() * gb;
+  s->steps += 1;
 }
 
 }  // namespace multi_client

@@ -33,8 +33,13 @@ GraphDef BuildLoopGraph(const SimGraph& spec, Random* random);
 
 // Linear regression over spec.batch_x/batch_y (constants) with learning
 // rate spec.learning_rate: variables w, b; targets "init" (w = b = 0) and
-// "train" (one gradient-descent step on the mean squared error).
-// Variables and their updates on CPU:0, the rest on random devices.
+// "train" (one gradient-descent step on the mean squared error). A
+// resource variable "steps" counts the train steps through stateful
+// function bodies: init assigns it 0, train also runs "count_step" (a
+// StatefulPartitionedCall whose body adds 1 and reads it), and fetching
+// "read_steps" (a StatefulPartitionedCall whose body reads it) gives the
+// count. Variables and their updates and calls on CPU:0, the rest on random
+// devices.
 GraphDef BuildTrainingGraph(const SimGraph& spec, Random* random);
 
 // Nodes "<prefix><i>" (float Const/Placeholder/Identity/Add/AddV2/Mul/NoOp)
@@ -62,6 +67,7 @@ bool LoopReference(const SimGraph& spec, int32_t n, const std::string& fetch,
 struct SgdState {
   double w = 0;
   double b = 0;
+  double steps = 0;  // train steps since init
 };
 void SgdStep(const SimGraph& spec, SgdState* state);
 

@@ -360,6 +360,7 @@ void PlanGenerator::AddRun(int client, const std::string& session) {
         op->set_purpose("read");
         op->add_fetches("w");
         op->add_fetches("b");
+        op->add_fetches("read_steps");
       }
       break;
     }

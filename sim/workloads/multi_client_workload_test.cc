@@ -90,6 +90,7 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
       }
       for (const FunctionDef& f : lib.function()) {
         for (const NodeDef& n : f.node_def()) {
+          if (n.op() == "AssignAddVariableOp") ++call_ops["stateful_body"];
           if (graph_testing::IsReferenceCallSite(n, lib)) {
             const bool by_name = n.op().rfind("fn", 0) == 0;
             ++call_ops[by_name ? "nested_by_name" : "nested_" + n.op()];
@@ -157,7 +158,7 @@ TEST(MultiClientWorkloadTest, ManySeedsAllInvariantsGreen) {
   for (const char* op :
        {"nested_by_name", "nested_PartitionedCall", "PartitionedCall",
         "StatefulPartitionedCall", "If", "StatelessIf", "Case", "StatelessCase",
-        "While", "StatelessWhile"}) {
+        "While", "StatelessWhile", "stateful_body"}) {
     EXPECT_GT(call_ops[op], 0) << op;
   }
   EXPECT_GT(calls, static_cast<int64_t>(count));
