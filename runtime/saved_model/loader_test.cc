@@ -211,8 +211,7 @@ TEST_F(LoaderTest, DirectoryWithoutSavedModelFileIsNotFoundNamingIt) {
   std::remove(pb.c_str());
   absl::Status s = Load();
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
-  EXPECT_TRUE(absl::StrContains(s.message(), "SavedModel .pb or .pbtxt"))
-      << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "SavedModel .pb or .pbtxt")) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), dir_)) << s;
   EXPECT_EQ(bundle_.session, nullptr);
 }
