@@ -3,9 +3,12 @@
   checkpoint_interop.py write OUT
       TensorFlow writes, under OUT:
         tf_ckpt/all        a checkpoint with one tensor per savable dtype
-                           (SaveV2), and restore.pb: a graph whose RestoreV2
-                           reads every tensor of it (fetch restore:i) and a
-                           partial restore of two slices (fetch partial:i);
+                           (SaveV2), tf_ckpt/all_sharded the same in two
+                           data shards (two SaveV2 and MergeV2Checkpoints),
+                           and restore.pb: a graph whose RestoreV2 nodes
+                           read every tensor of each (fetch restore:i,
+                           restore_sharded:i) and a partial restore of two
+                           slices (fetch partial:i);
         save.pb            a graph of constants (one per dtype) saved by
                            SaveV2 as one checkpoint (target save_all), by
                            two SaveV2 merged with MergeV2Checkpoints into
@@ -88,12 +91,23 @@ def write_restore_graph(out):
     tf.raw_ops.SaveV2(prefix=prefix, tensor_names=[n for n, _ in values],
                       shape_and_slices=[""] * len(values),
                       tensors=[tf.constant(v) for _, v in values])
+    # The same tensors in two per-device saves merged into two data shards.
+    names = [n for n, _ in values]
+    half = len(names) // 2
+    parts = [f"{prefix}_temp/part-0000{i}-of-00002" for i in range(2)]
+    for part, chunk in [(parts[0], values[:half]), (parts[1], values[half:])]:
+        tf.raw_ops.SaveV2(prefix=part, tensor_names=[n for n, _ in chunk],
+                          shape_and_slices=[""] * len(chunk),
+                          tensors=[tf.constant(v) for _, v in chunk])
+    tf.raw_ops.MergeV2Checkpoints(checkpoint_prefixes=parts,
+                                  destination_prefix=f"{prefix}_sharded")
     g = tf1.Graph()
     with g.as_default():
-        tf1.raw_ops.RestoreV2(
-            prefix=tf1.constant(prefix), tensor_names=[n for n, _ in values],
-            shape_and_slices=[""] * len(values),
-            dtypes=[tf.constant(v).dtype for _, v in values], name="restore")
+        for suffix, node in [("", "restore"), ("_sharded", "restore_sharded")]:
+            tf1.raw_ops.RestoreV2(
+                prefix=tf1.constant(prefix + suffix), tensor_names=names,
+                shape_and_slices=[""] * len(values),
+                dtypes=[tf.constant(v).dtype for _, v in values], name=node)
         # Rows 1..2 of f32 ([2, 3]: "2 3 1,1:-") and column 1 of i32.
         tf1.raw_ops.RestoreV2(
             prefix=tf1.constant(prefix), tensor_names=["f32", "i32"],
@@ -219,9 +233,12 @@ def check(out):
                                 dtypes=[tf.float32])[0]
     same("sliced rows 1..2", rows, part[1:3])
     # TensorFlow's checkpoint, restored by stepflow.
-    for i, (name, want) in enumerate(values):
-        same(f"stepflow RestoreV2 {name}",
-             load_output(f"{out}/sf_restore/restore_{i}"), want)
+    if not os.path.exists(f"{out}/tf_ckpt/all_sharded.data-00001-of-00002"):
+        raise SystemExit("FAILED: TensorFlow wrote no second shard")
+    for node in ["restore", "restore_sharded"]:
+        for i, (name, want) in enumerate(values):
+            same(f"stepflow {node} {name}",
+                 load_output(f"{out}/sf_restore/{node}_{i}"), want)
     f32 = dict(values)["f32"]
     i32 = dict(values)["i32"]
     same("stepflow partial f32", load_output(f"{out}/sf_restore/partial_0"),

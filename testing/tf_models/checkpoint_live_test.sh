@@ -23,7 +23,9 @@ run_graph="$(runfile runtime/bin/run_graph)"
 
 # stepflow restores TensorFlow's checkpoint, whole and partial.
 fetches=""
-for i in $(seq 0 17); do fetches="$fetches,restore:$i"; done
+for i in $(seq 0 17); do
+  fetches="$fetches,restore:$i,restore_sharded:$i"
+done
 "$run_graph" --graph="$out/restore.pb" --fetch="${fetches#,},partial:0,partial:1" \
   --output_dir="$out/sf_restore" > "$out/restore.log" 2>&1 ||
   { cat "$out/restore.log"; exit 1; }
