@@ -1,12 +1,11 @@
 #include "runtime/distributed/worker_steps.h"
 
 #include <algorithm>
-#include <deque>
-#include <set>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/distributed/recent_id_window.h"
 
 namespace stepflow {
 
@@ -50,25 +49,20 @@ struct WorkerSteps::State {
     int64_t orphan_since_nanos = 0;
   };
 
+  explicit State(size_t remembered) : cleaned(remembered) {}
+
   Env* env = nullptr;
   std::string task;
   int64_t orphan_nanos = 0;
-  size_t remembered = 0;
 
   absl::Mutex mu;
   std::map<int64_t, Entry> steps ABSL_GUARDED_BY(mu);
-  std::set<int64_t> cleaned ABSL_GUARDED_BY(mu);
-  std::deque<int64_t> cleaned_order ABSL_GUARDED_BY(mu);
+  RecentIdWindow cleaned ABSL_GUARDED_BY(mu);  // The last `remembered` ids.
   size_t orphans ABSL_GUARDED_BY(mu) = 0;
   Scheduler::TimerId timer ABSL_GUARDED_BY(mu) = 0;
 
   void RememberLocked(int64_t step_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-    if (!cleaned.insert(step_id).second) return;
-    cleaned_order.push_back(step_id);
-    if (cleaned_order.size() > remembered) {
-      cleaned.erase(cleaned_order.front());
-      cleaned_order.pop_front();
-    }
+    cleaned.Insert(step_id);
   }
 
   // Removes the step's entry (nullptr if unknown) and remembers its id.
@@ -111,11 +105,10 @@ void AbortStep(WorkerStep* step, const absl::Status& status) {
 
 WorkerSteps::WorkerSteps(Env* env, std::string task, int64_t orphan_nanos,
                          size_t remembered)
-    : state_(std::make_shared<State>()) {
+    : state_(std::make_shared<State>(remembered)) {
   state_->env = env;
   state_->task = std::move(task);
   state_->orphan_nanos = orphan_nanos;
-  state_->remembered = remembered;
 }
 
 WorkerSteps::~WorkerSteps() {
@@ -153,7 +146,7 @@ absl::Status WorkerSteps::FindOrCreate(int64_t step_id, bool claim,
                                        std::shared_ptr<WorkerStep>* out) {
   State* s = state_.get();
   absl::MutexLock l(&s->mu);
-  if (s->cleaned.count(step_id) > 0) {
+  if (s->cleaned.Contains(step_id)) {
     return absl::AbortedError(
         absl::StrCat("Step ", step_id, " was already cleaned up on ", s->task));
   }

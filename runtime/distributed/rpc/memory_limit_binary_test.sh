@@ -102,7 +102,7 @@ expect_oom() {  # what, node, shape, bytes, client flags...
   fi
   echo "$out" | grep "RunStep"
   for want in "$node" "$shape" "$bytes"; do
-    echo "$out" | grep -qF -- "$want" || { echo "FAIL: $what: the error does not name '$want'"; echo "$out"; exit 1; }
+    grep -qF -- "$want" <<<"$out" || { echo "FAIL: $what: the error does not name '$want'"; echo "$out"; exit 1; }
   done
   kill -0 "$s0" 2>/dev/null || { echo "FAIL: $what killed the server"; cat "$tmp/server.log"; exit 1; }
 }
@@ -125,7 +125,7 @@ out=$("$run_graph" --graph="$affine" --session_target="grpc://127.0.0.1:$port" \
       --fetch=y,total 'x=[[1,2],[3,4]]' 2>"$tmp/run.err") ||
   { echo "FAIL: the normal session failed"; cat "$tmp/run.err" "$tmp/server.log"; exit 1; }
 echo "$out"
-echo "$out" | grep -q "total = " || { echo "FAIL: no result"; exit 1; }
+grep -q "total = " <<<"$out" || { echo "FAIL: no result"; exit 1; }
 grep -q "Fatal\|terminate" "$tmp/server.log" && { echo "FAIL: server log"; cat "$tmp/server.log"; exit 1; }
 
 # --memory_limit sets the budget: 64 MiB refuses a 100 MB Fill.
@@ -140,7 +140,7 @@ s1=$pid
 out=$("$client" --target="127.0.0.1:$port2" --expect=RESOURCE_EXHAUSTED \
       --graph="$tmp/fill100m.pbtxt" --fetch=f 2>&1) ||
   { echo "FAIL: --memory_limit=64M did not refuse 100 MB"; echo "$out"; exit 1; }
-echo "$out" | grep -q "limit 67108864" || { echo "FAIL: the limit is not named"; echo "$out"; exit 1; }
+grep -q "limit 67108864" <<<"$out" || { echo "FAIL: the limit is not named"; echo "$out"; exit 1; }
 
 # Bad flag values are clear errors (exit 1), not aborts.
 set +e

@@ -4,7 +4,9 @@
 // CreateSession with a text GraphDef, one RunStep with raw TensorProto
 // feeds, CloseSession. Prints "RunStep: <code>: <message>" and exits 0 when
 // the RunStep's code is --expect, 1 otherwise (2 on bad flags or a failed
-// CreateSession). testonly.
+// CreateSession). With --sessions=N it does that N times in a row, and with
+// --close=false it never closes them (a client that abandons its sessions);
+// it then prints one summary line instead of one line per call. testonly.
 //
 //   raw_request_client --target=127.0.0.1:2222 --graph=g.pbtxt --fetch=y \
 //       --feed='x=dtype: DT_FLOAT tensor_shape { dim { size: 4294967296 } }' \
@@ -32,6 +34,8 @@ ABSL_FLAG(std::vector<std::string>, fetch, {}, "Tensors to fetch");
 ABSL_FLAG(std::vector<std::string>, feed, {},
           "name=<TensorProto in text form>, sent as is (repeatable)");
 ABSL_FLAG(std::string, expect, "OK", "The RunStep status code expected");
+ABSL_FLAG(int, sessions, 1, "Sessions to create, one after another");
+ABSL_FLAG(bool, close, true, "Close each session after its step");
 
 namespace stepflow {
 namespace {
@@ -97,27 +101,44 @@ int Main() {
   env.transport = transport->get();
   const std::string target = absl::GetFlag(FLAGS_target);
 
-  CreateSessionResponse created;
-  absl::Status s =
-      Call(&env, target, "MasterService/CreateSession", create, &created);
-  std::printf("CreateSession: %s\n", s.ToString().c_str());
-  if (!s.ok()) return 2;
-  run.set_session_handle(created.session_handle());
-  // Unique across runs: the master refuses a request id it has seen.
+  const int sessions = absl::GetFlag(FLAGS_sessions);
+  const bool close_sessions = absl::GetFlag(FLAGS_close);
+  const bool verbose = sessions == 1;
   absl::BitGen gen;
-  run.set_request_id(absl::Uniform<int64_t>(gen, 1, INT64_MAX));
-  RunStepResponse ran;
-  s = Call(&env, target, "MasterService/RunStep", run, &ran);
-  std::printf("RunStep: %s: %s\n", CodeName(s).c_str(),
-              std::string(s.message()).c_str());
-  CloseSessionRequest close;
-  close.set_session_handle(created.session_handle());
-  CloseSessionResponse closed;
-  absl::Status c =
-      Call(&env, target, "MasterService/CloseSession", close, &closed);
-  std::printf("CloseSession: %s\n", c.ToString().c_str());
+  int as_expected = 0;
+  for (int i = 0; i < sessions; ++i) {
+    CreateSessionResponse created;
+    absl::Status s =
+        Call(&env, target, "MasterService/CreateSession", create, &created);
+    if (verbose || !s.ok()) {
+      std::printf("CreateSession: %s\n", s.ToString().c_str());
+    }
+    if (!s.ok()) return 2;
+    run.set_session_handle(created.session_handle());
+    // Unique across runs: the master refuses a request id it has seen.
+    run.set_request_id(absl::Uniform<int64_t>(gen, 1, INT64_MAX));
+    RunStepResponse ran;
+    s = Call(&env, target, "MasterService/RunStep", run, &ran);
+    if (verbose) {
+      std::printf("RunStep: %s: %s\n", CodeName(s).c_str(),
+                  std::string(s.message()).c_str());
+    }
+    if (CodeName(s) == absl::GetFlag(FLAGS_expect)) ++as_expected;
+    if (!close_sessions) continue;
+    CloseSessionRequest close_request;
+    close_request.set_session_handle(created.session_handle());
+    CloseSessionResponse closed;
+    absl::Status c = Call(&env, target, "MasterService/CloseSession",
+                          close_request, &closed);
+    if (verbose) std::printf("CloseSession: %s\n", c.ToString().c_str());
+  }
+  if (!verbose) {
+    std::printf("%d sessions (%s): %d steps %s as expected\n", sessions,
+                close_sessions ? "closed" : "left open", as_expected,
+                absl::GetFlag(FLAGS_expect).c_str());
+  }
   std::fflush(stdout);
-  return CodeName(s) == absl::GetFlag(FLAGS_expect) ? 0 : 1;
+  return as_expected == sessions ? 0 : 1;
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -57,8 +58,9 @@ ABSL_FLAG(int64_t, shutdown_teardown_ms, 5000,
           "After the grace period, how long the teardown may take before "
           "the process exits without it");
 ABSL_FLAG(int64_t, heap_trim_ms, 1000,
-          "How often to check for idle heap (more than 64 MiB free twice in "
-          "a row) and return it to the system (0: never)");
+          "How often to check for idle heap (in-use bytes steady, more than "
+          "1 MiB free, moved since the last trim) and return it to the "
+          "system (0: never)");
 ABSL_FLAG(std::string, memory_limit, "",
           "Bytes of tensors this server may hold (4G, 512M, ...; 0: no "
           "limit); default: 80% of physical memory or of ulimit -v");
@@ -70,6 +72,11 @@ int main(int argc, char** argv) {
   // Tensors cross this process as 4 MiB-scale buffers: keep them on the
   // heap instead of an mmap + page faults per RPC.
   stepflow::TuneMallocForTensors();
+  // One malloc arena per core (not glibc's eight): memory collected after a
+  // burst of sessions goes back to the system instead of staying in the
+  // tops of a dozen per-thread arenas.
+  stepflow::LimitMallocArenas(
+      std::max(2, static_cast<int>(std::thread::hardware_concurrency())));
 
   // Block the stop signals in every thread (threads inherit the mask), so
   // only the sigwait below sees them.

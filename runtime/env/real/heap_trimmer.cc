@@ -1,6 +1,10 @@
 #include "runtime/env/real/heap_trimmer.h"
 
+#include <fcntl.h>
 #include <malloc.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 namespace stepflow {
 
@@ -21,7 +25,22 @@ HeapTrimmer::~HeapTrimmer() {
 
 HeapTrimmer::Usage HeapTrimmer::HeapUsage() {
   const struct mallinfo2 info = mallinfo2();
-  return Usage{info.fordblks, info.uordblks};
+  Usage usage{info.fordblks, info.uordblks, 0};
+  // "size resident shared text lib data dt", in pages. Read without stdio:
+  // the trimmer must not allocate while it measures the heap.
+  const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return usage;
+  char buf[128];
+  const ssize_t n = read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  if (n <= 0) return usage;
+  buf[n] = '\0';
+  char* end = nullptr;
+  std::strtoul(buf, &end, 10);  // size
+  const unsigned long resident_pages = std::strtoul(end, nullptr, 10);
+  usage.resident_bytes = static_cast<size_t>(resident_pages) *
+                         static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return usage;
 }
 
 namespace {
@@ -46,7 +65,8 @@ void HeapTrimmer::Loop() {
     const bool idle = Distance(now.used_bytes, previous.used_bytes) <= slack;
     const bool moved = !trimmed_before ||
                        Distance(now.used_bytes, at_trim.used_bytes) > slack ||
-                       Distance(now.free_bytes, at_trim.free_bytes) > slack;
+                       Distance(now.free_bytes, at_trim.free_bytes) > slack ||
+                       now.resident_bytes > at_trim.resident_bytes + slack;
     previous = now;
     if (!idle || !moved || now.free_bytes <= options_.keep_free_bytes) {
       continue;

@@ -10,9 +10,11 @@
 // arena, so memory freed there stays resident), when the heap is idle and holds
 // memory worth returning: more than `keep_free_bytes` free, bytes in use within
 // `idle_slack_bytes` of the previous sample (no steps are allocating, so
-// buffers a running model reuses are left alone), and the heap has moved by
-// more than `idle_slack_bytes` since the last trim (an idle heap is trimmed
-// once).
+// buffers a running model reuses are left alone), and the heap has moved
+// since the last trim: bytes in use or free, or resident memory regrown, by
+// more than `idle_slack_bytes` (so an idle heap is trimmed once, and a heap
+// that served a burst of work since, even one that ends with the same free
+// and used bytes, is trimmed again).
 //
 // Only production main()s start one (the allocator belongs to the binary).
 // Thread-safety: Start() and the destructor are called from one thread; the
@@ -35,7 +37,7 @@ class HeapTrimmer {
  public:
   struct Options {
     absl::Duration interval = absl::Seconds(1);
-    size_t keep_free_bytes = size_t{4} << 20;
+    size_t keep_free_bytes = size_t{1} << 20;
     size_t idle_slack_bytes = size_t{1} << 20;
   };
 
@@ -47,10 +49,12 @@ class HeapTrimmer {
   HeapTrimmer& operator=(const HeapTrimmer&) = delete;
 
   // Bytes the allocator holds free / in use, across all arenas (mallinfo2's
-  // fordblks / uordblks).
+  // fordblks / uordblks), and the process's resident set (/proc/self/statm;
+  // 0 where it cannot be read).
   struct Usage {
     size_t free_bytes = 0;
     size_t used_bytes = 0;
+    size_t resident_bytes = 0;
   };
   static Usage HeapUsage();
 

@@ -16,4 +16,8 @@ bool TuneMallocForTensors(size_t mmap_threshold, size_t trim_threshold) {
   return mmap_ok && trim_ok;
 }
 
+bool LimitMallocArenas(int max_arenas) {
+  return max_arenas >= 1 && mallopt(M_ARENA_MAX, max_arenas) == 1;
+}
+
 }  // namespace stepflow

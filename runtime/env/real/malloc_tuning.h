@@ -21,6 +21,15 @@ namespace stepflow {
 bool TuneMallocForTensors(size_t mmap_threshold = size_t{256} << 20,
                           size_t trim_threshold = size_t{1} << 30);
 
+// Caps glibc's arenas (default: 8 per core) at `max_arenas` (>= 1) for a
+// long-running server. Each arena keeps the top of its heap resident after
+// a burst (malloc_trim returns whole free pages inside an arena but never
+// shrinks a per-thread arena's top), so a server that served thousands of
+// sessions on a dozen RPC threads would otherwise stay well above its idle
+// size after collecting them. One arena per core keeps threads on different
+// cores from contending. Returns false if glibc rejected the setting.
+bool LimitMallocArenas(int max_arenas);
+
 }  // namespace stepflow
 
 #endif  // STEPFLOW_RUNTIME_ENV_REAL_MALLOC_TUNING_H_
