@@ -86,16 +86,16 @@ struct PartialRunState {
   std::shared_ptr<ExecutorsAndKeys> executors;
   std::shared_ptr<StepState> step;
   CancellationToken session_token = 0;
+  // PRun calls on one handle may overlap, as in TensorFlow: each validates
+  // its feeds and fetches against these maps and records what it fed and
+  // fetched under `mu`, which is never held across the waits for fetches or
+  // the step's end (under the simulator's nested waits another client's
+  // PRun may run inside those waits; holding a handle's mutex there would
+  // order it before that client's, a false lock cycle).
+  absl::Mutex mu;
   std::map<std::string, bool> fed;      // Declared feed -> fed yet.
   std::map<std::string, bool> fetched;  // Declared fetch -> fetched yet.
-  // One PRun call at a time per handle: a call claims `busy` and releases
-  // it when it returns; a second call meanwhile is FailedPrecondition. `mu`
-  // is held only to flip `busy`, never across the call's waits for feeds,
-  // fetches or the step's end: under the simulator's nested waits another
-  // client's PRun may run inside those waits, and holding a handle's mutex
-  // there would order it before that client's (a false lock cycle).
-  absl::Mutex mu;
-  bool busy = false;  // Guarded by mu.
+  bool ended = false;  // The call that completed the run has ended it.
 
   // Every declared feed fed and every declared fetch fetched.
   bool AllDone() const {
@@ -693,34 +693,26 @@ absl::Status DirectSession::PRun(const std::string& handle,
   SF_RETURN_IF_ERROR(CheckNotClosed());
   std::shared_ptr<PartialRunState> run;
   SF_RETURN_IF_ERROR(FindPartialRun(handle, &run));
-  {
-    absl::MutexLock l(&run->mu);
-    if (run->busy) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("Another PRun call on partial run handle '", handle,
-                       "' is still in progress."));
-    }
-    run->busy = true;
-  }
-  struct Release {
-    PartialRunState* run;
-    ~Release() {
-      absl::MutexLock l(&run->mu);
-      run->busy = false;
-    }
-  } release{run.get()};
   // Validate the whole request before sending anything.
   std::vector<std::string> feed_names;
-  absl::Status s = CheckPartialRunFeeds(*run, inputs, &feed_names);
   std::vector<std::string> fetch_names;
-  if (s.ok()) s = CheckPartialRunFetches(*run, output_names, &fetch_names);
-  if (s.ok()) s = CheckFetchesComputable(*run, feed_names, fetch_names);
+  absl::Status s;
+  {
+    absl::MutexLock l(&run->mu);
+    s = CheckPartialRunFeeds(*run, inputs, &feed_names);
+    if (s.ok()) s = CheckPartialRunFetches(*run, output_names, &fetch_names);
+    if (s.ok()) s = CheckFetchesComputable(*run, feed_names, fetch_names);
+  }
   if (!s.ok()) return EndPartialRun(run.get(), s);
 
   SF_RETURN_IF_ERROR(SendPartialRunFeeds(run.get(), inputs, feed_names));
   SF_RETURN_IF_ERROR(RecvPartialRunFetches(run.get(), fetch_names, outputs));
-  for (const auto& c : fetch_names) run->fetched[c] = true;
-  if (!run->AllDone()) return absl::OkStatus();
+  {
+    absl::MutexLock l(&run->mu);
+    for (const auto& c : fetch_names) run->fetched[c] = true;
+    if (run->ended || !run->AllDone()) return absl::OkStatus();
+    run->ended = true;
+  }
   EndPartialRun(run.get(), absl::OkStatus()).IgnoreError();
   return run->step->final_status();
 }
@@ -759,6 +751,7 @@ absl::Status DirectSession::SendPartialRunFeeds(
     absl::Status s = run->step->rendezvous->Send(
         key, Rendezvous::Args(), inputs[i].second, /*is_dead=*/false);
     if (!s.ok()) return EndPartialRun(run, s);
+    absl::MutexLock l(&run->mu);
     run->fed[feed_names[i]] = true;
   }
   return absl::OkStatus();

@@ -63,8 +63,8 @@ class DirectSession : public CallableSession {
                          const std::vector<std::string>& output_names,
                          const std::vector<std::string>& target_names,
                          std::string* handle) override;
-  // One call at a time per handle: a PRun on a handle whose previous call
-  // has not returned is FailedPrecondition.
+  // Calls on one handle may overlap (as in TensorFlow), each with feeds and
+  // fetches not yet fed or fetched.
   absl::Status PRun(const std::string& handle, const FeedList& inputs,
                     const std::vector<std::string>& output_names,
                     std::vector<Tensor>* outputs) override;

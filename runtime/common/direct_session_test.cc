@@ -786,6 +786,36 @@ TEST_F(DirectSessionTest, PartialRunFeedsAndFetchesIncrementally) {
   EXPECT_EQ(ds->num_partial_runs(), 0u);  // Freed once everything was done.
 }
 
+// PRun calls on one handle may overlap, as in TensorFlow: two threads each
+// feed and fetch their own half of the run at the same time.
+TEST_F(DirectSessionTest, OverlappingPartialRunCallsOnOneHandle) {
+  auto session = NewLocalSession();
+  GraphDef g = ParseGraphDefOrFail(
+      PlaceholderNode("a", "DT_FLOAT") + PlaceholderNode("b", "DT_FLOAT") +
+      Binary("AddV2", "c", "a", "a") + Binary("Mul", "d", "b", "b"));
+  ASSERT_TRUE(session->Create(g).ok());
+  auto* ds = static_cast<DirectSession*>(session.get());
+  for (int round = 0; round < 50; ++round) {
+    std::string h;
+    ASSERT_TRUE(session->PRunSetup({"a", "b"}, {"c", "d"}, {}, &h).ok());
+    absl::Status sa, sb;
+    std::vector<Tensor> outa, outb;
+    std::thread ta([&] {
+      sa = session->PRun(h, {{"a", Tensor::Scalar<float>(3)}}, {"c"}, &outa);
+    });
+    std::thread tb([&] {
+      sb = session->PRun(h, {{"b", Tensor::Scalar<float>(5)}}, {"d"}, &outb);
+    });
+    ta.join();
+    tb.join();
+    ASSERT_TRUE(sa.ok()) << sa;
+    ASSERT_TRUE(sb.ok()) << sb;
+    EXPECT_EQ(outa[0].scalar<float>(), 6.0f);
+    EXPECT_EQ(outb[0].scalar<float>(), 25.0f);
+  }
+  EXPECT_EQ(ds->num_partial_runs(), 0u);
+}
+
 TEST_F(DirectSessionTest, PartialRunErrors) {
   auto session = NewLocalSession();
   GraphDef g = ParseGraphDefOrFail(
