@@ -71,7 +71,7 @@ Worker::Worker(Env* env, std::string task, uint64_t incarnation,
       task_(std::move(task)),
       incarnation_(incarnation),
       device_mgr_(std::move(device_mgr)),
-      steps_(env, task_, options.session_lease_nanos),
+      steps_(env, task_, device_mgr_.get(), options.session_lease_nanos),
       leases_(std::make_unique<WorkerLeases>(
           env, task_, options.session_lease_nanos,
           [this](const std::vector<std::string>& handles, const std::string&) {
