@@ -37,7 +37,10 @@
 //    Internal naming the node; an uninitialized variable reaching an op
 //    that does not allow uninitialized input (anything but Assign and
 //    IsVariableInitialized), as a ref or dereferenced, is FailedPrecondition
-//    "Attempting to use uninitialized value <input>".
+//    "Attempting to use uninitialized value <input>". A kernel that throws
+//    std::bad_alloc (Compute, or ComputeAsync before it calls `done`) fails
+//    with ResourceExhausted "OOM: kernel <op> on <device> ran out of host
+//    memory" naming the node, like any kernel error: the process lives.
 //  * Cancellation: when args.cancellation_manager is cancelled the step
 //    stops starting nodes, aborts its rendezvous with Cancelled and ends
 //    with Cancelled (unless a different error came first).

@@ -94,8 +94,12 @@ class ExecutorState {
   // Hands the caller's remaining queue to the scheduler (Run's caller,
   // once part of the step runs elsewhere).
   void HandOff(Queue* inline_ready);
+  // The error of a kernel that threw std::bad_alloc: ResourceExhausted
+  // naming the node (the step fails; the process lives).
+  absl::Status OutOfHostMemory(const NodeItem& item) const;
   // Runs `item`'s synchronous kernel on the inputs in `params`; fills
-  // `outputs` (and `*node_dead` for a dead _Recv).
+  // `outputs` (and `*node_dead` for a dead _Recv). A std::bad_alloc from
+  // the kernel becomes its OutOfHostMemory status.
   absl::Status ComputeSync(const NodeItem& item,
                            OpKernelContext::Params* params,
                            EntryVector* outputs, bool* node_dead,
@@ -110,7 +114,9 @@ class ExecutorState {
   // Starts an async kernel. Returns its state if the kernel completed
   // before ComputeAsync returned (then the caller finishes the node, with
   // FinishAsync, and may run its successors inline); null otherwise (then
-  // the kernel's `done` finishes it through AsyncDone).
+  // the kernel's `done` finishes it through AsyncDone). A ComputeAsync
+  // that throws std::bad_alloc completes the node with OutOfHostMemory
+  // (such a kernel must not call `done` after throwing).
   AsyncState* LaunchAsync(const NodeItem& item, const TaggedNode& tn,
                           const OpKernelContext::Params& params,
                           const TensorValueVec& inputs,
@@ -360,6 +366,14 @@ void ExecutorState<P>::HandOff(Queue* inline_ready) {
 }
 
 template <class P>
+absl::Status ExecutorState<P>::OutOfHostMemory(const NodeItem& item) const {
+  return AttachDef(absl::ResourceExhaustedError(absl::StrCat(
+                       "OOM: kernel ", item.kernel->type_string(), " on ",
+                       immutable_.device()->name(), " ran out of host memory")),
+                   item.kernel->name());
+}
+
+template <class P>
 absl::Status ExecutorState<P>::ComputeSync(const NodeItem& item,
                                            OpKernelContext::Params* params,
                                            EntryVector* outputs,
@@ -372,11 +386,7 @@ absl::Status ExecutorState<P>::ComputeSync(const NodeItem& item,
   } catch (const std::bad_alloc&) {
     // A kernel's own scratch (a std::vector sized by its inputs) ran the
     // process out of memory: the step fails, the process lives.
-    ctx.SetStatus(
-        AttachDef(absl::ResourceExhaustedError(absl::StrCat(
-                      "OOM: kernel ", item.kernel->type_string(), " on ",
-                      immutable_.device()->name(), " ran out of host memory")),
-                  item.kernel->name()));
+    ctx.SetStatus(OutOfHostMemory(item));
   }
   SetOpEnd(stats);
   return ProcessOutputs(item, &ctx, *params, outputs, node_dead, stats);
@@ -408,14 +418,24 @@ typename ExecutorState<P>::AsyncState* ExecutorState<P>::LaunchAsync(
     std::unique_ptr<NodeExecStats> stats) {
   auto* state = new AsyncState(params, tn, inputs, std::move(stats));
   SetOpStart(state->stats.get());
-  immutable_.device()->ComputeAsync(
-      item.async_kernel, &state->ctx, [this, state] {
-        if (state->handoff.exchange(AsyncState::kDoneEarly,
-                                    std::memory_order_acq_rel) ==
-            AsyncState::kLaunched) {
-          AsyncDone(state);
-        }
-      });
+  auto done = [this, state] {
+    if (state->handoff.exchange(AsyncState::kDoneEarly,
+                                std::memory_order_acq_rel) ==
+        AsyncState::kLaunched) {
+      AsyncDone(state);
+    }
+  };
+  try {
+    immutable_.device()->ComputeAsync(item.async_kernel, &state->ctx, done);
+  } catch (const std::bad_alloc&) {
+    // As in ComputeSync. A kernel that throws has launched nothing, so it
+    // never calls `done`: finish it here, unless it did before throwing.
+    if (state->handoff.load(std::memory_order_acquire) !=
+        AsyncState::kDoneEarly) {
+      state->ctx.SetStatus(OutOfHostMemory(item));
+      done();
+    }
+  }
   if (state->handoff.exchange(AsyncState::kLaunched,
                               std::memory_order_acq_rel) ==
       AsyncState::kDoneEarly) {

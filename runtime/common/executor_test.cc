@@ -392,6 +392,28 @@ TEST_F(ExecutorTest, DoneWaitsForInFlightKernelsAfterError) {
   rendez->Unref();
 }
 
+// A kernel that throws std::bad_alloc (sync or async) fails the step with
+// ResourceExhausted naming the node; its successors never run and the
+// process lives to run the next step.
+TEST_F(ExecutorTest, KernelBadAllocIsResourceExhaustedForTheNode) {
+  for (const char* op : {"ExecTestThrowOom", "ExecTestThrowOomAsync"}) {
+    GraphDef g;
+    AddConst(&g, "a", Tensor::Scalar<float>(2));
+    AddTyped(&g, "oom", op, {"a"}, DT_FLOAT);
+    AddTyped(&g, "after_oom", "ExecTestCount", {"oom"}, DT_FLOAT);
+    auto ex = BuildOrDie(g);
+    for (int step = 0; step < 2; ++step) {
+      absl::Status s = Run(ex.get(), Executor::Args());
+      EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << op << s;
+      EXPECT_TRUE(absl::StrContains(s.message(), "{{node oom}}")) << s;
+      EXPECT_TRUE(absl::StrContains(s.message(), op)) << s;
+    }
+    EXPECT_EQ(RunCount("oom"), 2);
+    EXPECT_EQ(RunCount("after_oom"), 0);
+    ResetTestKernels();
+  }
+}
+
 TEST_F(ExecutorTest, AsyncKernelCompletesLater) {
   GraphDef g;
   AddNode(&g, "hold", "ExecTestHold");

@@ -1,6 +1,7 @@
 #include "runtime/common/executor_testutil.h"
 
 #include <map>
+#include <new>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -49,6 +50,13 @@ bool g_in_closure = false;
 REGISTER_OP("ExecTestCount").Input("in: T").Output("out: T").Attr("T: type");
 REGISTER_OP("ExecTestTouch");
 REGISTER_OP("ExecTestFail").Input("in: T").Output("out: T").Attr("T: type");
+// Throw std::bad_alloc from Compute / ComputeAsync (a kernel whose scratch
+// allocation ran the process out of memory).
+REGISTER_OP("ExecTestThrowOom").Input("in: T").Output("out: T").Attr("T: type");
+REGISTER_OP("ExecTestThrowOomAsync")
+    .Input("in: T")
+    .Output("out: T")
+    .Attr("T: type");
 REGISTER_OP("ExecTestFailAt")
     .Input("in: int32")
     .Output("out: int32")
@@ -99,6 +107,28 @@ class FailOp : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestFail").Device(DEVICE_CPU), FailOp);
+
+class ThrowOomOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    CountRun(name());
+    throw std::bad_alloc();
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("ExecTestThrowOom").Device(DEVICE_CPU),
+                        ThrowOomOp);
+
+class ThrowOomAsyncOp : public AsyncOpKernel {
+ public:
+  using AsyncOpKernel::AsyncOpKernel;
+  void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
+    CountRun(name());
+    throw std::bad_alloc();
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("ExecTestThrowOomAsync").Device(DEVICE_CPU),
+                        ThrowOomAsyncOp);
 
 class FailAtOp : public OpKernel {
  public:

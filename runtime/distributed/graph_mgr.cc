@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/common/executor.h"
 #include "runtime/common/step_stats_collector.h"
+#include "runtime/distributed/device_allocator.h"
 #include "runtime/distributed/status_group.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/resource_mgr.h"
@@ -27,15 +28,6 @@ GraphMgr::GraphMgr(Env* env, const DeviceMgr* device_mgr,
       handle_prefix_(std::move(handle_prefix)) {}
 
 GraphMgr::~GraphMgr() = default;
-
-Allocator* GraphMgr::FeedAllocator(const Rendezvous::ParsedKey& key) const {
-  Device* device = nullptr;
-  if (device_mgr_->LookupDevice(key.dst_device, &device).ok()) {
-    return device->GetAllocator();
-  }
-  std::vector<Device*> devices = device_mgr_->ListDevices();
-  return devices.empty() ? cpu_allocator() : devices[0]->GetAllocator();
-}
 
 size_t GraphMgr::NumGraphs() const {
   absl::MutexLock l(&mu_);
@@ -148,7 +140,9 @@ void GraphMgr::ExecuteAsync(const std::string& handle,
     Rendezvous::ParsedKey key;
     absl::Status s = Rendezvous::ParseKey(send.name(), &key);
     Tensor value;
-    if (s.ok()) s = TensorFromProto(FeedAllocator(key), send.tensor(), &value);
+    if (s.ok())
+      s = TensorFromProto(AllocatorForDevice(device_mgr_, key.dst_device),
+                          send.tensor(), &value);
     if (!s.ok()) {
       // A feed over the memory budget stays ResourceExhausted.
       done(absl::Status(absl::IsResourceExhausted(s)

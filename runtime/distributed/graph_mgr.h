@@ -28,7 +28,9 @@
 // malformed partition (naming the node), and executor-construction errors.
 // Unknown handle: Aborted. A step: the first executor error (root cause),
 // DeadlineExceeded for exec_opts' deadline, InvalidArgument for a bad
-// `send` or a dead fetched value.
+// `send` or a dead fetched value, ResourceExhausted for a `send` over its
+// destination device's memory budget (feeds are decoded with
+// AllocatorForDevice, like received values).
 //
 // Ownership: devices and Env are borrowed; graphs are shared with running
 // steps, so Deregister while a step runs is safe.
@@ -77,10 +79,6 @@ class GraphMgr {
 
  private:
   struct Item;
-  // The allocator a client's feed for `key` is decoded with: its
-  // destination device's when that device is here, else this task's
-  // first device's, so the device budgets bound every feed.
-  Allocator* FeedAllocator(const Rendezvous::ParsedKey& key) const;
   // Runs every executor of `item` for the step; `done` gets the first
   // error (DeadlineExceeded for exec_opts' deadline). Fills
   // response->step_stats when a timeline is asked for and `response` is

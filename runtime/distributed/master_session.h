@@ -31,6 +31,15 @@
 // changed is FailedPrecondition (create a new session). Resources (e.g.
 // variables) of a restarted worker are gone, as in TensorFlow.
 //
+// Expired leases: a worker that did not hear from this master for its
+// session lease (the master paused or cut off, not restarted) drops the
+// worker session. The session is not re-created there: every later step
+// (and RegisterGraph for a new signature) fails with the worker's
+// FailedPrecondition "Session '<handle>' is not found on task <T>: the
+// lease ... expired ...; create a new session". No state is left behind:
+// the failed step's partitions elsewhere are cleaned up as for any failed
+// step, and Close still deletes the worker sessions that remain.
+//
 // Cleanup: CleanupGraph(step) goes to every task when a step ends; a
 // successful step reports once the first attempts have answered, a failed
 // one reports at once and cleans up behind (Close still waits for it). An

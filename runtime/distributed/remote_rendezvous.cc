@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/worker.pb.h"
+#include "runtime/distributed/device_allocator.h"
 #include "runtime/env/transport.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/tensor_util.h"
@@ -16,6 +17,7 @@ namespace stepflow {
 struct RemoteRendezvous::RemoteRecv {
   uint64_t id = 0;
   std::string task;
+  std::string dst_device;  // The receiving device (here).
   Args recv_args;
   DoneCallback done;
   RecvTensorRequest request;
@@ -27,9 +29,10 @@ struct RemoteRendezvous::RemoteRecv {
 };
 
 RemoteRendezvous::RemoteRendezvous(Env* env, const std::string& local_task,
-                                   int64_t step_id)
+                                   const DeviceMgr* device_mgr, int64_t step_id)
     : env_(env),
       local_task_(local_task),
+      device_mgr_(device_mgr),
       step_id_(step_id),
       local_(new IntraProcessRendezvous()) {
   DeviceNameUtils::ParseFullName(local_task_, &local_parsed_);
@@ -61,6 +64,7 @@ void RemoteRendezvous::RecvRemote(const ParsedKey& key, const Args& args,
   }
   auto call = std::make_shared<RemoteRecv>();
   call->task = DeviceNameUtils::TaskName(key.src);
+  call->dst_device = std::string(key.dst_device);
   call->recv_args = args;
   call->done = std::move(done);
   call->request.set_step_id(step_id_);
@@ -108,7 +112,9 @@ void RemoteRendezvous::FinishRemote(const std::shared_ptr<RemoteRecv>& call,
   {
     absl::MutexLock l(&mu_);
     calls_.erase(call->id);
-    if (!s.ok() && !status_.ok()) s = status_;  // Aborted: report the cause.
+    // Aborted: report the cause (a value arriving after the abort is
+    // dropped undecoded).
+    if (!status_.ok()) s = status_;
   }
   if (absl::IsCancelled(s) && call->step_cancellation != nullptr &&
       call->step_cancellation->IsCancelled()) {
@@ -116,7 +122,14 @@ void RemoteRendezvous::FinishRemote(const std::shared_ptr<RemoteRecv>& call,
   }
   Tensor value;
   if (s.ok() && !call->response.is_dead()) {
-    s = TensorFromProto(call->response.tensor(), &value);
+    s = TensorFromProto(AllocatorForDevice(device_mgr_, call->dst_device),
+                        call->response.tensor(), &value);
+    if (!s.ok()) {
+      s = absl::Status(
+          s.code(),
+          absl::StrCat("Cannot receive ", call->request.rendezvous_key(),
+                       " from ", call->task, ": ", s.message()));
+    }
   }
   DoneCallback cb = std::move(call->done);
   Args send_args;

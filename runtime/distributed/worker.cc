@@ -71,11 +71,12 @@ Worker::Worker(Env* env, std::string task, uint64_t incarnation,
       task_(std::move(task)),
       incarnation_(incarnation),
       device_mgr_(std::move(device_mgr)),
-      steps_(env, task_, options.session_lease_nanos),
+      steps_(env, task_, device_mgr_.get(), options.session_lease_nanos),
       leases_(std::make_unique<WorkerLeases>(
           env, task_, options.session_lease_nanos,
-          [this](const std::vector<std::string>& handles, const std::string&) {
-            DropSessions(handles, /*expired=*/true);
+          [this](const std::vector<std::string>& handles,
+                 const std::string& reason) {
+            DropSessions(handles, /*expired=*/true, reason);
           })) {}
 
 int64_t Worker::NumExpiredSessions() const {
@@ -83,8 +84,8 @@ int64_t Worker::NumExpiredSessions() const {
   return expired_sessions_;
 }
 
-void Worker::DropSessions(const std::vector<std::string>& handles,
-                          bool expired) {
+void Worker::DropSessions(const std::vector<std::string>& handles, bool expired,
+                          const std::string& reason) {
   std::vector<std::shared_ptr<GraphMgr>> dropped;
   std::vector<int64_t> steps;
   {
@@ -94,7 +95,10 @@ void Worker::DropSessions(const std::vector<std::string>& handles,
       if (it == sessions_.end()) continue;
       dropped.push_back(std::move(it->second));
       sessions_.erase(it);
-      if (expired) ++expired_sessions_;
+      if (expired) {
+        ++expired_sessions_;
+        RememberExpiredLocked(h, reason);
+      }
     }
     for (auto it = step_sessions_.begin(); it != step_sessions_.end();) {
       if (std::find(handles.begin(), handles.end(), it->second) !=
@@ -135,11 +139,31 @@ absl::Status Worker::CheckIncarnation(uint64_t incarnation) const {
   return absl::OkStatus();
 }
 
+void Worker::RememberExpiredLocked(const std::string& handle,
+                                   const std::string& reason) {
+  if (!expired_reasons_.emplace(handle, reason).second) return;
+  expired_order_.push_back(handle);
+  if (expired_order_.size() > kRememberedExpiredSessions) {
+    expired_reasons_.erase(expired_order_.front());
+    expired_order_.pop_front();
+  }
+}
+
+absl::Status Worker::ExpiredLocked(const std::string& handle) const {
+  auto it = expired_reasons_.find(handle);
+  if (it == expired_reasons_.end()) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "Session '", handle, "' is not found on task ", task_, ": ", it->second,
+      "; its graphs and steps are gone, create a new session"));
+}
+
 absl::Status Worker::FindSession(const std::string& handle,
                                  std::shared_ptr<GraphMgr>* out) const {
   absl::MutexLock l(&mu_);
   auto it = sessions_.find(handle);
   if (it == sessions_.end()) {
+    absl::Status expired = ExpiredLocked(handle);
+    if (!expired.ok()) return expired;
     return absl::AbortedError(absl::StrCat("Session '", handle,
                                            "' is not found on worker ", task_,
                                            " (it may have restarted)"));
@@ -196,14 +220,20 @@ void Worker::CreateWorkerSession(const CreateWorkerSessionRequest& req,
   }
   {
     absl::MutexLock l(&mu_);
-    auto& slot = sessions_[req.session_handle()];
-    // A repeated create (a duplicated message) keeps the existing session.
-    if (slot == nullptr) {
-      slot = std::make_shared<GraphMgr>(
-          env_, device_mgr_.get(),
-          absl::StrCat(req.session_handle(), "/", Hex(incarnation_)));
+    // A late copy of the create of a session whose lease expired must not
+    // bring it back: its master has not kept it alive.
+    s = ExpiredLocked(req.session_handle());
+    if (s.ok()) {
+      auto& slot = sessions_[req.session_handle()];
+      // A repeated create (a duplicated message) keeps the existing session.
+      if (slot == nullptr) {
+        slot = std::make_shared<GraphMgr>(
+            env_, device_mgr_.get(),
+            absl::StrCat(req.session_handle(), "/", Hex(incarnation_)));
+      }
     }
   }
+  if (!s.ok()) return done(s);
   leases_->AddSession(req.session_handle(), req.master_task(),
                       static_cast<uint64_t>(req.master_incarnation()));
   done(absl::OkStatus());

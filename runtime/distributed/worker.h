@@ -19,9 +19,15 @@
 // heard from (its heartbeat GetStatus, or any call for one of its sessions)
 // for Options::session_lease_nanos, or as soon as a new incarnation of the
 // same master task creates a session. A later call for a dropped session
-// is Aborted (not found). Step state a RecvTensor created for a step whose
-// RunGraph never came within the lease (its master died mid-step) is
-// cleaned up too (WorkerSteps' orphans).
+// (its master was silent — paused, cut off — but may live on) is
+// FailedPrecondition "Session '<h>' is not found on task <T>: the lease of
+// <master> on worker <T> expired (...); ... create a new session", never a
+// re-created session (a late CreateWorkerSession for it is refused the same
+// way): the master's session cannot be used any more and the client must
+// create a new one. The last 1024 dropped handles are remembered; older
+// ones are Aborted (not found) like any unknown handle. Step state a
+// RecvTensor created for a step whose RunGraph never came within the lease
+// (its master died mid-step) is cleaned up too (WorkerSteps' orphans).
 //
 // Errors: a request naming another incarnation (a restarted worker) is
 // Aborted; so is an unknown session or graph handle, a repeated request id
@@ -38,6 +44,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -108,8 +115,17 @@ class Worker : public RpcHandler {
          std::unique_ptr<DeviceMgr> device_mgr, const Options& options);
 
   // Forgets `handles` and cleans up their steps; `expired`: a lease ran
-  // out (counted in NumExpiredSessions), else the master deleted them.
-  void DropSessions(const std::vector<std::string>& handles, bool expired);
+  // out (counted in NumExpiredSessions, and remembered with `reason`),
+  // else the master deleted them.
+  void DropSessions(const std::vector<std::string>& handles, bool expired,
+                    const std::string& reason = "");
+  void RememberExpiredLocked(const std::string& handle,
+                             const std::string& reason)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // FailedPrecondition naming the task and why, for a session whose lease
+  // expired; OK for any other handle.
+  absl::Status ExpiredLocked(const std::string& handle) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   absl::Status CheckIncarnation(uint64_t incarnation) const;
   absl::Status FindSession(const std::string& handle,
@@ -152,6 +168,11 @@ class Worker : public RpcHandler {
   // The session each running step belongs to (until CleanupGraph).
   std::map<int64_t, std::string> step_sessions_ ABSL_GUARDED_BY(mu_);
   int64_t expired_sessions_ ABSL_GUARDED_BY(mu_) = 0;
+  // The last kRememberedExpiredSessions sessions whose lease expired, and
+  // why (their handles are unique: no master uses one again).
+  static constexpr size_t kRememberedExpiredSessions = 1024;
+  std::map<std::string, std::string> expired_reasons_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::string> expired_order_ ABSL_GUARDED_BY(mu_);
   // Last: destroyed first, so no expiry runs into a half-destroyed worker.
   std::unique_ptr<WorkerLeases> leases_;
 };

@@ -53,6 +53,7 @@ struct WorkerSteps::State {
 
   Env* env = nullptr;
   std::string task;
+  const DeviceMgr* device_mgr = nullptr;
   int64_t orphan_nanos = 0;
 
   absl::Mutex mu;
@@ -103,11 +104,13 @@ void AbortStep(WorkerStep* step, const absl::Status& status) {
 
 }  // namespace
 
-WorkerSteps::WorkerSteps(Env* env, std::string task, int64_t orphan_nanos,
+WorkerSteps::WorkerSteps(Env* env, std::string task,
+                         const DeviceMgr* device_mgr, int64_t orphan_nanos,
                          size_t remembered)
     : state_(std::make_shared<State>(remembered)) {
   state_->env = env;
   state_->task = std::move(task);
+  state_->device_mgr = device_mgr;
   state_->orphan_nanos = orphan_nanos;
 }
 
@@ -152,7 +155,8 @@ absl::Status WorkerSteps::FindOrCreate(int64_t step_id, bool claim,
   }
   State::Entry& e = s->steps[step_id];
   if (e.step == nullptr) {
-    e.step = std::make_shared<WorkerStep>(s->env, s->task, step_id);
+    e.step =
+        std::make_shared<WorkerStep>(s->env, s->task, s->device_mgr, step_id);
     if (!claim) {
       e.orphan = true;
       e.orphan_since_nanos = s->env->clock->NowNanos();

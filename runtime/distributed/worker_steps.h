@@ -18,7 +18,8 @@
 // steps exist; orphan_nanos <= 0 turns the sweep off.
 //
 // Ownership: steps are shared_ptrs; whoever runs or serves a step holds one
-// until done, so Cleanup never frees state in use. The Env is borrowed.
+// until done, so Cleanup never frees state in use. The Env and DeviceMgr
+// are borrowed and must outlive every step.
 // Thread-safety: thread-safe.
 #ifndef STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_STEPS_H_
 #define STEPFLOW_RUNTIME_DISTRIBUTED_WORKER_STEPS_H_
@@ -41,8 +42,9 @@ namespace stepflow {
 struct WorkerStep {
   using DoneCallback = std::function<void(const absl::Status&)>;
 
-  WorkerStep(Env* env, const std::string& task, int64_t step_id)
-      : rendezvous(new RemoteRendezvous(env, task, step_id)) {}
+  WorkerStep(Env* env, const std::string& task, const DeviceMgr* device_mgr,
+             int64_t step_id)
+      : rendezvous(new RemoteRendezvous(env, task, device_mgr, step_id)) {}
   ~WorkerStep() { rendezvous->Unref(); }
   WorkerStep(const WorkerStep&) = delete;
   WorkerStep& operator=(const WorkerStep&) = delete;
@@ -69,8 +71,10 @@ struct WorkerStep {
 
 class WorkerSteps {
  public:
-  WorkerSteps(Env* env, std::string task, int64_t orphan_nanos = 0,
-              size_t remembered = 4096);
+  // Received values are allocated from `device_mgr`'s devices, within
+  // their memory budgets (see RemoteRendezvous); null: unbudgeted.
+  WorkerSteps(Env* env, std::string task, const DeviceMgr* device_mgr,
+              int64_t orphan_nanos = 0, size_t remembered = 4096);
   ~WorkerSteps();
   WorkerSteps(const WorkerSteps&) = delete;
   WorkerSteps& operator=(const WorkerSteps&) = delete;

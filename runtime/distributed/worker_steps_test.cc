@@ -40,7 +40,8 @@ class WorkerStepsTest : public ::testing::Test {
 };
 
 TEST_F(WorkerStepsTest, UnclaimedStepIsAbortedAfterTheLease) {
-  WorkerSteps steps(&env_, "/job:worker/task:0", kLeaseNanos);
+  WorkerSteps steps(&env_, "/job:worker/task:0", /*device_mgr=*/nullptr,
+                    kLeaseNanos);
   const int64_t start = env_.clock->NowNanos();
   std::shared_ptr<WorkerStep> step;
   ASSERT_TRUE(steps.FindOrCreate(7, /*claim=*/false, &step).ok());
@@ -57,7 +58,8 @@ TEST_F(WorkerStepsTest, UnclaimedStepIsAbortedAfterTheLease) {
 }
 
 TEST_F(WorkerStepsTest, ClaimedStepIsNeverSwept) {
-  WorkerSteps steps(&env_, "/job:worker/task:0", kLeaseNanos);
+  WorkerSteps steps(&env_, "/job:worker/task:0", /*device_mgr=*/nullptr,
+                    kLeaseNanos);
   std::shared_ptr<WorkerStep> recv_side;
   std::shared_ptr<WorkerStep> run_side;
   ASSERT_TRUE(steps.FindOrCreate(7, /*claim=*/false, &recv_side).ok());
@@ -73,7 +75,8 @@ TEST_F(WorkerStepsTest, ClaimedStepIsNeverSwept) {
 }
 
 TEST_F(WorkerStepsTest, SweepTakesOnlyTheStepsThatAreOldEnough) {
-  WorkerSteps steps(&env_, "/job:worker/task:0", kLeaseNanos);
+  WorkerSteps steps(&env_, "/job:worker/task:0", /*device_mgr=*/nullptr,
+                    kLeaseNanos);
   std::shared_ptr<WorkerStep> old_step;
   std::shared_ptr<WorkerStep> young_step;
   ASSERT_TRUE(steps.FindOrCreate(1, /*claim=*/false, &old_step).ok());
@@ -95,7 +98,8 @@ TEST_F(WorkerStepsTest, NegativeClockReadingsAreOrdinaryTimes) {
   BehindClock behind(scheduler_.clock());
   env_.clock = &behind;
   ASSERT_LT(env_.clock->NowNanos(), 0);
-  WorkerSteps steps(&env_, "/job:worker/task:0", kLeaseNanos);
+  WorkerSteps steps(&env_, "/job:worker/task:0", /*device_mgr=*/nullptr,
+                    kLeaseNanos);
   std::shared_ptr<WorkerStep> step;
   ASSERT_TRUE(steps.FindOrCreate(7, /*claim=*/false, &step).ok());
   // One sweep, at the lease's end (not a busy loop of re-armed timers).
@@ -105,7 +109,8 @@ TEST_F(WorkerStepsTest, NegativeClockReadingsAreOrdinaryTimes) {
 }
 
 TEST_F(WorkerStepsTest, NoLeaseMeansNoSweep) {
-  WorkerSteps steps(&env_, "/job:worker/task:0", /*orphan_nanos=*/0);
+  WorkerSteps steps(&env_, "/job:worker/task:0", /*device_mgr=*/nullptr,
+                    /*orphan_nanos=*/0);
   std::shared_ptr<WorkerStep> step;
   ASSERT_TRUE(steps.FindOrCreate(7, /*claim=*/false, &step).ok());
   EXPECT_EQ(scheduler_.NumPendingTimers(), 0u);
@@ -114,7 +119,8 @@ TEST_F(WorkerStepsTest, NoLeaseMeansNoSweep) {
 
 TEST_F(WorkerStepsTest, DestroyingTheStepsCancelsThePendingSweep) {
   {
-    WorkerSteps steps(&env_, "/job:worker/task:0", kLeaseNanos);
+    WorkerSteps steps(&env_, "/job:worker/task:0", /*device_mgr=*/nullptr,
+                      kLeaseNanos);
     std::shared_ptr<WorkerStep> step;
     ASSERT_TRUE(steps.FindOrCreate(7, /*claim=*/false, &step).ok());
     EXPECT_EQ(scheduler_.NumPendingTimers(), 1u);

@@ -35,9 +35,12 @@ int64_t Between(Random* r, int64_t lo, int64_t hi) {
          static_cast<int64_t>(r->Uniform(static_cast<uint64_t>(hi - lo + 1)));
 }
 
-// The master lost the session (it crashed and restarted, or collected it).
+// The session is gone: the master lost it (it crashed and restarted, or
+// collected it; Aborted), or a worker dropped its part of it when the
+// master's lease there expired (FailedPrecondition naming the task).
 bool SessionNotFound(const absl::Status& s) {
-  return absl::IsAborted(s) && absl::StrContains(s.message(), "is not found") &&
+  return (absl::IsAborted(s) || absl::IsFailedPrecondition(s)) &&
+         absl::StrContains(s.message(), "is not found") &&
          absl::StrContains(s.message(), "Session");
 }
 
@@ -304,7 +307,7 @@ bool DistributedRun::Allowed(const absl::Status& s) const {
     return budgets_ || allocation_faults_ != nullptr;
   }
   return absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s) ||
-         absl::IsAborted(s);
+         absl::IsAborted(s) || SessionNotFound(s);
 }
 
 void DistributedRun::Retry(std::shared_ptr<Client> c, const std::string& what,

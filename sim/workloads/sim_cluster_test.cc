@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "proto/master.pb.h"
+#include "proto/worker.pb.h"
 #include "runtime/env/notification.h"
 #include "runtime/env/transport.h"
 #include "runtime/framework/tensor.h"
@@ -157,6 +159,72 @@ TEST_F(SimClusterTest, WorkersDropTheSessionsOfAMasterThatWentSilent) {
     EXPECT_EQ(cluster_->worker(i)->NumSteps(), 0u) << i;
     EXPECT_EQ(cluster_->worker(i)->NumExpiredSessions(), 1) << i;
   }
+}
+
+// A live master paused (its messages held) past the lease loses its
+// sessions on the workers. Its next steps fail at once with
+// FailedPrecondition naming a task and the expired lease — never a worker
+// session re-created behind the client's back, never a hang — and leave no
+// state on the workers; a new session works.
+TEST_F(SimClusterTest, StepAfterTheLeaseExpiredFailsNamingTheTask) {
+  Start(WithHealthChecks());
+  auto session = cluster_->NewSession(ConfigProto());
+  ASSERT_TRUE(session->Create(TwoTaskGraph()).ok());
+  float z = 0;
+  ASSERT_TRUE(RunZ(session.get(), 3, &z).ok());
+  cluster_->network()->Clog(SimCluster::kMasterTask,
+                            sim_.loop.NowNanos() + 8 * kSecond);
+  sim_.loop.RunFor(9 * kSecond);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(cluster_->worker(i)->NumSessions(), 0u) << i;
+    EXPECT_EQ(cluster_->worker(i)->NumExpiredSessions(), 1) << i;
+  }
+  std::string handle;
+  for (int step = 0; step < 2; ++step) {
+    const int64_t start = sim_.loop.NowNanos();
+    absl::Status s = RunZ(session.get(), 3, &z);
+    const std::string message(s.message());
+    const size_t quote = message.find("Session '");
+    if (handle.empty() && quote != std::string::npos) {
+      handle = message.substr(quote + 9,
+                              message.find('\'', quote + 9) - (quote + 9));
+    }
+    EXPECT_TRUE(absl::IsFailedPrecondition(s)) << s;
+    EXPECT_TRUE(absl::StrContains(s.message(), "is not found on task")) << s;
+    EXPECT_TRUE(absl::StrContains(s.message(), "/job:worker/replica:0/task:"))
+        << s;
+    EXPECT_TRUE(absl::StrContains(s.message(), "expired")) << s;
+    EXPECT_LE(sim_.loop.NowNanos() - start, kSecond);
+    sim_.loop.RunFor(kSecond);
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_EQ(cluster_->worker(i)->NumSessions(), 0u) << i;
+      EXPECT_EQ(cluster_->worker(i)->NumRegisteredGraphs(), 0u) << i;
+      EXPECT_EQ(cluster_->worker(i)->NumSteps(), 0u) << i;
+    }
+  }
+  // A late copy of the session's CreateWorkerSession does not bring it
+  // back.
+  ASSERT_FALSE(handle.empty());
+  CreateWorkerSessionRequest create;
+  create.set_session_handle(handle);
+  CreateWorkerSessionResponse create_resp;
+  Notification created;
+  absl::Status create_status;
+  cluster_->client_env()->transport->Call(
+      SimCluster::WorkerTask(1), "WorkerService/CreateWorkerSession", create,
+      &create_resp, CallOptions(), [&](const absl::Status& s) {
+        create_status = s;
+        created.Notify();
+      });
+  sim_.loop.RunUntilNotified(&created, "CreateWorkerSession");
+  EXPECT_TRUE(absl::IsFailedPrecondition(create_status)) << create_status;
+  EXPECT_EQ(cluster_->worker(1)->NumSessions(), 0u);
+  EXPECT_TRUE(session->Close().ok());
+  auto fresh = cluster_->NewSession(ConfigProto());
+  ASSERT_TRUE(fresh->Create(TwoTaskGraph()).ok());
+  ASSERT_TRUE(RunZ(fresh.get(), 3, &z).ok());
+  EXPECT_EQ(z, 12);
+  EXPECT_TRUE(fresh->Close().ok());
 }
 
 // A worker that stops answering (clogged: hung, not crashed) fails a step

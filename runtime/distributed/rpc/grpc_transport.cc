@@ -173,7 +173,19 @@ class GrpcTransport::Impl {
         [this, call = std::move(call), response, cm, token, where, scheduler,
          done = std::move(done)](grpc::Status grpc_status) mutable {
           absl::Status status = FromGrpc(grpc_status);
-          if (status.ok() && !ParseFromByteBuffer(&call->response, response)) {
+          bool parsed = true;
+          if (status.ok()) {
+            // Out of memory parsing fails this call; a bad_alloc left to
+            // gRPC's callback wrapper would be swallowed and `done` never
+            // run (a wedged caller).
+            try {
+              parsed = ParseFromByteBuffer(&call->response, response);
+            } catch (const std::bad_alloc&) {
+              status = absl::ResourceExhaustedError(
+                  absl::StrCat(where, ": out of memory parsing the response"));
+            }
+          }
+          if (!parsed) {
             status = absl::DataLossError(
                 absl::StrCat(where, ": malformed response"));
           } else if (absl::IsUnavailable(status) ||
@@ -349,7 +361,13 @@ class GrpcTransport::Impl {
       }
       if (with_response && status.ok()) {
         // The handler is done with the response: the buffer may own it.
-        response_bytes_ = EncodeResponse(std::move(call_.response));
+        try {
+          response_bytes_ = EncodeResponse(std::move(call_.response));
+        } catch (const std::bad_alloc&) {
+          Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                              "out of memory encoding the response"));
+          return;
+        }
         StartWriteAndFinish(&response_bytes_, grpc::WriteOptions(), status);
       } else {
         Finish(status);

@@ -21,6 +21,13 @@
 // or a task no longer served gives Unavailable. gRPC status codes carry
 // over unchanged (both use the canonical codes).
 //
+// Out of memory: a std::bad_alloc while parsing a request, inside a
+// handler's Handle() call, or while encoding its response fails that call
+// with ResourceExhausted, and one while parsing a response fails the
+// client's call the same way; the server serves on. (A bad_alloc in work a
+// handler scheduled is absorbed by the ThreadPoolScheduler; that call then
+// ends by its deadline.)
+//
 // Reconnecting: calls are fail-fast (no wait-for-ready), so a down peer
 // fails a call at once with Unavailable. gRPC would then hold the
 // address's channel in TRANSIENT_FAILURE through its reconnect backoff

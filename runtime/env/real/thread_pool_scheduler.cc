@@ -1,6 +1,8 @@
 #include "runtime/env/real/thread_pool_scheduler.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <new>
 
 #include "absl/time/time.h"
 
@@ -79,7 +81,20 @@ void ThreadPoolScheduler::WorkerLoop() {
       queue_.pop_front();
       num_queued_.fetch_sub(1, std::memory_order_relaxed);
     }
+    RunClosure(fn);
+  }
+}
+
+void ThreadPoolScheduler::RunClosure(Closure& fn) {
+  try {
     fn();
+  } catch (const std::bad_alloc&) {
+    num_out_of_memory_.fetch_add(1, std::memory_order_relaxed);
+    // Nothing here may allocate: memory is what ran out.
+    static constexpr char kMessage[] =
+        "ThreadPoolScheduler: a closure ran out of memory (std::bad_alloc); "
+        "its work is dropped and the pool serves on\n";
+    std::fwrite(kMessage, 1, sizeof(kMessage) - 1, stderr);
   }
 }
 

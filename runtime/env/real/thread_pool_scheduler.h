@@ -19,6 +19,13 @@
 // requested during the drain are discarded. The destructor must not be
 // called from one of this scheduler's own threads.
 //
+// Out of memory: a closure that throws std::bad_alloc is abandoned where it
+// threw (a line on stderr says so) and its worker thread goes on serving:
+// running out of memory must not take the process down. Components that
+// must finish what a closure started (a step, a call) catch it themselves
+// (the executor's kernels, the gRPC server's handlers); any other
+// exception escaping a closure still terminates the process.
+//
 // Ownership: `clock` is borrowed and must outlive the scheduler.
 // Thread-safety: all methods may be called from any thread, including from
 // inside scheduled closures (WaitFor excepted, per the Scheduler contract).
@@ -55,10 +62,16 @@ class ThreadPoolScheduler : public Scheduler {
 
   // Timers still waiting (for tests and leak checks).
   size_t NumPendingTimers() const;
+  // Closures abandoned because they threw std::bad_alloc.
+  int64_t NumOutOfMemoryClosures() const {
+    return num_out_of_memory_.load(std::memory_order_relaxed);
+  }
 
  private:
   void WorkerLoop();
   void TimerLoop();
+  // Runs `fn`, absorbing a std::bad_alloc it throws.
+  void RunClosure(Closure& fn);
 
   Clock* const clock_;
   const int num_threads_;
@@ -71,6 +84,7 @@ class ThreadPoolScheduler : public Scheduler {
   // queue_.size(), for spinning workers to poll without taking mu_.
   std::atomic<int64_t> num_queued_{0};
   bool shutting_down_ ABSL_GUARDED_BY(mu_) = false;
+  std::atomic<int64_t> num_out_of_memory_{0};
   std::vector<std::thread> workers_;
 
   // Timers, keyed by (deadline nanos, id) so equal deadlines fire in the

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,22 @@ TEST(ThreadPoolSchedulerTest, RunsClosureAndWaitFor) {
   sched.WaitFor(&n);
   EXPECT_EQ(ran.load(), 1);
   EXPECT_TRUE(n.HasBeenNotified());
+}
+
+// A closure (or a timer's) that runs out of memory does not terminate the
+// process, and its thread serves the next closures.
+TEST(ThreadPoolSchedulerTest, BadAllocInAClosureIsAbsorbed) {
+  SystemClock clock;
+  ThreadPoolScheduler sched(1, &clock);
+  sched.Schedule([] { throw std::bad_alloc(); });
+  sched.ScheduleAfter(0, [] { throw std::bad_alloc(); });
+  Notification timer_ran;
+  sched.ScheduleAfter(1000000, [&] { timer_ran.Notify(); });
+  sched.WaitFor(&timer_ran);
+  Notification n;
+  sched.Schedule([&] { n.Notify(); });
+  sched.WaitFor(&n);
+  EXPECT_EQ(sched.NumOutOfMemoryClosures(), 2);
 }
 
 TEST(ThreadPoolSchedulerTest, WaitForAlreadyNotifiedReturns) {
