@@ -6,13 +6,13 @@
 #
 #   benchmarks/run_all.sh [--quick] [--min_time=S] [--repetitions=N]
 #                         [--out_dir=DIR] [--only=NAME,...]
-#   bazel run [--define=with_torch=1]
+#   bazel run [--define=with_torch=1] [--define=with_onednn=1]
 #       //benchmarks:all -- [same flags]
 #
-# Run from a checkout it builds the seven binaries first (-c opt, adding
-# the libtorch peer when Debian's libtorch-dev is installed and the oneDNN
-# convolution rows when libdnnl-dev is); under `bazel run` it uses the
-# binaries Bazel built. --quick: short runs, one
+# Run from a checkout it builds the eight binaries (or those --only names)
+# first (-c opt, adding the libtorch peer when Debian's libtorch-dev is
+# installed and the oneDNN convolution rows when libdnnl-dev is); under
+# `bazel run` it uses the binaries Bazel built. --quick: short runs, one
 # repetition, no 1M-node pipeline (a smoke test, not numbers to quote).
 # --only: run only the named binaries (executor, session, pipeline, rpc,
 # sim, mlp, conv, tf_peer; the others' sections say they were not run).
@@ -45,6 +45,15 @@ if [ "$quick" = 1 ]; then
   repetitions=1
 fi
 
+wanted() {  # wanted NAME: whether --only (if given) names NAME
+  [ -z "$only" ] || [[ "$only" == *",$1,"* ]]
+}
+
+binaries=()
+for name in executor session pipeline rpc sim mlp conv tf_peer; do
+  if wanted "$name"; then binaries+=("${name}_benchmark"); fi
+done
+
 if [ -n "${BUILD_WORKSPACE_DIRECTORY:-}" ] && [ -x benchmarks/executor_benchmark ]; then
   # `bazel run //benchmarks:all`: the runfiles tree is the working directory.
   bin_dir="$PWD/benchmarks"
@@ -56,11 +65,7 @@ else
   defines=()
   if [ -f /usr/include/ATen/ATen.h ]; then defines+=(--define=with_torch=1); fi
   if [ -f /usr/include/oneapi/dnnl/dnnl.hpp ]; then defines+=(--define=with_onednn=1); fi
-  bazel build -c opt "${defines[@]}" //benchmarks:executor_benchmark \
-    //benchmarks:session_benchmark //benchmarks:pipeline_benchmark \
-    //benchmarks:rpc_benchmark //benchmarks:sim_benchmark \
-    //benchmarks:mlp_benchmark //benchmarks:conv_benchmark \
-    //benchmarks:tf_peer_benchmark >&2
+  bazel build -c opt "${defines[@]}" "${binaries[@]/#/\/\/benchmarks:}" >&2
   # The configuration's own output directory, not the bazel-bin symlink
   # (which another build with other flags may re-point meanwhile).
   bin_dir="$(bazel info -c opt "${defines[@]}" bazel-bin 2>/dev/null)/benchmarks"
@@ -70,16 +75,10 @@ fi
 if [ -z "$out_dir" ]; then out_dir="$(mktemp -d -t stepflow_bench.XXXXXX)"; fi
 mkdir -p "$out_dir/bin"
 # Run private copies, so that a rebuild during the run cannot swap them.
-for name in executor_benchmark session_benchmark pipeline_benchmark \
-  rpc_benchmark sim_benchmark mlp_benchmark conv_benchmark \
-  tf_peer_benchmark; do
+for name in "${binaries[@]}"; do
   cp -f "$bin_dir/$name" "$out_dir/bin/$name"
 done
 bin_dir="$out_dir/bin"
-
-wanted() {  # wanted NAME: whether --only (if given) names NAME
-  [ -z "$only" ] || [[ "$only" == *",$1,"* ]]
-}
 
 run() {  # run NAME [extra benchmark flags...]
   local name="$1"
@@ -153,7 +152,7 @@ if [ -n "${STEPFLOW_TF_PYTHON:-}" ] && [ -f "$zoo_script" ] && wanted tf_peer; t
 fi
 if [ "$quick" = 1 ]; then
   run tf_peer_benchmark "${tf_peer_flags[@]}" \
-    --benchmark_filter='SessionRun|batch:(1|64)/|iterations:'
+    --benchmark_filter='SessionRun|batch:(1|64)/|Training|iterations:'
 else
   run tf_peer_benchmark "${tf_peer_flags[@]}" \
     --benchmark_enable_random_interleaving=true
