@@ -13,6 +13,13 @@
 //    inter_op_parallelism_threads = 1, in TensorFlow's default
 //    configuration (oneDNN kernels on x86), writing google-benchmark JSON
 //    with rows BM_TensorFlowConv/<shape>/threads:<t>. run_all.sh runs both.
+//  * With --define=with_onednn=1 (Debian libdnnl-dev),
+//    BM_OneDnnConv/<shape>/threads:<t>: the same convolution run by oneDNN
+//    directly (benchmarks/conv_onednn.h: NHWC activations, the filter
+//    reordered once into oneDNN's preferred layout, `t` OpenMP threads),
+//    interleaved with stepflow's rows: the measurement behind the choice
+//    of convolution library (BENCHMARKS.md). The label names oneDNN's
+//    implementation.
 // Every row reports `gflops` (2 x multiply-adds of the convolution per
 // call).
 #include <cstdint>
@@ -24,6 +31,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "benchmarks/conv_shapes.h"
+#if STEPFLOW_BENCH_WITH_ONEDNN
+#include "benchmarks/conv_onednn.h"
+#endif
 #include "proto/graph.pb.h"
 #include "proto/tensor.pb.h"
 #include "runtime/common/session.h"
@@ -122,6 +132,8 @@ double MultiplyAdds(const ConvShape& c) {
   return positions * c.filter * c.filter * c.in_depth * c.out_depth;
 }
 
+void SetGflops(benchmark::State& state, const ConvShape& c);
+
 void BM_StepflowConv(benchmark::State& state) {
   const ConvShape& c = kConvShapes[state.range(0)];
   const int threads = static_cast<int>(state.range(1));
@@ -143,10 +155,31 @@ void BM_StepflowConv(benchmark::State& state) {
     state.SkipWithError(s.ToString().c_str());
     return;
   }
+  SetGflops(state, c);
+}
+
+void SetGflops(benchmark::State& state, const ConvShape& c) {
   state.counters["gflops"] =
       benchmark::Counter(2.0 * MultiplyAdds(c) * 1e-9,
                          benchmark::Counter::kIsIterationInvariantRate);
 }
+
+#if STEPFLOW_BENCH_WITH_ONEDNN
+void BM_OneDnnConv(benchmark::State& state) {
+  const ConvShape& c = kConvShapes[state.range(0)];
+  SetOneDnnThreads(static_cast<int>(state.range(1)));
+  std::unique_ptr<OneDnnConv> conv;
+  absl::Status s = OneDnnConv::Create(c, &conv);
+  if (!s.ok()) {
+    state.SkipWithError(s.ToString().c_str());
+    return;
+  }
+  state.SetLabel(absl::StrCat(c.name, " (", conv->ImplInfo(), ")"));
+  conv->Run();  // Warm-up.
+  for (auto _ : state) conv->Run();
+  SetGflops(state, c);
+}
+#endif
 
 void ConvArgs(benchmark::internal::Benchmark* b) {
   b->ArgNames({"shape", "threads"});
@@ -158,6 +191,12 @@ BENCHMARK(BM_StepflowConv)
     ->Apply(ConvArgs)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+#if STEPFLOW_BENCH_WITH_ONEDNN
+BENCHMARK(BM_OneDnnConv)
+    ->Apply(ConvArgs)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+#endif
 
 }  // namespace
 }  // namespace stepflow::bench

@@ -3,6 +3,7 @@
 
 Usage: report.py --executor E.json --session S.json --pipeline P.json
                  --rpc R.json --sim M.json --mlp L.json --tf_peer T.json
+                 [--conv C.json [--conv_tf CT.json]]
 
 Each file is google-benchmark's --benchmark_out (JSON) of
 executor_benchmark, session_benchmark, pipeline_benchmark, rpc_benchmark,
@@ -329,23 +330,31 @@ def conv_section(runs, tf_runs):
         print("(conv_benchmark not run)\n")
         return []
     pattern = re.compile(r"^BM_StepflowConv/shape:(\d+)/threads:(\d+)/real_time$")
-    rows = []
+    rows, have_onednn = [], False
     keys = sorted((int(m.group(1)), int(m.group(2)))
                   for m in map(pattern.match, runs) if m)
     for shape, threads in keys:
         args = "shape:%d/threads:%d/real_time" % (shape, threads)
         ours = best(runs, "BM_StepflowConv/" + args, "real_time")
         peer = best(tf_runs, "BM_TensorFlowConv/" + args, "real_time")
+        onednn = best(runs, "BM_OneDnnConv/" + args, "real_time")
+        have_onednn |= onednn is not None
         label = runs["BM_StepflowConv/" + args][0].get("label", str(shape))
+        r = ratio(ours, peer)
         rows.append(["%s, %s, ms" % (label, threads_label(threads)),
-                     fmt(ours, digits=2), fmt(peer, digits=2),
-                     fmt(ratio(ours, peer), digits=2)])
-    print(table(["measure", "ours", "TensorFlow", "ours/TF"], rows))
+                     fmt(ours, digits=2), fmt(peer, digits=2), fmt(onednn, digits=2),
+                     fmt(r, digits=2), fmt(ratio(ours, onednn), digits=2),
+                     verdict(None if r is None else r <= 1.0)])
+    print(table(["measure", "ours", "TensorFlow", "oneDNN", "ours/TF", "ours/oneDNN",
+                 "<= TF"], rows))
     print("(one Session run of one float NHWC convolution of constants, "
           "lower is better;\n TensorFlow: benchmarks/conv_tf_peer.py, "
-          "default configuration)")
+          "default configuration; oneDNN: the\n primitive alone, "
+          "benchmarks/conv_onednn.h)")
     if tf_runs is None:
         print("(TensorFlow peer not run: set STEPFLOW_TF_PYTHON)")
+    if not have_onednn:
+        print("(no oneDNN rows: build conv_benchmark with --define=with_onednn=1)")
     print()
     return []
 
@@ -353,6 +362,7 @@ def conv_section(runs, tf_runs):
 TF_PEER_CONTEXT = ["tensorflow", "tf_onednn", "tf_threads", "tf_grappler"]
 INFERENCE_RUN = re.compile(
     r"^BM_(Tf|Stepflow)Inference/(.+)/batch:(\d+)/threads:(\d+)/real_time$")
+TRAINING_RUN = re.compile(r"^BM_(Tf|Stepflow)Training/(.+)/threads:(\d+)/real_time$")
 CANNOT_RUN = re.compile(r"^BM_StepflowInference/(.+)/iterations:\d+$")
 
 
@@ -372,14 +382,18 @@ def tf_peer_section(path):
         if key in context:
             print("%s: %s" % (key, context[key]))
     rows, missing_tf = [], False
+    model_ratios = []  # ours / TensorFlow of the model rows.
 
-    def add(label, ours_name, tf_name, counter, scale, digits):
+    def add(label, ours_name, tf_name, counter, scale, digits, model=False):
         ours = best(runs, ours_name, counter)
         tf = best(runs, tf_name, counter)
         nonlocal missing_tf
         missing_tf |= ours is not None and tf is None
+        r = ratio(ours, tf)
+        if model:
+            model_ratios.append(r)
         rows.append([label, fmt(ours, scale, digits), fmt(tf, scale, digits),
-                     fmt(ratio(ours, tf), digits=2)])
+                     fmt(r, digits=2), verdict(None if r is None else r <= 1.0)])
 
     for threads in (1, 2):
         tf_run = "BM_TfSessionRun/threads:%d/real_time" % threads
@@ -394,26 +408,41 @@ def tf_peer_section(path):
         add("MLP step, batch %d, %s, ms" % (batch, threads_label(threads)),
             "BM_StepflowMlpStep/" + args, "BM_TfMlpStep/" + args, "per_step",
             1e3, 2)
-    inference = set()
+    inference, training = set(), set()
     cannot_run = []
     for name, entries in sorted(runs.items()):
         m = INFERENCE_RUN.match(name)
         if m:
             inference.add((m.group(2), int(m.group(3)), int(m.group(4))))
             continue
+        m = TRAINING_RUN.match(name)
+        if m:
+            training.add((m.group(2), int(m.group(3))))
+            failed = [b for b in entries if b.get("error_occurred")]
+            if failed and len(failed) == len(entries):
+                cannot_run.append(("%s (%s, %s)" % (m.group(2), m.group(1),
+                                                    threads_label(int(m.group(3)))),
+                                   failed[0].get("error_message", "")))
+            continue
         m = CANNOT_RUN.match(name)
         if m and entries and entries[0].get("error_occurred"):
             cannot_run.append((m.group(1), entries[0].get("error_message", "")))
+    for case, threads in sorted(training):
+        args = "%s/threads:%d/real_time" % (case, threads)
+        add("%s, training step, %s, ms" % (case, threads_label(threads)),
+            "BM_StepflowTraining/" + args, "BM_TfTraining/" + args,
+            "per_step", 1e3, 3, model=True)
     for case, batch, threads in sorted(inference):
         args = "%s/batch:%d/threads:%d/real_time" % (case, batch, threads)
         add("%s, batch %d, %s, ms" % (case, batch, threads_label(threads)),
             "BM_StepflowInference/" + args, "BM_TfInference/" + args,
-            "per_run", 1e3, 3)
-    print(table(["measure", "ours", "TensorFlow", "ours/TF"], rows))
+            "per_run", 1e3, 3, model=True)
+    print(table(["measure", "ours", "TensorFlow", "ours/TF", "<= 1.0"], rows))
     print("(wall time per Run or step, lower is better; TensorFlow through its "
           "C API, grappler\n at its defaults, intra = inter-op threads = the "
-          "row's; ours/TF below 1: stepflow\n is faster)")
-    if not inference and not cannot_run:
+          "row's; ours/TF below 1: stepflow\n is faster; the last column: "
+          "the target ours/TF <= 1.0 met or MISSED)")
+    if not inference and not training and not cannot_run:
         print("(no inference models: run_all.sh generates them with "
               "testing/tf_models/generate_zoo.py\n when STEPFLOW_TF_PYTHON is "
               "set; or pass --cases=DIR to tf_peer_benchmark)")
@@ -423,7 +452,12 @@ def tf_peer_section(path):
         print("(TensorFlow rows missing: set STEPFLOW_TF_PYTHON, see "
               "tools/install_tf.sh and BENCHMARKS.md)")
     print()
-    return []
+    if not model_ratios:
+        return []
+    missed = sum(1 for r in model_ratios if r is not None and r > 1.0)
+    ok = None if any(r is None for r in model_ratios) else missed == 0
+    return [("TensorFlow peer: every model row ours/TF <= 1.0 (%d missed)" % missed,
+             ok)]
 
 
 def main():

@@ -5,14 +5,17 @@
 # and the ratios ours / peer (BENCHMARKS.md).
 #
 #   benchmarks/run_all.sh [--quick] [--min_time=S] [--repetitions=N]
-#                         [--out_dir=DIR]
-#   bazel run [--define=with_torch=1]
+#                         [--out_dir=DIR] [--only=NAME,...]
+#   bazel run [--define=with_torch=1] [--define=with_onednn=1]
 #       //benchmarks:all -- [same flags]
 #
-# Run from a checkout it builds the seven binaries first (-c opt, adding
-# the libtorch peer when Debian's libtorch-dev is installed); under `bazel run` it uses the
-# binaries Bazel built. --quick: short runs, one
+# Run from a checkout it builds the eight binaries (or those --only names)
+# first (-c opt, adding the libtorch peer when Debian's libtorch-dev is
+# installed and the oneDNN convolution rows when libdnnl-dev is); under
+# `bazel run` it uses the binaries Bazel built. --quick: short runs, one
 # repetition, no 1M-node pipeline (a smoke test, not numbers to quote).
+# --only: run only the named binaries (executor, session, pipeline, rpc,
+# sim, mlp, conv, tf_peer; the others' sections say they were not run).
 # Binaries run one at a time. The JSON of each run stays in --out_dir
 # (default: a fresh temporary directory, printed at the end).
 # TensorFlow (tf_peer_benchmark) comes from $STEPFLOW_TF_PYTHON
@@ -25,13 +28,15 @@ min_time=0.2
 repetitions=3
 quick=0
 out_dir=""
+only=""
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
     --min_time=*) min_time="${arg#*=}" ;;
     --repetitions=*) repetitions="${arg#*=}" ;;
     --out_dir=*) out_dir="${arg#*=}" ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    --only=*) only=",${arg#*=}," ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -39,6 +44,15 @@ if [ "$quick" = 1 ]; then
   min_time=0.01
   repetitions=1
 fi
+
+wanted() {  # wanted NAME: whether --only (if given) names NAME
+  [ -z "$only" ] || [[ "$only" == *",$1,"* ]]
+}
+
+binaries=()
+for name in executor session pipeline rpc sim mlp conv tf_peer; do
+  if wanted "$name"; then binaries+=("${name}_benchmark"); fi
+done
 
 if [ -n "${BUILD_WORKSPACE_DIRECTORY:-}" ] && [ -x benchmarks/executor_benchmark ]; then
   # `bazel run //benchmarks:all`: the runfiles tree is the working directory.
@@ -50,11 +64,8 @@ else
   cd "$repo"
   defines=()
   if [ -f /usr/include/ATen/ATen.h ]; then defines+=(--define=with_torch=1); fi
-  bazel build -c opt "${defines[@]}" //benchmarks:executor_benchmark \
-    //benchmarks:session_benchmark //benchmarks:pipeline_benchmark \
-    //benchmarks:rpc_benchmark //benchmarks:sim_benchmark \
-    //benchmarks:mlp_benchmark //benchmarks:conv_benchmark \
-    //benchmarks:tf_peer_benchmark >&2
+  if [ -f /usr/include/oneapi/dnnl/dnnl.hpp ]; then defines+=(--define=with_onednn=1); fi
+  bazel build -c opt "${defines[@]}" "${binaries[@]/#/\/\/benchmarks:}" >&2
   # The configuration's own output directory, not the bazel-bin symlink
   # (which another build with other flags may re-point meanwhile).
   bin_dir="$(bazel info -c opt "${defines[@]}" bazel-bin 2>/dev/null)/benchmarks"
@@ -64,9 +75,7 @@ fi
 if [ -z "$out_dir" ]; then out_dir="$(mktemp -d -t stepflow_bench.XXXXXX)"; fi
 mkdir -p "$out_dir/bin"
 # Run private copies, so that a rebuild during the run cannot swap them.
-for name in executor_benchmark session_benchmark pipeline_benchmark \
-  rpc_benchmark sim_benchmark mlp_benchmark conv_benchmark \
-  tf_peer_benchmark; do
+for name in "${binaries[@]}"; do
   cp -f "$bin_dir/$name" "$out_dir/bin/$name"
 done
 bin_dir="$out_dir/bin"
@@ -74,6 +83,7 @@ bin_dir="$out_dir/bin"
 run() {  # run NAME [extra benchmark flags...]
   local name="$1"
   shift
+  if ! wanted "${name%_benchmark}"; then return 0; fi
   echo "run_all.sh: running $name" >&2
   "$bin_dir/$name" --benchmark_min_time="$min_time" \
     --benchmark_repetitions="$repetitions" \
@@ -112,10 +122,10 @@ fi
 if [ "$quick" = 1 ]; then
   run conv_benchmark --benchmark_filter='threads:1'
 else
-  run conv_benchmark
+  run conv_benchmark --benchmark_enable_random_interleaving=true
 fi
 conv_tf_flags=()
-if [ -n "${STEPFLOW_TF_PYTHON:-}" ]; then
+if [ -n "${STEPFLOW_TF_PYTHON:-}" ] && wanted conv; then
   echo "run_all.sh: running conv_tf_peer.py" >&2
   if "$STEPFLOW_TF_PYTHON" "$repo/benchmarks/conv_tf_peer.py" \
     "$out_dir/conv_tf_peer.json" --min_time="$min_time" \
@@ -126,13 +136,13 @@ if [ -n "${STEPFLOW_TF_PYTHON:-}" ]; then
   fi
 fi
 
-# TensorFlow as a peer: the zoo's frozen inference models (the other zoo
-# models train or load SavedModels), generated with TensorFlow itself.
+# TensorFlow as a peer: the zoo's frozen inference models and the LeNet-5
+# training step, generated with TensorFlow itself.
 # Rows interleaved as above; --quick runs batch 1 and 64 only.
-zoo_models="mobilenet_v2,resnet50,transformer_encoder,keras_lstm"
+zoo_models="lenet5_momentum,mobilenet_v2,resnet50,transformer_encoder,keras_lstm"
 zoo_script="$repo/testing/tf_models/generate_zoo.py"
 tf_peer_flags=()
-if [ -n "${STEPFLOW_TF_PYTHON:-}" ] && [ -f "$zoo_script" ]; then
+if [ -n "${STEPFLOW_TF_PYTHON:-}" ] && [ -f "$zoo_script" ] && wanted tf_peer; then
   echo "run_all.sh: generating the zoo's inference models ($zoo_models)" >&2
   if "$STEPFLOW_TF_PYTHON" "$zoo_script" "$out_dir/zoo" --only="$zoo_models" >&2; then
     tf_peer_flags+=(--cases="$out_dir/zoo")
@@ -142,20 +152,19 @@ if [ -n "${STEPFLOW_TF_PYTHON:-}" ] && [ -f "$zoo_script" ]; then
 fi
 if [ "$quick" = 1 ]; then
   run tf_peer_benchmark "${tf_peer_flags[@]}" \
-    --benchmark_filter='SessionRun|batch:(1|64)/|iterations:'
+    --benchmark_filter='SessionRun|batch:(1|64)/|Training|iterations:'
 else
   run tf_peer_benchmark "${tf_peer_flags[@]}" \
     --benchmark_enable_random_interleaving=true
 fi
 
 echo
-python3 "$report" --executor "$out_dir/executor_benchmark.json" \
-  --session "$out_dir/session_benchmark.json" \
-  --pipeline "$out_dir/pipeline_benchmark.json" \
-  --rpc "$out_dir/rpc_benchmark.json" \
-  --sim "$out_dir/sim_benchmark.json" \
-  --mlp "$out_dir/mlp_benchmark.json" \
-  --conv "$out_dir/conv_benchmark.json" "${conv_tf_flags[@]}" \
-  --tf_peer "$out_dir/tf_peer_benchmark.json"
+report_flags=()
+for name in executor session pipeline rpc sim mlp conv tf_peer; do
+  if [ -f "$out_dir/${name}_benchmark.json" ]; then
+    report_flags+=(--"$name" "$out_dir/${name}_benchmark.json")
+  fi
+done
+python3 "$report" "${report_flags[@]}" "${conv_tf_flags[@]}"
 echo
 echo "(raw JSON in $out_dir)"

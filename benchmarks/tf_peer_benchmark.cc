@@ -59,6 +59,12 @@
 //    the case's expected/ result at batch 1. A case stepflow cannot import
 //    or run gets one skipped row, BM_StepflowInference/<case>, with the
 //    error. `per_run`: seconds per Run.
+//  * With --cases=DIR, for each training case (targets, fetches, several
+//    steps; benchmarks/tf_peer_training.h): BM_TfTraining/<case>/threads
+//    and BM_StepflowTraining/<case>/threads, one training step per
+//    iteration after the init targets, each side's first two steps
+//    checked against the case's expected/ losses. `per_step`: seconds per
+//    step.
 //
 // benchmarks/report.py prints the ratios ours / TensorFlow.
 #include <cmath>

@@ -21,6 +21,7 @@
 #include "benchmarks/stepflow_session.h"
 #include "benchmarks/tf_c_api_library.h"
 #include "benchmarks/tf_peer_sessions.h"
+#include "benchmarks/tf_peer_training.h"
 #include "proto/graph.pb.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/framework/tensor_id.h"
@@ -41,6 +42,7 @@ struct ZooCase {
   oracle::LoadedCase loaded;
   std::vector<std::string> fetches;
   std::vector<std::string> init_targets;
+  bool training = false;     // A training case (tf_peer_training.h).
   bool rebatchable = false;  // Some feed's leading dimension is free.
   int64_t own_batch = 1;     // The leading dimension of the stored feeds.
 };
@@ -314,13 +316,14 @@ absl::Status LoadInferenceCase(const std::string& dir,
     return absl::OkStatus();
   }
   const oracle::OracleCase& spec = c->loaded.spec;
-  if (!spec.saved_model().empty() || spec.targets_size() > 0 ||
-      spec.steps() > 1 || spec.fetches_size() == 0 ||
-      spec.run_in_scratch_dir()) {
+  c->training = IsTrainingCase(spec);
+  if (!c->training && (!spec.saved_model().empty() || spec.targets_size() > 0 ||
+                       spec.steps() > 1 || spec.fetches_size() == 0 ||
+                       spec.run_in_scratch_dir())) {
     std::fprintf(stderr,
-                 "tf_peer_benchmark: %s: not an inference case (a "
+                 "tf_peer_benchmark: %s: neither an inference case (a "
                  "GraphDef, fetches, no targets, one step, no files "
-                 "written): left out\n",
+                 "written) nor a training case: left out\n",
                  case_name.c_str());
     return absl::OkStatus();
   }
@@ -402,7 +405,12 @@ absl::Status RegisterZooBenchmarks(const std::string& root) {
     c->name = RowName(*c, taken);
     taken.insert(c->name);
     ZooCases().push_back(std::move(c));
-    RegisterCaseRows(ZooCases().back().get());
+    const ZooCase* zc = ZooCases().back().get();
+    if (zc->training) {
+      RegisterTrainingRows(zc->name, &zc->loaded);
+    } else {
+      RegisterCaseRows(zc);
+    }
   }
   return absl::OkStatus();
 }

@@ -1,5 +1,6 @@
 // Inference rows from oracle cases (testing/tf_oracle/README.md), run by
-// TensorFlow and by stepflow: tf_peer_benchmark's --cases=DIR.
+// TensorFlow and by stepflow: tf_peer_benchmark's --cases=DIR. Training
+// cases under the same root get training rows (tf_peer_training.h).
 //
 // RegisterZooBenchmarks(root) loads every case under `root` and, for each
 // inference case (a GraphDef, fetches, no targets, one step), registers
@@ -18,10 +19,10 @@
 // without TensorFlow, the case's expected/ result at its own batch; the
 // label says which ("checked against ...", or "unchecked: <why>"). A case
 // that stepflow cannot import or run gets one skipped row,
-// BM_StepflowInference/<case>, with stepflow's error. Cases that are not
-// inference cases or do not load, and cases with the same graph, fetches
-// and init targets as an earlier one (another batch size of one model),
-// are named on stderr and left out. `per_run`: seconds per Run (wall).
+// BM_StepflowInference/<case>, with stepflow's error. Cases that are
+// neither inference nor training cases or do not load, and cases with the same
+// graph, fetches and init targets as an earlier one (another batch size of one
+// model), are named on stderr and left out. `per_run`: seconds per Run (wall).
 //
 // Errors: NotFound when `root` holds no case.json; FindCaseDirs' errors;
 // an error reading a case's graph. Registration runs stepflow on each case

@@ -64,6 +64,7 @@ struct Gather {
 
   template <typename T, typename C>
   void Run(const T* src, C* out) const {
+    if (sum_dims.empty()) return Copy(src, out);
     int64_t i = 0;
     ForEachOffset(keep_dims, keep_strides, [&](int64_t base) {
       C acc(0);
@@ -71,6 +72,34 @@ struct Gather {
         acc += static_cast<C>(src[base + off]);
       });
       out[i++] = acc;
+    });
+  }
+
+  // Run without summed dims: a strided copy, the innermost kept dim a run
+  // at a time (a plain loop when it is contiguous).
+  template <typename T, typename C>
+  void Copy(const T* src, C* out) const {
+    if (keep_dims.empty()) {
+      out[0] = static_cast<C>(src[0]);
+      return;
+    }
+    const int64_t inner = keep_dims.back();
+    const int64_t step = keep_strides.back();
+    const std::vector<int64_t> outer_dims(keep_dims.begin(),
+                                          keep_dims.end() - 1);
+    const std::vector<int64_t> outer_strides(keep_strides.begin(),
+                                             keep_strides.end() - 1);
+    C* dst = out;
+    ForEachOffset(outer_dims, outer_strides, [&](int64_t base) {
+      const T* row = src + base;
+      if (step == 1) {
+        for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<C>(row[j]);
+      } else {
+        for (int64_t j = 0; j < inner; ++j) {
+          dst[j] = static_cast<C>(row[j * step]);
+        }
+      }
+      dst += inner;
     });
   }
 };

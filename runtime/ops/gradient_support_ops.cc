@@ -1,11 +1,18 @@
-// Small ops TensorFlow's gradient code leans on: BroadcastGradientArgs
-// (which axes to reduce a broadcast gradient over), ShapeN, TileGrad
+// Small ops TensorFlow's gradient code leans on: BroadcastArgs (the shape
+// two broadcast shapes make), BroadcastGradientArgs (which axes to reduce
+// a broadcast gradient over), ShapeN, TileGrad
 // (deprecated, still in old graphs) and the identity variants
 // PreventGradient, IdentityN and Snapshot. Signatures match TensorFlow's
 // OpDefs.
 #include "runtime/framework/op.h"
 
 namespace stepflow {
+
+REGISTER_OP("BroadcastArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Attr("T: {int32, int64} = DT_INT32");
 
 REGISTER_OP("BroadcastGradientArgs")
     .Input("s0: T")

@@ -1,5 +1,6 @@
 // String ops: joining, splitting, slicing, case and whitespace, numbers to
-// and from text, hashing into buckets, base64 and regular expressions.
+// and from text, hashing into buckets, base64, regular expressions and
+// Unicode encoding and decoding.
 // Signatures match TensorFlow's OpDefs.
 #include "runtime/framework/op.h"
 
@@ -131,6 +132,27 @@ REGISTER_OP("RegexReplace")
     .Input("rewrite: string")
     .Output("output: string")
     .Attr("replace_global: bool = true");
+
+REGISTER_OP("UnicodeDecode")
+    .Input("input: string")
+    .Output("row_splits: Tsplits")
+    .Output("char_values: int32")
+    .Attr("input_encoding: string")
+    .Attr("errors: {'strict', 'replace', 'ignore'} = 'replace'")
+    .Attr("replacement_char: int = 65533")
+    .Attr("replace_control_characters: bool = false")
+    .Attr("Tsplits: {int32, int64} = DT_INT64");
+
+REGISTER_OP("UnicodeDecodeWithOffsets")
+    .Input("input: string")
+    .Output("row_splits: Tsplits")
+    .Output("char_values: int32")
+    .Output("char_to_byte_starts: int64")
+    .Attr("input_encoding: string")
+    .Attr("errors: {'strict', 'replace', 'ignore'} = 'replace'")
+    .Attr("replacement_char: int = 65533")
+    .Attr("replace_control_characters: bool = false")
+    .Attr("Tsplits: {int32, int64} = DT_INT64");
 
 REGISTER_OP("UnicodeEncode")
     .Input("input_values: int32")

@@ -126,6 +126,7 @@ def generate(g):
     ops_math.select(g, "Select")
     ops_math.select(g, "SelectV2")
     ops_math.add_n(g)
+    ops_array.broadcast_args(g)
     ops_array.broadcast_gradient_args(g)
     ops_io.string_join(g)
     ops_io.static_regex_full_match(g)

@@ -1,6 +1,6 @@
 """Op cases for the array ops: identities, shapes, reshapes, transposes,
 concatenation, packing, splitting, slicing, tiling, Fill, Range, OneHot,
-Gather, DynamicStitch, BroadcastGradientArgs, ZerosLike/OnesLike,
+Gather, DynamicStitch, BroadcastArgs, BroadcastGradientArgs, ZerosLike/OnesLike,
 placeholders and Const.
 
 Each function adds one family's cases to a Generator (op_case_lib).
@@ -554,6 +554,28 @@ def broadcast_gradient_args(g):
     g.add(op, "ones", lambda c: bga(c, [1, 1], [1]))
     g.add(op, "zero_dim", lambda c: bga(c, [0, 1], [1, 3]))
     g.add(op, "incompatible", lambda c: bga(c, [2, 3], [4]), golden=True)
+
+
+def broadcast_args(g):
+    op = "BroadcastArgs"
+
+    def ba(c, s0, s1, ti=np.int32):
+        return raw.BroadcastArgs(s0=c.feed(np.array(s0, ti), name="s0"),
+                                 s1=c.feed(np.array(s1, ti), name="s1"))
+
+    g.add(op, "broadcast", lambda c: ba(c, [2, 1, 3], [4, 1]), golden=True)
+    g.add(op, "int64", lambda c: ba(c, [5, 1], [1, 1, 7], np.int64))
+    g.add(op, "equal", lambda c: ba(c, [2, 3], [2, 3]))
+    g.add(op, "scalar", lambda c: ba(c, np.zeros([0], np.int32), [2, 3]))
+    g.add(op, "both_scalar", lambda c: ba(c, np.zeros([0], np.int32), np.zeros([0], np.int32)))
+    g.add(op, "ones", lambda c: ba(c, [1, 1], [1]))
+    g.add(op, "zero_dim", lambda c: ba(c, [0, 1], [1, 3]))
+    g.add(op, "zero_vs_two", lambda c: ba(c, [0], [2]))
+    g.add(op, "negative", lambda c: ba(c, [-1, 2], [1, 2]))
+    g.add(op, "incompatible", lambda c: ba(c, [2, 3], [4]), golden=True)
+    g.add(op, "incompatible_int64", lambda c: ba(c, [2, 3], [3, 3], np.int64))
+    g.add(op, "not_vector", lambda c: ba(c, [[2, 3]], [3]))
+    g.add(op, "scalar_input", lambda c: ba(c, [2], 3))
 
 
 def like(g, op):

@@ -1,8 +1,8 @@
 """Op cases for the string ops: case, strip and length, Substr, splitting,
 AsString, StringToNumber, ReduceJoin, the StringToHashBucket ops, base64,
-the Regex ops, UnicodeEncode, StringFormat, the logging ops Print and PrintV2 (PrintV2's
-text checked through a file:// stream in the scratch directory), and
-DisableCopyOnRead (a resource-variable op TensorFlow's graphs contain).
+the Regex ops, UnicodeEncode, UnicodeDecode(WithOffsets), StringFormat, the
+logging ops Print and PrintV2 (PrintV2's text checked through a file://
+stream in the scratch directory), and DisableCopyOnRead (a resource-variable op TensorFlow's graphs contain).
 
 Strings include the empty string, whitespace and multi-byte UTF-8.
 """
@@ -363,6 +363,61 @@ def unicode_encode(g):
     g.add(op, "one_split", lambda c: ue(c, [0], values=[]))
 
 
+# Well-formed and ill-formed UTF-8: a stray continuation byte, a truncated
+# sequence (mid-string and at the end), an encoded surrogate, a code point
+# past 0x10FFFF, an overlong NUL, C0 controls, DEL and a 4-byte character.
+UTF8_MIXED = [b"\xffabc", b"a\xc3", b"\xe6\x97\xa5x\x01\x1f\x7f", b"\xed\xa0\x80z",
+              b"\xf4\x90\x80\x80", b"\xc0\x80", b"\xe6\x97", b"", b"\xe6\x97 y",
+              b"\xf0\x9f\x98\x80\x00", "héllo 日本".encode("utf-8")]
+# Per encoding: strings with an unpaired surrogate, an out-of-range code
+# point and a truncated last unit.
+UNICODE_BY_ENCODING = {
+    "UTF-8": UTF8_MIXED,
+    "UTF-16-BE": [b"\x00a\xd8\x00\x00b", b"\x00", b"\xd8\x3d\xde\x00\x00\x01",
+                  b"\xdc\x00", b"\x65\xe5\x00\x1f", b""],
+    "UTF-32-BE": [b"\x00\x00\x00a\x00\x11\x00\x00\x00\x00\xd8\x00zz",
+                  b"\x00\x01\xf6\x00\x00\x00\x00\x02", b"\x00\x00", b""],
+}
+
+
+def unicode_decode(g):
+    for op, f in (("UnicodeDecode", raw.UnicodeDecode),
+                  ("UnicodeDecodeWithOffsets", raw.UnicodeDecodeWithOffsets)):
+        def ud(c, strings, encoding="UTF-8", errors="replace", repl=0xFFFD, control=False,
+               t=tf.int64, f=f):
+            return list(f(input=c.feed(np.array(strings, object)), input_encoding=encoding,
+                          errors=errors, replacement_char=repl,
+                          replace_control_characters=control, Tsplits=t))
+        for enc, strings in UNICODE_BY_ENCODING.items():
+            for errors in ("replace", "ignore", "strict"):
+                for control in (False, True):
+                    g.add(op, "%s_%s%s" % (enc.replace("-", "").lower(), errors,
+                                           "_control" if control else ""),
+                          lambda c, s=strings, enc=enc, e=errors, ctl=control:
+                          ud(c, s, enc, e, control=ctl),
+                          golden=(enc == "UTF-8" and errors == "replace" and not control))
+        g.add(op, "strict_valid", lambda c: ud(c, [b"ok", "日本".encode("utf-8")],
+                                               errors="strict", control=True))
+        if op == "UnicodeDecode":
+            # TensorFlow's UnicodeDecodeWithOffsets aborts with int32 splits
+            # (known_differences.txt).
+            g.add(op, "splits_int32", lambda c: ud(c, UTF8_MIXED, t=tf.int32), golden=True)
+        g.add(op, "replacement_ascii", lambda c: ud(c, UTF8_MIXED, repl=ord("?")))
+        g.add(op, "replacement_zero", lambda c: ud(c, UTF8_MIXED, repl=0, control=True))
+        g.add(op, "matrix", lambda c: ud(c, [[b"ab", b""], [b"c", b"\xff"]]))
+        g.add(op, "scalar", lambda c: ud(c, b"scalar\xe2\x82\xac"))
+        g.add(op, "empty", lambda c: ud(c, np.zeros([0, 3], object)))
+        g.add(op, "utf16_bom", lambda c: ud(c, [b"\xff\xfea\x00", b"\xfe\xff\x00b",
+                                                b"c\x00"], "UTF-16"))
+        g.add(op, "utf16le", lambda c: ud(c, [b"\xff\xfea\x00\x00\xd8"], "UTF-16LE"))
+        g.add(op, "latin1", lambda c: ud(c, [b"abc\xe9\xff"], "ISO-8859-1"))
+        g.add(op, "alias_utf8", lambda c: ud(c, [b"abc\xff"], "utf8"))
+        g.add(op, "shift_jis", lambda c: ud(c, [b"\x82\xa0a", b"\x82"], "Shift_JIS"))
+        g.add(op, "bad_encoding", lambda c: ud(c, [b"a"], "no-such-encoding"))
+        g.add(op, "replacement_negative", lambda c: ud(c, [b"a"], repl=-1))
+        g.add(op, "replacement_too_big", lambda c: ud(c, [b"a"], repl=0x110000))
+
+
 def string_format(g):
     op = "StringFormat"
 
@@ -469,6 +524,7 @@ def generate(g):
     base64(g)
     regex(g)
     unicode_encode(g)
+    unicode_decode(g)
     string_format(g)
     logging(g)
     disable_copy_on_read(g)
