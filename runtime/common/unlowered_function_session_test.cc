@@ -423,6 +423,53 @@ TEST_F(UnloweredFunctionSessionTest, AnEndlessLoopIsCancelledByTheTimeout) {
   EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
 }
 
+TEST_F(UnloweredFunctionSessionTest, KernelErrorsNameTheNode) {
+  auto session = NewSessionWith(absl::StrCat(
+      "node { name: 'v' op: 'VarHandleOp' attr { key: 'dtype' value { "
+      "type: DT_FLOAT } } attr { key: 'shape' value { shape { } } } }"
+      "node { name: 'init' op: 'AssignVariableOp' input: 'v' input: 'x' "
+      "attr { key: 'dtype' value { type: DT_FLOAT } } }"
+      "node { name: 'zero' op: 'Const' attr { key: 'dtype' value { type: "
+      "DT_INT32 } } attr { key: 'value' value { tensor { dtype: DT_INT32 "
+      "int_val: 0 } } } }"
+      // cond returns three tensors.
+      "node { name: 'bad_loop' op: 'While' input: 'zero' input: 'x' "
+      "input: 'v' attr { key: 'T' value { list { type: DT_INT32 type: "
+      "DT_FLOAT type: DT_RESOURCE } } }"
+      " attr { key: 'cond' value { func { name: 'AddVar' } } }"
+      " attr { key: 'body' value { func { name: 'AddVar' } } } }"
+      // A vector branch_index.
+      "node { name: 'idx' op: 'Const' attr { key: 'dtype' value { type: "
+      "DT_INT32 } } attr { key: 'value' value { tensor { dtype: DT_INT32 "
+      "tensor_shape { dim { size: 2 } } int_val: 0 int_val: 1 } } } }"
+      "node { name: 'bad_case' op: 'Case' input: 'idx' input: 'x' ",
+      kFloatCall,
+      " attr { key: 'branches' value { list { func { name: 'Twice' } } } } }"
+      // Tout disagrees with the branches' results.
+      "node { name: 't' op: 'Const' attr { key: 'dtype' value { type: "
+      "DT_BOOL } } attr { key: 'value' value { tensor { dtype: DT_BOOL "
+      "bool_val: true } } } }"
+      "node { name: 'bad_if' op: 'If' input: 't' input: 'x' "
+      " attr { key: 'Tin' value { list { type: DT_FLOAT } } }"
+      " attr { key: 'Tout' value { list { type: DT_INT32 } } }"
+      " attr { key: 'Tcond' value { type: DT_BOOL } }"
+      " attr { key: 'then_branch' value { func { name: 'Twice' } } }"
+      " attr { key: 'else_branch' value { func { name: 'Twice' } } } }"));
+  std::vector<Tensor> unused;
+  ASSERT_TRUE(
+      session->Run({{"x", Tensor::Scalar<float>(1)}}, {}, {"init"}, &unused)
+          .ok());
+  for (const char* node : {"bad_loop", "bad_case", "bad_if"}) {
+    Tensor out;
+    absl::Status s = Run(session.get(), Tensor::Scalar<float>(1),
+                         absl::StrCat(node, ":0"), &out);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    EXPECT_NE(s.message().find(absl::StrCat("{{node ", node, "}}")),
+              std::string::npos)
+        << s;
+  }
+}
+
 TEST_F(UnloweredFunctionSessionTest, TooDeepNestingIsRefused) {
   // F0 calls F1 ... calls F120, each _noinline.
   std::string library = "library {";
