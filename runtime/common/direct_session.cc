@@ -494,6 +494,7 @@ absl::Status DirectSession::BuildExecutors(
   popts.env = env_;
   popts.device_mgr = device_mgr_.get();
   popts.op_segment = &op_segment_;
+  popts.function_runtimes = &function_runtimes_;
   popts.partition_graphs = &ek->partition_graphs;
   // The client graph is not used again.
   SF_RETURN_IF_ERROR(

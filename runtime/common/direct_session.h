@@ -31,6 +31,7 @@
 #include "runtime/common/callable_registry.h"
 #include "runtime/common/device_mgr.h"
 #include "runtime/common/function_call_frame.h"
+#include "runtime/common/function_runtime.h"
 #include "runtime/common/graph_execution_state.h"
 #include "runtime/common/op_segment.h"
 #include "runtime/common/session.h"
@@ -166,6 +167,9 @@ class DirectSession : public CallableSession {
   const SessionOptions options_;
   Env* const env_;
   const std::unique_ptr<DeviceMgr> device_mgr_;
+  // The devices' function runtimes (call kernels); declared before the
+  // executors so it outlives them.
+  FunctionRuntimeSet function_runtimes_{OpRegistry::Global()};
 
   // Cancels every running step on Close().
   CancellationManager session_cancellation_;

@@ -78,6 +78,7 @@ absl::Status NewLocalExecutor(const LocalExecutorParams& params,
   auto state = std::make_unique<ImmutableExecutorState>(
       params.device, params.env != nullptr ? params.env : params.device->env(),
       KernelFactoryFor(params), std::move(graph));
+  state->set_function_library(params.function_library);
   absl::Status s = state->Initialize();
   if (!s.ok()) return s;
   if (state->requires_control_flow_support()) {

@@ -117,6 +117,7 @@
 #include "runtime/env/env.h"
 #include "runtime/framework/call_frame.h"
 #include "runtime/framework/cancellation.h"
+#include "runtime/framework/function_runtime.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/rendezvous.h"
 #include "runtime/framework/resource_mgr.h"
@@ -139,6 +140,9 @@ struct LocalExecutorParams {
   // ops, across every executor of a device so their state persists).
   std::function<absl::Status(const NodeDef&, std::shared_ptr<OpKernel>*)>
       create_shared_kernel;
+  // The device's function runtime, handed to every kernel (call kernels
+  // run library functions through it); may be null. Borrowed.
+  FunctionLibraryRuntime* function_library = nullptr;
 };
 
 class Executor {
@@ -150,6 +154,9 @@ class Executor {
     CancellationManager* cancellation_manager = nullptr;
     StepStatsCollector* stats_collector = nullptr;
     ScopedStepContainer* step_container = nullptr;
+    // Prepended to every node name (and timeline label) saved to
+    // stats_collector: a function body run by call node "c" passes "c/".
+    std::string stats_name_prefix;
   };
   using DoneCallback = std::function<void(const absl::Status&)>;
 

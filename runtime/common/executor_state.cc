@@ -170,6 +170,7 @@ class ExecutorState {
   CancellationManager* const cancellation_manager_;
   StepStatsCollector* const stats_collector_;
   ScopedStepContainer* const step_container_;
+  const std::string stats_name_prefix_;
   Executor::DoneCallback done_;
   const bool done_inline_;
 
@@ -226,6 +227,8 @@ ExecutorState<P>::ExecutorState(const Executor::Args& args,
       stats_collector_(immutable.env()->clock != nullptr ? args.stats_collector
                                                          : nullptr),
       step_container_(args.step_container),
+      stats_name_prefix_(stats_collector_ != nullptr ? args.stats_name_prefix
+                                                     : std::string()),
       done_(std::move(done)),
       done_inline_(done_inline),
       propagator_(immutable) {}
@@ -289,6 +292,9 @@ void ExecutorState<P>::Process(Queue inline_ready) {
   params.call_frame = call_frame_;
   params.cancellation_manager = cancellation_manager_;
   params.step_container = step_container_;
+  params.function_library = immutable_.function_library();
+  params.stats_collector = stats_collector_;
+  params.stats_name_prefix = stats_name_prefix_;
 
   while (!inline_ready.empty()) {
     if (inline_ready.must_hand_off()) {
@@ -604,7 +610,9 @@ template <class P>
 std::unique_ptr<NodeExecStats> ExecutorState<P>::StartStats(
     const NodeItem& item) const {
   auto stats = std::make_unique<NodeExecStats>();
-  stats->set_node_name(item.name());
+  stats->set_node_name(stats_name_prefix_.empty()
+                           ? item.name()
+                           : absl::StrCat(stats_name_prefix_, item.name()));
   const int64_t now = immutable_.env()->clock->NowNanos();
   stats->set_all_start_nanos(now);
   stats->set_all_start_micros(now / 1000);
@@ -636,7 +644,8 @@ void ExecutorState<P>::FinishStats(const NodeItem& item,
       immutable_.env()->clock->NowNanos() - stats->all_start_nanos();
   stats->set_all_end_rel_nanos(rel);
   stats->set_all_end_rel_micros(rel / 1000);
-  stats->set_timeline_label(TimelineLabel(item.node->def()));
+  stats->set_timeline_label(
+      absl::StrCat(stats_name_prefix_, TimelineLabel(item.node->def())));
   AllocatorMemoryUsed memory;
   if (immutable_.device()->GetAllocatorMemoryUsed(&memory)) {
     *stats->add_memory() = std::move(memory);

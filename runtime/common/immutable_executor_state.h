@@ -143,6 +143,11 @@ class ImmutableExecutorState {
 
   Device* device() const { return device_; }
   Env* env() const { return env_; }
+  // Handed to every kernel's context; set before the first step.
+  FunctionLibraryRuntime* function_library() const { return function_library_; }
+  void set_function_library(FunctionLibraryRuntime* f) {
+    function_library_ = f;
+  }
   const Graph& graph() const { return *graph_; }
   // By node id.
   const NodeItem& item(int id) const { return items_[id]; }
@@ -187,6 +192,7 @@ class ImmutableExecutorState {
 
   Device* const device_;
   Env* const env_;
+  FunctionLibraryRuntime* function_library_ = nullptr;
   const KernelFactory create_kernel_;
   const std::unique_ptr<const Graph> graph_;
   std::vector<std::shared_ptr<OpKernel>> kernels_;

@@ -45,6 +45,10 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
   LocalExecutorParams params;
   params.device = device;
   params.env = options.env;
+  if (options.function_runtimes != nullptr) {
+    params.function_library =
+        options.function_runtimes->ForDevice(device, partition_def.library());
+  }
   if (OpSegment* segment = options.op_segment) {
     params.create_shared_kernel = [segment, device](
                                       const NodeDef& ndef,

@@ -25,6 +25,7 @@
 #include "runtime/common/device.h"
 #include "runtime/common/device_mgr.h"
 #include "runtime/common/executor.h"
+#include "runtime/common/function_runtime.h"
 #include "runtime/common/op_segment.h"
 #include "runtime/env/env.h"
 #include "runtime/graph/graph.h"
@@ -43,6 +44,10 @@ struct PartitionExecutorsOptions {
   const DeviceMgr* device_mgr = nullptr;
   // Where stateful kernels are shared; null makes every kernel private.
   OpSegment* op_segment = nullptr;
+  // The session's function runtimes: each executor's kernels get their
+  // device's runtime, which learns the partition's function library. Null
+  // leaves call kernels without one (they fail with Internal).
+  FunctionRuntimeSet* function_runtimes = nullptr;
   // If set, receives each partition's GraphDef, in the executors' order.
   std::vector<GraphDef>* partition_graphs = nullptr;
 };

@@ -58,6 +58,7 @@ absl::Status GraphMgr::Register(const GraphDef& graph_def,
   popts.env = env_;
   popts.device_mgr = device_mgr_;
   popts.op_segment = &op_segment_;
+  popts.function_runtimes = &function_runtimes_;
   auto item = std::make_shared<Item>();
   // `graph` is not used again.
   SF_RETURN_IF_ERROR(BuildPartitionExecutors(popts, &graph, &item->units));

@@ -50,6 +50,7 @@
 #include "proto/graph.pb.h"
 #include "proto/worker.pb.h"
 #include "runtime/common/device_mgr.h"
+#include "runtime/common/function_runtime.h"
 #include "runtime/common/op_segment.h"
 #include "runtime/common/partition_executors.h"
 #include "runtime/distributed/worker_steps.h"
@@ -91,6 +92,8 @@ class GraphMgr {
   Env* const env_;
   const DeviceMgr* const device_mgr_;
   const std::string handle_prefix_;
+  // The devices' function runtimes (call kernels); outlives the graphs.
+  FunctionRuntimeSet function_runtimes_{OpRegistry::Global()};
 
   mutable absl::Mutex mu_;
   int64_t next_id_ ABSL_GUARDED_BY(mu_) = 0;

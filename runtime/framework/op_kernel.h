@@ -42,6 +42,8 @@ namespace stepflow {
 
 class OpKernelContext;
 class AsyncOpKernel;
+class FunctionLibraryRuntime;
+class StepStatsCollector;
 
 // Everything a kernel may look at while being constructed.
 class OpKernelConstruction {
@@ -172,6 +174,13 @@ class OpKernelContext {
     CallFrameInterface* call_frame = nullptr;
     CancellationManager* cancellation_manager = nullptr;
     ScopedStepContainer* step_container = nullptr;
+    // The device's function runtime (call kernels) and the step's stats
+    // collector (null when the step is not traced); both may be null.
+    FunctionLibraryRuntime* function_library = nullptr;
+    StepStatsCollector* stats_collector = nullptr;
+    // What the executor prepends to node names in step stats ("c/" inside
+    // the body of call node c); empty outside function bodies.
+    absl::string_view stats_name_prefix;
     FrameAndIter frame_iter;
     // Set by kernels (Recv) whose output value is dead.
     bool is_output_dead = false;
@@ -191,6 +200,15 @@ class OpKernelContext {
   }
   ScopedStepContainer* step_container() const {
     return params_->step_container;
+  }
+  FunctionLibraryRuntime* function_library() const {
+    return params_->function_library;
+  }
+  StepStatsCollector* stats_collector() const {
+    return params_->stats_collector;
+  }
+  absl::string_view stats_name_prefix() const {
+    return params_->stats_name_prefix;
   }
   ResourceMgr* resource_manager() const {
     return params_->device->resource_manager();

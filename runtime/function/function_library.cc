@@ -67,6 +67,11 @@ absl::Status FunctionLibrary::Visit(const std::string& name,
         ". Recursive functions are not supported"));
   }
   if (checked_.count(name) > 0) return absl::OkStatus();
+  if (static_cast<int>(chain->size()) >= kMaxCallDepth) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Function calls nest deeper than ", kMaxCallDepth, ": ", chain->front(),
+        " -> ... -> ", chain->back(), " -> ", name));
+  }
   const FunctionDef* f = Find(name);
   if (f == nullptr) {
     return absl::NotFoundError(absl::StrCat(

@@ -6,7 +6,8 @@
 // gradient functions an exporter keeps) may use ops this binary lacks.
 // Calls are recursive when a function reaches itself through its nodes'
 // ops or function-valued attrs; CheckCallable refuses that with
-// InvalidArgument naming the chain ("f -> g -> f").
+// InvalidArgument naming the chain ("f -> g -> f"), and so are chains of
+// calls nesting deeper than kMaxCallDepth functions.
 //
 // Ownership: borrows the FunctionDefLibrary and the OpRegistry, which must
 // outlive it. Thread-compatible (validation results are cached).
@@ -27,6 +28,8 @@ namespace stepflow {
 
 class FunctionLibrary {
  public:
+  static constexpr int kMaxCallDepth = 100;
+
   FunctionLibrary(const FunctionDefLibrary& library, const OpRegistry* ops);
 
   // nullptr when the library has no function of that name.

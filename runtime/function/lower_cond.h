@@ -14,8 +14,9 @@
 //   when branch_index == b; an index outside [0, n) runs the last branch
 //   (TensorFlow's default). Each branch has its own predicate
 //   c/pred_<b>, switch and pivot; the Merges take one input per branch.
-// An If that is not marked _lower_using_switch_merge (tf.raw_ops.If), or
-// whose cond is not bool, first reduces cond as TensorFlow's If kernel does
+// An If that is not marked _lower_using_switch_merge (lowered only when its
+// branches ask for other devices, lower_functional_ops.h), or whose cond is
+// not bool, first reduces cond as TensorFlow's If kernel does
 // (c/cond_to_bool/...: a scalar is true when non-zero, any other tensor
 // when it has elements). The control inputs of "c" guard every Switch. The
 // branch calls are PartitionedCall nodes, inlined afterwards

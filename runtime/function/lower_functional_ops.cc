@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/device_name_utils.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/function/function_library.h"
 #include "runtime/function/inline_function.h"
@@ -16,6 +17,11 @@
 
 namespace stepflow {
 namespace {
+
+constexpr char kLowerUsingSwitchMergeAttr[] = "_lower_using_switch_merge";
+constexpr char kLowerAsMultiDeviceFunctionAttr[] =
+    "_lower_as_multi_device_function";
+constexpr char kNoInlineAttr[] = "_noinline";
 
 enum class Kind { kNone, kCall, kPartitionedCall, kIf, kCase, kWhile };
 
@@ -78,6 +84,14 @@ class Lowering {
       const OpDef* op_def = ops_->LookUpOrNull(node.op());
       if (op_def != nullptr) AddDefaultsToNodeDef(*op_def, &node);
     }
+    if (RunsAsKernel(node, kind)) {
+      if (kind == Kind::kCall) {
+        absl::Status s = ToPartitionedCall(&node);
+        if (!s.ok()) return AtNode(node, s);
+      }
+      out_.push_back(std::move(node));
+      return absl::OkStatus();
+    }
     std::vector<NodeDef> expansion;
     absl::Status s;
     switch (kind) {
@@ -117,6 +131,97 @@ class Lowering {
 
  private:
   static constexpr int kMaxDepth = 1000;
+
+  // The policy of the header: whether `node` stays a call kernel.
+  bool RunsAsKernel(const NodeDef& node, Kind kind) const {
+    bool keep = false;
+    switch (kind) {
+      case Kind::kIf:
+      case Kind::kCase:
+      case Kind::kWhile:
+        keep = !BoolAttr(node, kLowerUsingSwitchMergeAttr);
+        break;
+      case Kind::kPartitionedCall: {
+        const AttrValue* f = FindNodeAttr(node, "f");
+        keep = !BoolAttr(node, kLowerAsMultiDeviceFunctionAttr) &&
+               f != nullptr && f->has_func() && NoInline(f->func().name());
+        break;
+      }
+      case Kind::kCall:
+        keep = NoInline(node.op());
+        break;
+      case Kind::kNone:
+        break;
+    }
+    return keep && BodiesStayOnCallerDevice(node);
+  }
+
+  static bool BoolAttr(const NodeDef& node, const char* name) {
+    const AttrValue* v = FindNodeAttr(node, name);
+    return v != nullptr && v->value_case() == AttrValue::kB && v->b();
+  }
+
+  bool NoInline(const std::string& function) const {
+    const FunctionDef* f = library_.Find(function);
+    if (f == nullptr) return false;
+    auto it = f->attr().find(kNoInlineAttr);
+    return it != f->attr().end() && it->second.value_case() == AttrValue::kB &&
+           it->second.b();
+  }
+
+  // True when every node of every function `node` reaches requests no
+  // device, or one the call's own request already specifies.
+  bool BodiesStayOnCallerDevice(const NodeDef& node) const {
+    DeviceNameUtils::ParsedName caller;
+    if (!DeviceNameUtils::ParseFullName(node.device(), &caller)) return false;
+    std::vector<std::string> pending = library_.CalledFunctions(node);
+    absl::flat_hash_set<std::string> seen(pending.begin(), pending.end());
+    while (!pending.empty()) {
+      const FunctionDef* f = library_.Find(pending.back());
+      pending.pop_back();
+      if (f == nullptr) continue;
+      for (const NodeDef& n : f->node_def()) {
+        if (!n.device().empty()) {
+          DeviceNameUtils::ParsedName requested;
+          if (!DeviceNameUtils::ParseFullName(n.device(), &requested) ||
+              !DeviceNameUtils::IsSpecification(requested, caller)) {
+            return false;
+          }
+        }
+        for (std::string& callee : library_.CalledFunctions(n)) {
+          if (seen.insert(callee).second) pending.push_back(std::move(callee));
+        }
+      }
+    }
+    return true;
+  }
+
+  // Rewrites a call whose op names a library function into the equivalent
+  // StatefulPartitionedCall (same name, inputs and outputs).
+  absl::Status ToPartitionedCall(NodeDef* node) const {
+    FunctionBody body;
+    absl::Status s =
+        InstantiateFunction(library_, node->op(), node->attr(), &body);
+    if (!s.ok()) return s;
+    NodeDef call;
+    call.set_name(node->name());
+    call.set_op("StatefulPartitionedCall");
+    call.set_device(node->device());
+    *call.mutable_input() = node->input();
+    AttrValue f;
+    f.mutable_func()->set_name(node->op());
+    *f.mutable_func()->mutable_attr() = node->attr();
+    AddNodeAttr("f", f, &call);
+    AttrValue tin, tout;
+    for (DataType t : body.arg_types) tin.mutable_list()->add_type(t);
+    for (DataType t : body.ret_types) tout.mutable_list()->add_type(t);
+    AddNodeAttr("Tin", tin, &call);
+    AddNodeAttr("Tout", tout, &call);
+    const OpDef* op_def = ops_->LookUpOrNull(call.op());
+    if (op_def != nullptr) AddDefaultsToNodeDef(*op_def, &call);
+    *node = std::move(call);
+    return absl::OkStatus();
+  }
 
   absl::Status Inline(const NodeDef& call, const std::string& function,
                       const CallAttrs& attrs, std::vector<NodeDef>* out) {

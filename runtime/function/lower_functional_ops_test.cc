@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
@@ -143,6 +144,10 @@ constexpr char kLibrary[] = R"pb(
         attr {
           key: "body"
           value { func { name: "Step" } }
+        }
+        attr {
+          key: "_lower_using_switch_merge"
+          value { b: true }
         }
       }
       ret { key: "y" value: "w:output:1" }
@@ -292,8 +297,9 @@ TEST(LowerFunctionalOpsTest, IfBecomesSwitchMerge) {
     }
   )pb")));
   EXPECT_EQ(nodes["cond/switch_pred"].op(), "Switch");
-  // Not marked _lower_using_switch_merge: cond is read as the If kernel
-  // reads it.
+  // Not marked _lower_using_switch_merge, but Outer's body asks for a
+  // device of its own, so the If is lowered anyway; cond is read as the If
+  // kernel reads it.
   EXPECT_EQ(nodes["cond/switch_pred"].input(0), "cond/cond_to_bool/pred");
   EXPECT_EQ(nodes["cond/cond_to_bool/pred"].op(), "SelectV2");
   EXPECT_EQ(nodes["cond/input_0"].op(), "Switch");
@@ -386,6 +392,98 @@ TEST(LowerFunctionalOpsTest, WhileBecomesAFrame) {
   EXPECT_TRUE(nodes.count("loop/w/body/twice/add"));
   EXPECT_EQ(nodes["loop/w"].op(), "IdentityN");
   EXPECT_EQ(nodes["loop/w"].input(1), "loop/w/exit_1");
+}
+
+// The node `name` of `g`, or an empty NodeDef.
+NodeDef NodeNamed(const GraphDef& g, const std::string& name) {
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == name) return n;
+  }
+  return NodeDef();
+}
+
+constexpr char kIfOfDoubles[] = R"pb(
+  node { name: "cond" op: "If" input: "p" input: "x"
+         attr {
+           key: "Tcond"
+           value { type: DT_BOOL }
+         }
+         attr {
+           key: "Tin"
+           value { list { type: DT_FLOAT } }
+         }
+         attr {
+           key: "Tout"
+           value { list { type: DT_FLOAT } }
+         }
+         attr {
+           key: "then_branch"
+           value { func { name: "Double" } }
+         }
+         attr {
+           key: "else_branch"
+           value { func { name: "Double" } }
+         }
+)pb";
+
+TEST(LowerFunctionalOpsTest, OnlyMarkedControlFlowIsLowered) {
+  GraphDef kept = LowerAndImport(Parse(absl::StrCat(kIfOfDoubles, "}")));
+  EXPECT_EQ(NodeNamed(kept, "cond").op(), "If");
+  EXPECT_EQ(NodeNamed(kept, "cond/switch_pred").op(), "");
+
+  GraphDef lowered = LowerAndImport(Parse(absl::StrCat(
+      kIfOfDoubles,
+      "attr { key: '_lower_using_switch_merge' value { b: true } } }")));
+  EXPECT_EQ(NodeNamed(lowered, "cond").op(), "IdentityN");
+  EXPECT_EQ(NodeNamed(lowered, "cond/switch_pred").op(), "Switch");
+  // Marked: cond is a bool already, read as it is.
+  EXPECT_EQ(NodeNamed(lowered, "cond/switch_pred").input(0), "p");
+
+  GraphDef explicit_off = LowerAndImport(Parse(absl::StrCat(
+      kIfOfDoubles,
+      "attr { key: '_lower_using_switch_merge' value { b: false } } }")));
+  EXPECT_EQ(NodeNamed(explicit_off, "cond").op(), "If");
+}
+
+TEST(LowerFunctionalOpsTest, NoInlineCallsStayCallKernels) {
+  GraphDef in = Parse(R"pb(
+    node {
+      name: "c"
+      op: "PartitionedCall"
+      input: "x"
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "f"
+        value { func { name: "Double" } }
+      }
+    }
+    node { name: "d" op: "Double" input: "x" device: "/device:CPU:0" }
+    node { name: "o" op: "Outer" input: "x" device: "/device:CPU:0" }
+  )pb");
+  for (FunctionDef& f : *in.mutable_library()->mutable_function()) {
+    (*f.mutable_attr())["_noinline"].set_b(true);
+  }
+  GraphDef out = LowerAndImport(in);
+  EXPECT_EQ(NodeNamed(out, "c").op(), "PartitionedCall");
+  // A function used as an op becomes the equivalent call node.
+  const NodeDef d = NodeNamed(out, "d");
+  EXPECT_EQ(d.op(), "StatefulPartitionedCall");
+  EXPECT_EQ(d.device(), "/device:CPU:0");
+  EXPECT_EQ(d.input(0), "x");
+  EXPECT_EQ(d.attr().at("f").func().name(), "Double");
+  EXPECT_EQ(d.attr().at("Tout").list().type(0), DT_FLOAT);
+  // Outer's body asks for /device:CPU:1: inlined so the placer honours it.
+  EXPECT_EQ(NodeNamed(out, "o").op(), "IdentityN");
+  // Its own call of Double stays a kernel, on the device it asks for.
+  EXPECT_EQ(NodeNamed(out, "o/inner").op(), "StatefulPartitionedCall");
+  EXPECT_EQ(NodeNamed(out, "o/inner").device(), "/device:CPU:1");
 }
 
 TEST(LowerFunctionalOpsTest, Errors) {

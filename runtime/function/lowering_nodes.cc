@@ -39,6 +39,8 @@ NodeDef LoweredCall(const std::string& name, const std::string& device,
   AddNodeAttr("f", func, &n);
   AddNodeAttr("Tin", tin, &n);
   AddNodeAttr("Tout", tout, &n);
+  // Calls made by lowering are always inlined (lower_functional_ops.h).
+  AddNodeAttr("_lower_as_multi_device_function", true, &n);
   return n;
 }
 

@@ -151,7 +151,10 @@ class Importer {
   // error, rather than the first one only. A node that calls a function
   // (its op names a function of the library, or an unregistered op such as
   // StatefulPartitionedCall or StatelessIf takes function attrs) is
-  // Unimplemented: function calls are not supported yet.
+  // Unimplemented: a Node needs a registered OpDef. Registered call ops
+  // (PartitionedCall, If, While, ...) import like any op and run as call
+  // kernels; sessions rewrite a call by function name before importing it
+  // (runtime/function/lower_functional_ops.h).
   absl::Status CheckOpsRegistered() {
     struct Use {
       std::string key;  // op type, or function name for calls
@@ -239,10 +242,12 @@ class Importer {
       items.push_back(std::move(item));
     }
     return absl::UnimplementedError(absl::StrCat(
-        "Function calls are not supported yet: ", absl::StrJoin(items, "; "),
-        ". Inline them before exporting the graph, e.g. with TensorFlow's "
-        "convert_variables_to_constants_v2, which inlines function calls and "
-        "lowers functional control flow (If/While) to Switch/Merge.",
+        "Function calls are not supported yet by direct graph import: ",
+        absl::StrJoin(items, "; "),
+        ". A session imports them (it inlines each call or rewrites it into a "
+        "StatefulPartitionedCall); otherwise call the function through "
+        "PartitionedCall, or inline calls before exporting the graph, e.g. "
+        "with TensorFlow's convert_variables_to_constants_v2.",
         missing.empty() ? "" : absl::StrCat(" Also: ", missing_text)));
   }
 

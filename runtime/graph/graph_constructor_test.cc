@@ -280,8 +280,9 @@ TEST_F(GraphConstructorTest, EveryUnregisteredOpTypeIsNamedInOneError) {
 }
 
 // A node whose op is a function of the library, or an unregistered call op
-// such as StatefulPartitionedCall, is a function call: not supported yet,
-// and said so, rather than "op not registered".
+// such as StatefulPartitionedCall, is a function call that direct import
+// cannot take (a session rewrites it first): said so, rather than "op not
+// registered".
 TEST_F(GraphConstructorTest, FunctionCallsAreUnimplementedNamingTheFunction) {
   GraphDef def = Def({MakeNodeDef("x", "Placeholder", {}, DT_FLOAT),
                       MakeNodeDef("call", "my_fn", {"x"})});

@@ -1,8 +1,9 @@
 // Functional ops: calls of library functions (PartitionedCall,
 // StatefulPartitionedCall) and functional control flow (If/StatelessIf,
 // Case/StatelessCase, While/StatelessWhile). Signatures match TensorFlow's
-// OpDefs. No kernel runs them: graph execution lowers every one to ordinary
-// nodes before placement (runtime/function/lower_functional_ops.h).
+// OpDefs. Graph execution lowers or inlines them where TensorFlow does
+// (runtime/function/lower_functional_ops.h); the others run through the
+// call kernels of runtime/kernels/functional_ops.
 #include "runtime/framework/op.h"
 
 namespace stepflow {

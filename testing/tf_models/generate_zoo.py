@@ -5,7 +5,10 @@ recorded result (README.md beside this file).
   generate_zoo.py --list
 
 Writes each model under OUT_DIR/<model name>/ and runs every case it wrote
-through TensorFlow (tf_oracle.run_case) into <case>/expected. --golden
+through TensorFlow (tf_oracle.run_case) into <case>/expected. A case whose
+graph has If/Case/While nodes marked _lower_using_switch_merge also gets
+<case>/unlowered, with the mark cleared (zoo_common.unlowered_variant), so
+TensorFlow runs its functional kernels there. --golden
 writes only the models small enough to commit as goldens. Progress (model,
 seconds) goes to stderr. Run it with $STEPFLOW_TF_PYTHON
 (tools/install_tf.sh).
@@ -62,7 +65,9 @@ def main(argv):
         shutil.rmtree(model_dir, ignore_errors=True)
         codes = []
         for case_dir in m.build(model_dir):
-            codes.append(zoo_common.tf_oracle.run_case(case_dir, os.path.join(case_dir, "expected")))
+            variant = zoo_common.unlowered_variant(case_dir)
+            for d in [case_dir] + ([variant] if variant else []):
+                codes.append(zoo_common.tf_oracle.run_case(d, os.path.join(d, "expected")))
         if any(c != "OK" for c in codes):
             failures.append(m.name)
         print("zoo: %-26s %6.1fs  %d case(s)  TensorFlow: %s" % (

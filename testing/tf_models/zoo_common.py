@@ -8,7 +8,9 @@ TensorFlow (tf_oracle.run_case) into <case>/expected.
 """
 
 import contextlib
+import json
 import os
+import shutil
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,6 +52,59 @@ def write_case(model_dir, variant, **kwargs):
     os.makedirs(case_dir, exist_ok=True)
     tf_oracle.write_case(case_dir, case_name(model_dir, case_dir), **kwargs)
     return case_dir
+
+
+_FUNCTIONAL_OPS = {"If", "StatelessIf", "Case", "StatelessCase", "While",
+                   "StatelessWhile"}
+_LOWER_ATTR = "_lower_using_switch_merge"
+
+
+def _clear_lowering(nodes):
+    """Sets the lowering attr of every functional node to false; returns
+    whether any node carried it."""
+    found = False
+    for n in nodes:
+        if n.op in _FUNCTIONAL_OPS and _LOWER_ATTR in n.attr:
+            found = True
+            n.attr[_LOWER_ATTR].b = False
+    return found
+
+
+def unlowered_variant(case_dir):
+    """For a case whose graph has If/Case/While nodes marked
+    `_lower_using_switch_merge` (in the graph or its functions), writes
+    <case_dir>/unlowered: the same case with that attr false on every
+    functional node, so TensorFlow runs its If/Case/While kernels instead
+    of lowering them. Returns its directory, or None when the case has no
+    such node (or is a SavedModel case)."""
+    graph_path = os.path.join(case_dir, "graph.pb")
+    if not os.path.exists(graph_path):
+        return None
+    graph_def = tf.compat.v1.GraphDef()
+    with open(graph_path, "rb") as f:
+        graph_def.ParseFromString(f.read())
+    found = _clear_lowering(graph_def.node)
+    for function in graph_def.library.function:
+        found = _clear_lowering(function.node_def) or found
+    if not found:
+        return None
+    out = os.path.join(case_dir, "unlowered")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(case_dir, out,
+                    ignore=lambda d, names: [n for n in names
+                                             if d == case_dir and
+                                             n in ("expected", "unlowered")])
+    with open(os.path.join(out, "graph.pb"), "wb") as f:
+        f.write(graph_def.SerializeToString(deterministic=True))
+    with open(os.path.join(out, "case.json")) as f:
+        case = json.load(f)
+    case["name"] += "/unlowered"
+    case["note"] = ((case.get("note", "") + "; ") if case.get("note") else "") + \
+        "unlowered: every functional node's _lower_using_switch_merge is false"
+    with open(os.path.join(out, "case.json"), "w") as f:
+        json.dump(case, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return out
 
 
 def rng(seed):

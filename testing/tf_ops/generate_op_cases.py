@@ -157,6 +157,7 @@ def generate(g):
     ops_functions.conds(g)
     ops_functions.cases(g)
     ops_functions.whiles(g)
+    ops_functions.unlowered(g)
     ops_array_layout.pad(g)
     ops_array_layout.strided_slice_grad(g)
     ops_array_layout.invert_permutation(g)

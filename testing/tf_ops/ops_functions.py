@@ -3,8 +3,15 @@ StatefulPartitionedCall (tf.function called in a graph, with variables,
 nested functions and several outputs), If/StatelessIf and Case/StatelessCase
 (tf.cond and tf.switch_case under control flow v2, tf.raw_ops.If/Case),
 While/StatelessWhile (tf.while_loop under control flow v2, several loop
-variables, nesting, parallel_iterations). stepflow lowers them all before
-placement; the cases hold the results to TensorFlow's.
+variables, nesting, parallel_iterations). stepflow lowers and inlines them
+where TensorFlow does and runs the rest through its call kernels; the cases
+hold the results to TensorFlow's.
+
+unlowered() repeats every case as "<case>_unlowered" with the graph edited
+so that TensorFlow (and stepflow) lowers nothing: every
+`_lower_using_switch_merge` attr set to false (TensorFlow then runs its If,
+Case and While kernels) and every library function marked `_noinline`
+(calls run through PartitionedCall kernels instead of being inlined).
 
 Each function adds one family's cases to a Generator (op_case_lib).
 """
@@ -367,3 +374,47 @@ def whiles(g):
                                  [tf.constant(0), t])[1]
         return [f(x)]
     g.add("PartitionedCall", "while_inside", loop_in_function)
+
+
+def _unlower(graph_def):
+    """Clears `_lower_using_switch_merge` and marks functions `_noinline`."""
+    def clear(nodes):
+        for n in nodes:
+            if "_lower_using_switch_merge" in n.attr:
+                n.attr["_lower_using_switch_merge"].b = False
+    clear(graph_def.node)
+    for f in graph_def.library.function:
+        clear(f.node_def)
+        f.attr["_noinline"].b = True
+
+
+class _Unlowered:
+    """A Generator whose cases are the unlowered variants of those added."""
+
+    def __init__(self, g):
+        self._g = g
+
+    def add(self, op, name, build, golden=False, note=""):
+        def unlowered_build(c):
+            spec = build(c)
+            if not isinstance(spec, Spec):
+                spec = Spec(fetches=spec if isinstance(spec, (list, tuple)) else [spec])
+            edit = spec.edit
+
+            def both(graph_def):
+                if edit is not None:
+                    edit(graph_def)
+                _unlower(graph_def)
+            spec.edit = both
+            return spec
+        self._g.add(op, name + "_unlowered", unlowered_build, golden=golden,
+                    note=(note + "; " if note else "") +
+                    "unlowered: TensorFlow runs its functional kernels")
+
+
+def unlowered(g):
+    u = _Unlowered(g)
+    calls(u)
+    conds(u)
+    cases(u)
+    whiles(u)
