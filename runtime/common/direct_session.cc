@@ -496,9 +496,8 @@ absl::Status DirectSession::BuildExecutors(
   popts.op_segment = &op_segment_;
   popts.function_runtimes = &function_runtimes_;
   popts.partition_graphs = &ek->partition_graphs;
-  // The client graph is not used again.
   SF_RETURN_IF_ERROR(
-      BuildPartitionExecutors(popts, client->graph.get(), &ek->items));
+      BuildPartitionExecutors(popts, std::move(client->graph), &ek->items));
   *out = std::move(ek);
   return absl::OkStatus();
 }

@@ -63,19 +63,24 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
 }  // namespace
 
 absl::Status BuildPartitionExecutors(
-    const PartitionExecutorsOptions& options, Graph* graph,
+    const PartitionExecutorsOptions& options, std::unique_ptr<Graph> graph,
     std::vector<PartitionExecutor>* executors) {
   std::map<std::string, GraphDef> partitions;
-  SF_RETURN_IF_ERROR(PartitionByDevice(options.device_mgr, graph, &partitions));
+  SF_RETURN_IF_ERROR(
+      PartitionByDevice(options.device_mgr, graph.get(), &partitions));
+  graph.reset();
   executors->clear();
-  for (const auto& [device_name, partition_def] : partitions) {
+  while (!partitions.empty()) {
+    auto it = partitions.begin();
     if (options.partition_graphs != nullptr) {
-      options.partition_graphs->push_back(partition_def);
+      options.partition_graphs->push_back(it->second);
     }
     PartitionExecutor item;
     SF_RETURN_IF_ERROR(
-        NewPartitionExecutor(options, device_name, partition_def, &item));
+        NewPartitionExecutor(options, it->first, it->second, &item));
     executors->push_back(std::move(item));
+    // Each partition's GraphDef goes as soon as its executor has its graph.
+    partitions.erase(it);
   }
   return absl::OkStatus();
 }

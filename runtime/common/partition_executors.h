@@ -53,10 +53,12 @@ struct PartitionExecutorsOptions {
 };
 
 // Fills `executors` (sorted by device name) for `graph`, whose op nodes all
-// carry an assigned device (a full device name). Takes the graph's NodeDefs
-// (Partition's take_node_defs): the graph must not be used afterwards.
+// carry an assigned device (a full device name). Consumes the graph: its
+// NodeDefs move into the partitions (Partition's take_node_defs) and the
+// rest of it is freed before the executors are built, so a large graph is
+// never held twice.
 absl::Status BuildPartitionExecutors(const PartitionExecutorsOptions& options,
-                                     Graph* graph,
+                                     std::unique_ptr<Graph> graph,
                                      std::vector<PartitionExecutor>* executors);
 
 }  // namespace stepflow

@@ -171,7 +171,7 @@ TEST_F(PartitionExecutorsTest, OneExecutorPerDeviceInNameOrder) {
       PlacedGraph({MakeNode("b", "OpSegmentTestStateless", Cpu(1)),
                    MakeNode("a", "OpSegmentTestStateless", Cpu(0))});
   std::vector<PartitionExecutor> executors;
-  absl::Status s = BuildPartitionExecutors(opts, graph.get(), &executors);
+  absl::Status s = BuildPartitionExecutors(opts, std::move(graph), &executors);
   ASSERT_TRUE(s.ok()) << s;
   ASSERT_EQ(executors.size(), 2u);
   EXPECT_EQ(executors[0].device, cpu0_);
@@ -191,7 +191,7 @@ TEST_F(PartitionExecutorsTest, StatefulKernelsAreSharedAcrossBuilds) {
         PlacedGraph({MakeNode("rng", "OpSegmentTestStateful", Cpu(0))});
     std::vector<PartitionExecutor> executors;
     ASSERT_TRUE(
-        BuildPartitionExecutors(Options(&segment), graph.get(), &executors)
+        BuildPartitionExecutors(Options(&segment), std::move(graph), &executors)
             .ok());
   }
   EXPECT_EQ(Constructed() - before, 1);
@@ -204,7 +204,7 @@ TEST_F(PartitionExecutorsTest, WithoutAnOpSegmentEveryKernelIsPrivate) {
         PlacedGraph({MakeNode("rng", "OpSegmentTestStateful", Cpu(0))});
     std::vector<PartitionExecutor> executors;
     ASSERT_TRUE(
-        BuildPartitionExecutors(Options(nullptr), graph.get(), &executors)
+        BuildPartitionExecutors(Options(nullptr), std::move(graph), &executors)
             .ok());
   }
   EXPECT_EQ(Constructed() - before, 2);
@@ -215,7 +215,8 @@ TEST_F(PartitionExecutorsTest, UnknownDeviceIsAnError) {
       "a", "OpSegmentTestStateless", std::string(kTask) + "/device:CPU:7")});
   std::vector<PartitionExecutor> executors;
   EXPECT_FALSE(
-      BuildPartitionExecutors(Options(nullptr), graph.get(), &executors).ok());
+      BuildPartitionExecutors(Options(nullptr), std::move(graph), &executors)
+          .ok());
 }
 
 TEST_F(PartitionExecutorsTest, KernelErrorNamesTheNode) {
@@ -224,7 +225,7 @@ TEST_F(PartitionExecutorsTest, KernelErrorNamesTheNode) {
   std::vector<PartitionExecutor> executors;
   OpSegment segment;
   const absl::Status s =
-      BuildPartitionExecutors(Options(&segment), graph.get(), &executors);
+      BuildPartitionExecutors(Options(&segment), std::move(graph), &executors);
   EXPECT_FALSE(s.ok());
   EXPECT_TRUE(absl::StrContains(s.message(), "{{node broken}}")) << s;
 }

@@ -36,13 +36,13 @@ size_t GraphMgr::NumGraphs() const {
 
 absl::Status GraphMgr::Register(const GraphDef& graph_def,
                                 std::string* handle) {
-  Graph graph;
+  auto graph = std::make_unique<Graph>();
   GraphConstructorOptions gopts;
   gopts.allow_internal_ops = true;
   gopts.expect_device_spec = true;
-  SF_RETURN_IF_ERROR(ConvertGraphDefToGraph(gopts, graph_def, &graph));
+  SF_RETURN_IF_ERROR(ConvertGraphDefToGraph(gopts, graph_def, graph.get()));
   // Every node must sit on one of this worker's devices; use full names.
-  for (Node* n : graph.op_nodes()) {
+  for (Node* n : graph->op_nodes()) {
     Device* d = nullptr;
     absl::Status s = device_mgr_->LookupDevice(n->assigned_device_name(), &d);
     if (!s.ok()) {
@@ -60,8 +60,8 @@ absl::Status GraphMgr::Register(const GraphDef& graph_def,
   popts.op_segment = &op_segment_;
   popts.function_runtimes = &function_runtimes_;
   auto item = std::make_shared<Item>();
-  // `graph` is not used again.
-  SF_RETURN_IF_ERROR(BuildPartitionExecutors(popts, &graph, &item->units));
+  SF_RETURN_IF_ERROR(
+      BuildPartitionExecutors(popts, std::move(graph), &item->units));
 
   absl::MutexLock l(&mu_);
   *handle = absl::StrCat(handle_prefix_, "/graph_", next_id_++);

@@ -131,6 +131,7 @@ class Importer {
   }
 
   absl::Status CheckNames() {
+    index_.reserve(gdef_.node_size());
     for (int i = 0; i < gdef_.node_size(); ++i) {
       const std::string& name = gdef_.node(i).name();
       absl::Status s = CheckNodeName(name, opts_.allow_internal_ops);
@@ -485,7 +486,9 @@ class Importer {
     added.reserve(pending_.size());
     for (Pending& p : pending_) {
       const std::string device = p.def.device();
-      absl::StatusOr<Node*> node = g_->AddNode(p.def);
+      // The validated NodeDef moves into the graph (no second copy of a
+      // large graph's NodeDefs); Commit reads only p.inputs from here on.
+      absl::StatusOr<Node*> node = g_->AddNode(std::move(p.def));
       if (!node.ok()) {
         // Validation above should make this unreachable; keep the graph
         // unchanged anyway.
@@ -544,8 +547,9 @@ class Importer {
   const GraphDef& gdef_;
   Graph* const g_;
   std::vector<Pending> pending_;
-  // Name -> index in the GraphDef; looked up only, never iterated.
-  absl::flat_hash_map<std::string, int> index_;
+  // Name -> index in the GraphDef (views of gdef_'s names, which outlive
+  // the importer); looked up only, never iterated.
+  absl::flat_hash_map<absl::string_view, int> index_;
 };
 
 }  // namespace
