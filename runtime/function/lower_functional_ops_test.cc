@@ -180,6 +180,20 @@ GraphDef Parse(const std::string& nodes) {
   return g;
 }
 
+// A PartitionedCall node `name` calling `f` on "x" (Tin = [tin],
+// Tout = [float]), as text for Parse.
+std::string CallOnX(absl::string_view name, absl::string_view f,
+                    absl::string_view tin = "DT_FLOAT") {
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'PartitionedCall' input: 'x' "
+                      "attr { key: 'Tin' value { list { type: ",
+                      tin,
+                      " } } } "
+                      "attr { key: 'Tout' value { list { type: DT_FLOAT } } } "
+                      "attr { key: 'f' value { func { name: '",
+                      f, "' } } } }");
+}
+
 std::map<std::string, NodeDef> ByName(const GraphDef& g) {
   std::map<std::string, NodeDef> m;
   for (const NodeDef& n : g.node()) m[n.name()] = n;
@@ -357,25 +371,7 @@ TEST(LowerFunctionalOpsTest, CaseHasOnePredicatePerBranch) {
 }
 
 TEST(LowerFunctionalOpsTest, WhileBecomesAFrame) {
-  auto nodes = ByName(LowerAndImport(Parse(R"pb(
-    node {
-      name: "loop"
-      op: "PartitionedCall"
-      input: "x"
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "f"
-        value { func { name: "Loop" } }
-      }
-    }
-  )pb")));
+  auto nodes = ByName(LowerAndImport(Parse(CallOnX("loop", "Loop"))));
   const NodeDef& enter = nodes["loop/w/enter_1"];
   EXPECT_EQ(enter.op(), "Enter");
   EXPECT_EQ(enter.attr().at("frame_name").s(), "loop/w");
@@ -446,27 +442,10 @@ TEST(LowerFunctionalOpsTest, OnlyMarkedControlFlowIsLowered) {
 }
 
 TEST(LowerFunctionalOpsTest, NoInlineCallsStayCallKernels) {
-  GraphDef in = Parse(R"pb(
-    node {
-      name: "c"
-      op: "PartitionedCall"
-      input: "x"
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "f"
-        value { func { name: "Double" } }
-      }
-    }
+  GraphDef in = Parse(absl::StrCat(CallOnX("c", "Double"), R"pb(
     node { name: "d" op: "Double" input: "x" device: "/device:CPU:0" }
     node { name: "o" op: "Outer" input: "x" device: "/device:CPU:0" }
-  )pb");
+  )pb"));
   for (FunctionDef& f : *in.mutable_library()->mutable_function()) {
     (*f.mutable_attr())["_noinline"].set_b(true);
   }
@@ -488,48 +467,12 @@ TEST(LowerFunctionalOpsTest, NoInlineCallsStayCallKernels) {
 
 TEST(LowerFunctionalOpsTest, Errors) {
   GraphDef out;
-  GraphDef in = Parse(R"pb(
-    node {
-      name: "c"
-      op: "PartitionedCall"
-      input: "x"
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "f"
-        value { func { name: "Missing" } }
-      }
-    }
-  )pb");
+  GraphDef in = Parse(CallOnX("c", "Missing"));
   absl::Status s = LowerFunctionalOps(in, OpRegistry::Global(), &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
   EXPECT_NE(s.message().find("{{node c}}"), std::string::npos) << s;
 
-  in = Parse(R"pb(
-    node {
-      name: "c"
-      op: "PartitionedCall"
-      input: "x"
-      attr {
-        key: "Tin"
-        value { list { type: DT_INT32 } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "f"
-        value { func { name: "Double" } }
-      }
-    }
-  )pb");
+  in = Parse(CallOnX("c", "Double", "DT_INT32"));
   s = LowerFunctionalOps(in, OpRegistry::Global(), &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_NE(s.message().find("attr 'Tin'"), std::string::npos) << s;
