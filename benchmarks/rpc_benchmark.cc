@@ -415,7 +415,10 @@ absl::Status StartCluster(std::vector<std::unique_ptr<GrpcServer>>* servers,
         absl::StrCat("127.0.0.1:", FreePort())};
     for (int i = 0; i < 2; ++i) {
       GrpcServer::Options o;
-      o.worker_addresses = addresses;
+      for (int t = 0; t < 2; ++t) {
+        s = o.cluster.AddTask("worker", t, addresses[t]);
+        if (!s.ok()) return s;
+      }
       o.task_index = i;
       o.inter_op_threads = 2;
       std::unique_ptr<GrpcServer> server;

@@ -24,7 +24,9 @@
 //             y=[...]
 //
 // --session_target=grpc://host:port (or a --target entry of that form)
-// runs on a cluster of grpc_server tasks instead of in this process.
+// runs on a cluster of grpc_server tasks instead of in this process;
+// --tls_cert, --tls_key and --tls_ca (PEM files) talk to a cluster whose
+// servers require mutual TLS.
 //
 // A feed value "@FILE" is read from a .npy file (numpy.save) or a binary
 // TensorProto, for values too big for a command line (runtime/bin/
@@ -115,6 +117,13 @@ ABSL_FLAG(
     "With --steps > 1, print the fetches every N steps (0: after the last)");
 ABSL_FLAG(std::string, session_target, "",
           "Session target: \"\" for local, grpc://host:port for distributed");
+ABSL_FLAG(std::string, tls_cert, "",
+          "grpc:// sessions: PEM certificate (chain) presented to the "
+          "cluster (mutual TLS, with --tls_key and --tls_ca)");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
+ABSL_FLAG(std::string, tls_ca, "",
+          "grpc:// sessions: PEM CA that signed the servers' certificates "
+          "(turns TLS on)");
 ABSL_FLAG(int, cpus, 1, "Number of CPU devices (ConfigProto.device_count)");
 ABSL_FLAG(int, inter_op_threads, 0, "Inter-op threads (0 = number of cores)");
 ABSL_FLAG(std::string, memory_limit, "",
@@ -324,6 +333,9 @@ class RunGraph {
     options.env = real_env_->env();
     options.process_memory = process_memory_;
     options.target = session_target_;
+    options.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
+    options.tls.key_file = absl::GetFlag(FLAGS_tls_key);
+    options.tls.ca_file = absl::GetFlag(FLAGS_tls_ca);
     (*options.config.mutable_device_count())["CPU"] = absl::GetFlag(FLAGS_cpus);
     options.config.set_log_device_placement(
         absl::GetFlag(FLAGS_log_device_placement));

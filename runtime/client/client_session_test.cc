@@ -155,7 +155,7 @@ TEST_F(ClientSessionTest, UnknownTargetFailsToCreate) {
 // The same client code runs on a cluster when the target says grpc://.
 TEST_F(ClientSessionTest, GrpcTargetRunsOnACluster) {
   GrpcServer::Options server_options;
-  server_options.worker_addresses = {"127.0.0.1:0"};
+  ASSERT_TRUE(server_options.cluster.AddTask("worker", 0, "127.0.0.1:0").ok());
   server_options.inter_op_threads = 2;
   std::unique_ptr<GrpcServer> server;
   ASSERT_TRUE(GrpcServer::Create(server_options, &server).ok());

@@ -16,6 +16,12 @@
 // tensors to, on top of config.memory_options' per-device limit. main()s
 // size it (a fraction of physical memory, or --memory_limit); null: no
 // process budget (failed allocations are still ResourceExhausted).
+//
+// `tls` (optional) turns on mutual TLS for a distributed ("grpc://")
+// session: PEM files of the client's certificate chain and private key,
+// and of the CA that signed the cluster's servers (a server started with
+// --tls_ca refuses clients without a certificate its CA signed). All
+// empty: plaintext. Local sessions ignore it.
 #ifndef STEPFLOW_RUNTIME_COMMON_SESSION_OPTIONS_H_
 #define STEPFLOW_RUNTIME_COMMON_SESSION_OPTIONS_H_
 
@@ -33,6 +39,13 @@ class Rendezvous;    // runtime/framework/rendezvous.h
 
 using RendezvousFactory = std::function<Rendezvous*(int64_t step_id)>;
 
+// PEM files for TLS; see SessionOptions::tls.
+struct TlsFiles {
+  std::string cert_file;
+  std::string key_file;
+  std::string ca_file;
+};
+
 struct SessionOptions {
   // "" for a local (in-process) session; "grpc://host:port" for a
   // distributed one.
@@ -41,6 +54,7 @@ struct SessionOptions {
   Env* env = nullptr;
   RendezvousFactory rendezvous_factory;
   MemoryBudget* process_memory = nullptr;
+  TlsFiles tls;
 };
 
 }  // namespace stepflow

@@ -23,9 +23,14 @@ T* As(google::protobuf::Message* msg) {
                                                  : nullptr;
 }
 
-std::vector<std::string> Sorted(std::vector<std::string> v) {
+// Sorted, without duplicates, and `own_task` (if one of them) first: its
+// CPU:0 becomes the sessions' client device.
+std::vector<std::string> OwnTaskFirst(std::vector<std::string> v,
+                                      const std::string& own_task) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
+  auto own = std::find(v.begin(), v.end(), own_task);
+  if (own != v.end()) std::rotate(v.begin(), own, own + 1);
   return v;
 }
 
@@ -38,7 +43,7 @@ int64_t TimeoutNanos(const ConfigProto& config) {
 Master::Master(Env* env, std::vector<std::string> worker_tasks,
                const Options& options)
     : env_(env),
-      worker_tasks_(Sorted(std::move(worker_tasks))),
+      worker_tasks_(OwnTaskFirst(std::move(worker_tasks), options.task)),
       options_(options) {
   if (options_.health_check_interval_nanos > 0) {
     identity_.task = options_.task;

@@ -65,7 +65,8 @@ class Master : public RpcHandler {
   struct Options {
     // Close sessions idle this long (0: never).
     int64_t session_gc_nanos = 0;
-    // This master's task, named in heartbeats (may be empty).
+    // This master's task, named in heartbeats (may be empty); its CPU:0 is
+    // the client device when it is one of the workers.
     std::string task;
     // Heartbeat / health-check period (0: no checks, no leases).
     int64_t health_check_interval_nanos = 0;
@@ -73,8 +74,10 @@ class Master : public RpcHandler {
     int health_check_max_missed = 3;
   };
 
-  // `worker_tasks`: "/job:J/replica:R/task:T" names; the CPU:0 of the first
-  // in sorted order is every session's client device.
+  // `worker_tasks`: "/job:J/replica:R/task:T" names. Every session's
+  // client device (where unplaced nodes go, as TensorFlow's master puts
+  // them on its own task) is the CPU:0 of options.task if that is one of
+  // them, else of the first in sorted order.
   Master(Env* env, std::vector<std::string> worker_tasks,
          const Options& options);
   Master(Env* env, std::vector<std::string> worker_tasks)
@@ -128,7 +131,8 @@ class Master : public RpcHandler {
   void Reset(const ResetRequest& req, ResetResponse* resp, DoneCallback done);
 
   Env* const env_;
-  const std::vector<std::string> worker_tasks_;  // Sorted.
+  // Sorted, but options.task first.
+  const std::vector<std::string> worker_tasks_;
   const Options options_;
   MasterIdentity identity_;  // Set at construction.
   RecentRequestIds request_ids_;

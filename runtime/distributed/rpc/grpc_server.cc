@@ -5,11 +5,9 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
-#include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "runtime/distributed/master.h"
 #include "runtime/distributed/rpc/draining_handler.h"
@@ -20,26 +18,6 @@
 #include "runtime/framework/memory_budget.h"
 
 namespace stepflow {
-namespace {
-
-std::string WorkerTask(int i) {
-  return absl::StrCat("/job:worker/replica:0/task:", i);
-}
-
-absl::Status SplitHostPort(const std::string& address, std::string* host,
-                           int* port) {
-  const size_t colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0 ||
-      !absl::SimpleAtoi(address.substr(colon + 1), port) || *port < 0 ||
-      *port > 65535) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", address, "' is not host:port"));
-  }
-  *host = address.substr(0, colon);
-  return absl::OkStatus();
-}
-
-}  // namespace
 
 class GrpcServer::Impl {
  public:
@@ -82,15 +60,13 @@ class GrpcServer::Impl {
 
 absl::Status GrpcServer::Create(const Options& options,
                                 std::unique_ptr<GrpcServer>* out) {
-  if (options.worker_addresses.empty()) {
-    return absl::InvalidArgumentError("the cluster has no worker addresses");
+  if (options.cluster.empty()) {
+    return absl::InvalidArgumentError("the cluster has no task");
   }
-  if (options.task_index < 0 ||
-      options.task_index >= static_cast<int>(options.worker_addresses.size())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("task index ", options.task_index, " is not in [0, ",
-                     options.worker_addresses.size(), ")"));
-  }
+  std::string own_address;
+  absl::Status s = options.cluster.FindTask(options.job_name,
+                                            options.task_index, &own_address);
+  if (!s.ok()) return s;
   absl::Status flags =
       CheckThreadCountFlag("inter_op_threads", options.inter_op_threads);
   if (!flags.ok()) return flags;
@@ -98,25 +74,27 @@ absl::Status GrpcServer::Create(const Options& options,
     return absl::InvalidArgumentError(absl::StrCat(
         "memory limit must be at least 0, got ", options.memory_limit_bytes));
   }
+  if (options.tls.enabled() &&
+      (options.tls.cert_chain.empty() || options.tls.private_key.empty())) {
+    return absl::InvalidArgumentError(
+        "a TLS server needs a certificate and its private key, not only a "
+        "CA");
+  }
   GrpcTransport::Options transport_options;
+  transport_options.addresses = options.cluster.TaskAddresses();
+  transport_options.tls = options.tls;
   std::vector<std::string> tasks;
-  for (size_t i = 0; i < options.worker_addresses.size(); ++i) {
-    std::string host;
-    int port = 0;
-    absl::Status s = SplitHostPort(options.worker_addresses[i], &host, &port);
-    if (!s.ok()) return s;
-    tasks.push_back(WorkerTask(static_cast<int>(i)));
-    transport_options.addresses[tasks.back()] = options.worker_addresses[i];
+  for (const auto& [task, address] : transport_options.addresses) {
+    tasks.push_back(task);
   }
   std::string host;
   int port = 0;
-  absl::Status s =
-      SplitHostPort(options.worker_addresses[options.task_index], &host, &port);
+  s = SplitHostPort(own_address, &host, &port);
   if (!s.ok()) return s;
   transport_options.listen_address = absl::StrCat(options.bind_host, ":", port);
 
   auto impl = std::make_unique<Impl>();
-  impl->task_ = tasks[options.task_index];
+  impl->task_ = ClusterSpec::TaskName(options.job_name, options.task_index);
   impl->real_env_ = RealEnv::Create(options.inter_op_threads);
   impl->env_ = *impl->real_env_->env();
   auto transport =
@@ -189,22 +167,5 @@ bool GrpcServer::Shutdown(absl::Duration grace) {
 
 const std::string& GrpcServer::task() const { return impl_->task_; }
 std::string GrpcServer::address() const { return impl_->address_; }
-
-absl::Status ParseClusterSpec(const std::string& spec,
-                              std::vector<std::string>* worker_addresses) {
-  worker_addresses->clear();
-  if (!absl::StartsWith(spec, "worker=")) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cluster spec '", spec, "' must look like worker=host:port,host:port"));
-  }
-  for (absl::string_view a :
-       absl::StrSplit(spec.substr(7), ',', absl::SkipEmpty())) {
-    worker_addresses->emplace_back(a);
-  }
-  if (worker_addresses->empty()) {
-    return absl::InvalidArgumentError("the cluster spec lists no address");
-  }
-  return absl::OkStatus();
-}
 
 }  // namespace stepflow

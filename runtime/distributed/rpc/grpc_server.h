@@ -3,16 +3,25 @@
 // GrpcTransport listening on the task's port.
 //
 //   GrpcServer::Options o;
-//   o.worker_addresses = {"127.0.0.1:2222", "127.0.0.1:2223"};
+//   o.cluster.AddTask("chief", 0, "127.0.0.1:2222");
+//   o.cluster.AddTask("ps", 0, "127.0.0.1:2223");
+//   o.job_name = "chief";
 //   o.task_index = 0;
 //   std::unique_ptr<GrpcServer> server;
 //   GrpcServer::Create(o, &server);   // serving until destroyed
 //
-// Tasks are "/job:worker/replica:0/task:<i>" at worker_addresses[i]. The
-// server binds bind_host (127.0.0.1 by default) at its own address's port;
-// port 0 picks a free one (useful for a one-task cluster; other tasks
-// could not know it).
+// Task i of job J is "/job:J/replica:0/task:i" at its cluster address,
+// whatever the job's name ("worker", "ps", "chief", ...); every task of
+// every job is one of the master's workers, and the master's own task's
+// CPU:0 is its sessions' client device. The server binds bind_host
+// (127.0.0.1 by default) at its own address's port; port 0 picks a free
+// one (useful for a one-task cluster; other tasks could not know it).
 // Clients reach the master with the session target "grpc://<address>".
+//
+// With Options::tls set (tls_credentials.h), the server speaks only TLS
+// and requires every caller — clients and the other tasks — to present a
+// certificate signed by tls's CA; its own calls to the other tasks present
+// tls's certificate and verify theirs against the same CA.
 //
 // Shutdown(grace) stops it boundedly: new client (MasterService) calls
 // other than CloseSession are refused Unavailable naming the task, client
@@ -34,18 +43,23 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "runtime/distributed/rpc/cluster_spec.h"
+#include "runtime/distributed/rpc/tls_credentials.h"
 
 namespace stepflow {
 
 class GrpcServer {
  public:
   struct Options {
-    std::vector<std::string> worker_addresses;  // "host:port" per task.
+    ClusterSpec cluster;
+    // This server's task: task_index of job job_name in `cluster`.
+    std::string job_name = "worker";
     int task_index = 0;
+    // Mutual TLS (see above); disabled (plaintext) by default.
+    TlsConfig tls;
     std::string bind_host = "127.0.0.1";
     int cpus = 1;              // CPU devices of this task.
     int inter_op_threads = 0;  // 0: one per core.
@@ -68,9 +82,10 @@ class GrpcServer {
   };
   static constexpr int64_t kDefaultSessionGcSeconds = 600;
 
-  // InvalidArgument for bad options (no addresses, index out of range, an
-  // address without a port, a thread count out of range, a negative memory
-  // limit); Unavailable if the port cannot be bound.
+  // InvalidArgument for bad options (an empty cluster, a job or task index
+  // the cluster does not have, a thread count out of range, a negative
+  // memory limit, TLS without a certificate and key); Unavailable if the
+  // port cannot be bound.
   static absl::Status Create(const Options& options,
                              std::unique_ptr<GrpcServer>* out);
   ~GrpcServer();
@@ -89,10 +104,6 @@ class GrpcServer {
   explicit GrpcServer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
-
-// Parses "worker=host:port,host:port" (the only job is "worker").
-absl::Status ParseClusterSpec(const std::string& spec,
-                              std::vector<std::string>* worker_addresses);
 
 }  // namespace stepflow
 

@@ -9,6 +9,7 @@
 #include "runtime/common/session_factory.h"
 #include "runtime/distributed/distributed_session.h"
 #include "runtime/distributed/rpc/grpc_transport.h"
+#include "runtime/distributed/rpc/tls_credentials.h"
 
 namespace stepflow {
 namespace {
@@ -120,6 +121,9 @@ absl::Status NewGrpcSession(const SessionOptions& options,
   absl::Status s = MasterTaskFromTarget(options.target, &master);
   if (!s.ok()) return s;
   GrpcTransport::Options transport_options;
+  s = LoadTlsConfig(options.tls.cert_file, options.tls.key_file,
+                    options.tls.ca_file, &transport_options.tls);
+  if (!s.ok()) return s;
   auto transport =
       GrpcTransport::Create(transport_options, options.env->scheduler);
   if (!transport.ok()) return transport.status();

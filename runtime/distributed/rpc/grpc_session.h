@@ -6,7 +6,8 @@
 // Linking this library registers the "GRPC_SESSION" factory, which accepts
 // targets starting with "grpc://"; NewSession(options) then returns one.
 // options.env supplies the clock, scheduler and random; the transport is
-// the session's own.
+// the session's own, speaking mutual TLS when options.tls names the PEM
+// files (tls_credentials.h).
 //
 // Ownership: the session owns its transport and the Env copy that carries
 // it. Thread-safety: as Session.
@@ -21,8 +22,9 @@
 
 namespace stepflow {
 
-// InvalidArgument for a target that is not "grpc://host:port" or an
-// options.env without a scheduler.
+// InvalidArgument for a target that is not "grpc://host:port", an
+// options.env without a scheduler, or options.tls files that are missing,
+// unreadable or half given.
 absl::Status NewGrpcSession(const SessionOptions& options,
                             std::unique_ptr<Session>* out);
 

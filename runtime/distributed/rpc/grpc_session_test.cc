@@ -51,7 +51,9 @@ class GrpcSessionTest : public ::testing::Test {
                   absl::StrCat("127.0.0.1:", FreePort())};
     for (int i = 0; i < 2; ++i) {
       GrpcServer::Options o;
-      o.worker_addresses = addresses_;
+      for (int t = 0; t < 2; ++t) {
+        ASSERT_TRUE(o.cluster.AddTask("worker", t, addresses_[t]).ok());
+      }
       o.task_index = i;
       o.inter_op_threads = 2;
       std::unique_ptr<GrpcServer> server;

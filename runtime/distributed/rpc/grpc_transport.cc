@@ -87,7 +87,7 @@ class GrpcTransport::Impl {
     if (options_.listen_address.empty()) return absl::OkStatus();
     grpc::ServerBuilder builder;
     builder.AddListeningPort(options_.listen_address,
-                             grpc::InsecureServerCredentials(), &bound_port_);
+                             MakeServerCredentials(options_.tls), &bound_port_);
     builder.SetMaxReceiveMessageSize(options_.max_message_bytes);
     builder.SetMaxSendMessageSize(options_.max_message_bytes);
     // gRPC sets SO_REUSEPORT by default, so a second server on a port in
@@ -190,8 +190,13 @@ class GrpcTransport::Impl {
                 absl::StrCat(where, ": malformed response"));
           } else if (absl::IsUnavailable(status) ||
                      absl::IsDeadlineExceeded(status)) {
-            status = absl::Status(status.code(),
-                                  absl::StrCat(where, ": ", status.message()));
+            const std::string why = ExplainConnectFailure(
+                options_.tls, std::string(status.message()));
+            status = absl::Status(
+                status.code(), why.empty()
+                                   ? absl::StrCat(where, ": ", status.message())
+                                   : absl::StrCat(where, ": ", why, " (",
+                                                  status.message(), ")"));
           }
           // The call (and with it the context's channel reference)
           // moves to the scheduler: gRPC's callback threads must never
@@ -421,7 +426,7 @@ class GrpcTransport::Impl {
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     PeerChannel peer;
     peer.channel = grpc::CreateCustomChannel(
-        address, grpc::InsecureChannelCredentials(), args);
+        address, MakeChannelCredentials(options_.tls), args);
     peer.stub = std::make_shared<grpc::GenericStub>(peer.channel);
     return peer;
   }

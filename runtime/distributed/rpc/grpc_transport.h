@@ -21,6 +21,11 @@
 // or a task no longer served gives Unavailable. gRPC status codes carry
 // over unchanged (both use the canonical codes).
 //
+// TLS (Options::tls, tls_credentials.h): the server and every channel use
+// it; a connection that fails its TLS handshake fails the call with
+// Unavailable saying so (ExplainConnectFailure), as does a plaintext
+// connection a TLS server closes.
+//
 // Out of memory: a std::bad_alloc while parsing a request, inside a
 // handler's Handle() call, or while encoding its response fails that call
 // with ResourceExhausted, and one while parsing a response fails the
@@ -55,6 +60,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "runtime/distributed/rpc/tls_credentials.h"
 #include "runtime/env/scheduler.h"
 #include "runtime/env/transport.h"
 
@@ -74,6 +80,9 @@ class GrpcTransport : public Transport {
     std::string listen_address;
     // Largest message sent or received, both ways.
     int max_message_bytes = 1 << 30;
+    // Mutual TLS for the server and every channel (tls_credentials.h);
+    // plaintext unless tls.enabled().
+    TlsConfig tls;
   };
 
   // Starts the server (if listen_address is set). InvalidArgument for a

@@ -11,11 +11,22 @@
 //   bazel run //runtime/bin:run_graph -- --session_target=grpc://127.0.0.1:2222
 //   ...
 //
-// Binds 127.0.0.1 unless --bind says otherwise. Exit 1 on bad flags or if
-// the port cannot be bound.
+// The cluster and this server's task come from --cluster, --job and --task
+// and from the TF_CONFIG environment variable as TensorFlow defines it
+// ({"cluster": {"ps": [...], "worker": [...]}, "task": {"type": "ps",
+// "index": 0}}); a flag that is given wins over TF_CONFIG for what it sets
+// (tf_config.h).
+//
+// --tls_cert, --tls_key and --tls_ca (PEM files) turn on mutual TLS: the
+// server then accepts only callers with a certificate the CA signed, and
+// its calls to the other tasks present --tls_cert (tls_credentials.h).
+//
+// Binds 127.0.0.1 unless --bind says otherwise. Exit 1 on bad flags (or a
+// bad TF_CONFIG) or if the port cannot be bound.
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -28,13 +39,28 @@
 #include "absl/time/time.h"
 #include "runtime/bin/shutdown_watchdog.h"
 #include "runtime/distributed/rpc/grpc_server.h"
+#include "runtime/distributed/rpc/tf_config.h"
+#include "runtime/distributed/rpc/tls_credentials.h"
 #include "runtime/env/real/heap_trimmer.h"
 #include "runtime/env/real/malloc_tuning.h"
 #include "runtime/env/real/memory_limit.h"
 
 ABSL_FLAG(std::string, cluster, "",
-          "worker=host:port,host:port (task i is the i-th address)");
-ABSL_FLAG(int, task, 0, "This server's task index in the worker job");
+          "worker=host:port,host:port;ps=host:port (task i of a job is its "
+          "i-th address); default: TF_CONFIG's \"cluster\"");
+ABSL_FLAG(std::string, job, "",
+          "This server's job; default: TF_CONFIG's \"task\" \"type\", else "
+          "worker");
+ABSL_FLAG(int, task, -1,
+          "This server's task index in its job; default: TF_CONFIG's "
+          "\"task\" \"index\", else 0");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate (chain) this server presents, to clients and to "
+          "the other tasks; with --tls_key and --tls_ca: mutual TLS");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
+ABSL_FLAG(std::string, tls_ca, "",
+          "PEM CA certificate(s): callers must present a certificate it "
+          "signed, and the other tasks' certificates are checked against it");
 ABSL_FLAG(std::string, bind, "127.0.0.1", "Host/interface to listen on");
 ABSL_FLAG(int, cpus, 1, "CPU devices of this task");
 ABSL_FLAG(int, inter_op_threads, 0, "Threads (0 = one per core)");
@@ -96,13 +122,22 @@ int main(int argc, char** argv) {
   }
 
   stepflow::GrpcServer::Options options;
-  absl::Status s = stepflow::ParseClusterSpec(absl::GetFlag(FLAGS_cluster),
-                                              &options.worker_addresses);
+  stepflow::ServerTaskFlags task_flags;
+  task_flags.cluster = absl::GetFlag(FLAGS_cluster);
+  task_flags.job = absl::GetFlag(FLAGS_job);
+  task_flags.task = absl::GetFlag(FLAGS_task);
+  absl::Status s = stepflow::ResolveServerTask(
+      task_flags, std::getenv("TF_CONFIG"), &options.cluster, &options.job_name,
+      &options.task_index);
+  if (s.ok()) {
+    s = stepflow::LoadTlsConfig(absl::GetFlag(FLAGS_tls_cert),
+                                absl::GetFlag(FLAGS_tls_key),
+                                absl::GetFlag(FLAGS_tls_ca), &options.tls);
+  }
   if (!s.ok()) {
     std::fprintf(stderr, "grpc_server: %s\n", s.ToString().c_str());
     return 1;
   }
-  options.task_index = absl::GetFlag(FLAGS_task);
   options.bind_host = absl::GetFlag(FLAGS_bind);
   options.cpus = absl::GetFlag(FLAGS_cpus);
   options.inter_op_threads = absl::GetFlag(FLAGS_inter_op_threads);
@@ -127,8 +162,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "grpc_server: %s\n", s.ToString().c_str());
     return 1;
   }
-  std::printf("grpc_server: %s listening on %s\n", server->task().c_str(),
-              server->address().c_str());
+  std::printf("grpc_server: %s listening on %s%s\n", server->task().c_str(),
+              server->address().c_str(),
+              options.tls.enabled() ? " (mutual TLS)" : "");
   std::fflush(stdout);
 
   int signal = 0;
