@@ -42,13 +42,19 @@ TEST(TfConfigTest, SparseTasksAsAnObject) {
   EXPECT_NE(s.message().find("{0, 3}"), std::string::npos) << s;
 }
 
+// `status` is InvalidArgument and says `says`.
+void ExpectRefused(const absl::Status& status, const std::string& says) {
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_NE(status.message().find(says), std::string::npos)
+      << status << " (want '" << says << "')";
+}
+
+// ParseTfConfig refuses `json`, blaming TF_CONFIG and saying `says`.
 void ExpectInvalid(const std::string& json, const std::string& says) {
   TfConfig c;
   absl::Status s = ParseTfConfig(json, &c);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << json << ": " << s;
-  EXPECT_NE(s.message().find("TF_CONFIG: "), std::string::npos) << s;
-  EXPECT_NE(s.message().find(says), std::string::npos)
-      << json << ": " << s << " (want '" << says << "')";
+  ExpectRefused(s, "TF_CONFIG: ");
+  ExpectRefused(s, says);
 }
 
 TEST(TfConfigTest, MalformedIsInvalidArgument) {
@@ -70,37 +76,46 @@ TEST(TfConfigTest, MalformedIsInvalidArgument) {
   ExpectInvalid(R"({"task": {"index": 0.5}})", "\"task.index\" must be");
 }
 
-TEST(TfConfigTest, ResolveFromTfConfigAlone) {
+// What ResolveServerTask made of `flags` and `tf_config`.
+struct Resolved {
+  absl::Status status;
   ClusterSpec cluster;
   std::string job;
   int task = -7;
-  ASSERT_TRUE(
-      ResolveServerTask(ServerTaskFlags(), kThreeJobs, &cluster, &job, &task)
-          .ok());
-  EXPECT_EQ(job, "worker");
-  EXPECT_EQ(task, 1);
-  EXPECT_EQ(cluster.jobs().size(), 3u);
+};
+
+Resolved Resolve(const ServerTaskFlags& flags, const char* tf_config) {
+  Resolved r;
+  r.status = ResolveServerTask(flags, tf_config, &r.cluster, &r.job, &r.task);
+  return r;
+}
+
+TEST(TfConfigTest, ResolveFromTfConfigAlone) {
+  Resolved r = Resolve(ServerTaskFlags(), kThreeJobs);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(r.job, "worker");
+  EXPECT_EQ(r.task, 1);
+  EXPECT_EQ(r.cluster.jobs().size(), 3u);
 }
 
 TEST(TfConfigTest, FlagsWinOverTfConfig) {
-  ClusterSpec cluster;
-  std::string job;
-  int task = -7;
   ServerTaskFlags flags;
   flags.job = "ps";
   flags.task = 0;
-  ASSERT_TRUE(ResolveServerTask(flags, kThreeJobs, &cluster, &job, &task).ok());
-  EXPECT_EQ(job, "ps");
-  EXPECT_EQ(task, 0);
-  EXPECT_EQ(cluster.jobs().size(), 3u);  // TF_CONFIG's cluster.
+  Resolved r = Resolve(flags, kThreeJobs);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(r.job, "ps");
+  EXPECT_EQ(r.task, 0);
+  EXPECT_EQ(r.cluster.jobs().size(), 3u);  // TF_CONFIG's cluster.
 
   flags = ServerTaskFlags();
   flags.cluster = "worker=127.0.0.1:1,127.0.0.1:2,127.0.0.1:3";
   flags.task = 2;
-  ASSERT_TRUE(ResolveServerTask(flags, kThreeJobs, &cluster, &job, &task).ok());
-  EXPECT_EQ(job, "worker");  // TF_CONFIG's type.
-  EXPECT_EQ(task, 2);
-  EXPECT_EQ(cluster.TaskAddresses(),
+  r = Resolve(flags, kThreeJobs);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(r.job, "worker");  // TF_CONFIG's type.
+  EXPECT_EQ(r.task, 2);
+  EXPECT_EQ(r.cluster.TaskAddresses(),
             (std::map<std::string, std::string>{
                 {"/job:worker/replica:0/task:0", "127.0.0.1:1"},
                 {"/job:worker/replica:0/task:1", "127.0.0.1:2"},
@@ -108,55 +123,42 @@ TEST(TfConfigTest, FlagsWinOverTfConfig) {
 }
 
 TEST(TfConfigTest, FlagsAloneDefaultToWorkerZero) {
-  ClusterSpec cluster;
-  std::string job;
-  int task = -7;
   ServerTaskFlags flags;
   flags.cluster = "worker=127.0.0.1:1;ps=127.0.0.1:2";
-  ASSERT_TRUE(ResolveServerTask(flags, nullptr, &cluster, &job, &task).ok());
-  EXPECT_EQ(job, "worker");
-  EXPECT_EQ(task, 0);
-  EXPECT_EQ(cluster.jobs().size(), 2u);
-  ASSERT_TRUE(ResolveServerTask(flags, "", &cluster, &job, &task).ok());
+  for (const char* unset : {static_cast<const char*>(nullptr), ""}) {
+    Resolved r = Resolve(flags, unset);
+    ASSERT_TRUE(r.status.ok()) << r.status;
+    EXPECT_EQ(r.job, "worker");
+    EXPECT_EQ(r.task, 0);
+    EXPECT_EQ(r.cluster.jobs().size(), 2u);
+  }
 }
 
 TEST(TfConfigTest, UnknownTaskTypeAndIndexOutOfRange) {
-  ClusterSpec cluster;
-  std::string job;
-  int task = 0;
-  absl::Status s = ResolveServerTask(
-      ServerTaskFlags(),
-      R"({"cluster": {"worker": ["h:1"]}, "task": {"type": "evaluator"}})",
-      &cluster, &job, &task);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("task type 'evaluator' is not a job of the "
-                             "cluster (worker)"),
-            std::string::npos)
-      << s;
-  s = ResolveServerTask(ServerTaskFlags(),
+  ExpectRefused(
+      Resolve(
+          ServerTaskFlags(),
+          R"({"cluster": {"worker": ["h:1"]}, "task": {"type": "evaluator"}})")
+          .status,
+      "task type 'evaluator' is not a job of the cluster (worker)");
+  ExpectRefused(Resolve(ServerTaskFlags(),
                         R"({"cluster": {"worker": ["h:1", "h:2"]},
-          "task": {"type": "worker", "index": 2}})",
-                        &cluster, &job, &task);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("task index 2 is out of range: job worker has "
-                             "tasks {0, 1}"),
-            std::string::npos)
-      << s;
+                            "task": {"type": "worker", "index": 2}})")
+                    .status,
+                "task index 2 is out of range: job worker has tasks {0, 1}");
   ServerTaskFlags flags;
   flags.task = 5;
-  s = ResolveServerTask(flags, kThreeJobs, &cluster, &job, &task);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  ExpectRefused(Resolve(flags, kThreeJobs).status,
+                "task index 5 is out of range: job worker has tasks {0, 1}");
+  flags.task = -2;
+  ExpectRefused(Resolve(flags, kThreeJobs).status, "task index -2 is negative");
 }
 
 TEST(TfConfigTest, NoClusterAnywhere) {
-  ClusterSpec cluster;
-  std::string job;
-  int task = 0;
-  absl::Status s = ResolveServerTask(
-      ServerTaskFlags(), R"({"task": {"type": "worker", "index": 0}})",
-      &cluster, &job, &task);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("no cluster"), std::string::npos) << s;
+  ExpectRefused(
+      Resolve(ServerTaskFlags(), R"({"task": {"type": "worker", "index": 0}})")
+          .status,
+      "no cluster");
 }
 
 TEST(ClusterFlagTest, SeveralJobs) {
