@@ -57,6 +57,7 @@ for line in open(f"{tmp}/tf.txt"):
     tf.setdefault(job, {})[node] = device
 mismatches = 0
 for job in ("chief", "worker"):
+    before = mismatches
     placed = {}
     for line in open(f"{tmp}/{job}.log"):
         m = re.match(r"^([A-Za-z0-9_./]+): \([A-Za-z0-9_]+\): (/job:\S+)$", line.strip())
@@ -69,7 +70,8 @@ for job in ("chief", "worker"):
         if got != {device}:
             mismatches += 1
             print(f"through {job}: {node} on {device} in TensorFlow, {sorted(got)} in stepflow")
-    print(f"through {job}: {len(tf[job])} nodes placed as TensorFlow places them")
+    print(f"through {job}: {len(tf[job]) - (mismatches - before)} of "
+          f"{len(tf[job])} nodes placed as TensorFlow places them")
 sys.exit(1 if mismatches else 0)
 PY
 
