@@ -94,8 +94,8 @@ absl::Status ParseClusterFlag(absl::string_view spec, ClusterSpec* out) {
        absl::StrSplit(spec, ';', absl::SkipEmpty())) {
     std::pair<absl::string_view, absl::string_view> job_addresses =
         absl::StrSplit(job_spec, absl::MaxSplits('=', 1));
-    if (job_addresses.first.empty() || job_addresses.second.empty() ||
-        job_spec.find('=') == absl::string_view::npos) {
+    // No '=' leaves the second half empty.
+    if (job_addresses.first.empty() || job_addresses.second.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "cluster spec '", spec,
           "' must look like worker=host:port,host:port;ps=host:port"));

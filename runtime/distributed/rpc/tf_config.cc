@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -98,10 +99,12 @@ absl::Status ParseTfConfig(absl::string_view json, TfConfig* out) {
   if (!parsed.ok()) {
     // The parser's message quotes the text around the fault over several
     // lines: one line here.
-    std::string why(parsed.message());
-    std::replace(why.begin(), why.end(), '\n', ' ');
-    return Invalid(
-        absl::StrCat("not a JSON object: ", absl::StripAsciiWhitespace(why)));
+    const std::string why(parsed.message());
+    return Invalid(absl::StrCat(
+        "not a JSON object: ",
+        absl::StrJoin(
+            absl::StrSplit(why, absl::ByAnyChar(" \n\t"), absl::SkipEmpty()),
+            " ")));
   }
   const auto& fields = root.fields();
   if (auto it = fields.find("cluster"); it != fields.end()) {

@@ -55,6 +55,8 @@ void ExpectInvalid(const std::string& json, const std::string& says) {
   absl::Status s = ParseTfConfig(json, &c);
   ExpectRefused(s, "TF_CONFIG: ");
   ExpectRefused(s, says);
+  EXPECT_EQ(s.message().find('\n'), absl::string_view::npos)
+      << "not one line: " << s;
 }
 
 TEST(TfConfigTest, MalformedIsInvalidArgument) {

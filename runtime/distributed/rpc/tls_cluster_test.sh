@@ -12,7 +12,8 @@
 #     (or, for a plaintext client, the connection the server dropped), the
 #     server's log says why (no certificate / verify failed), and the
 #     servers serve on; a client that trusts another CA refuses the
-#     servers in turn;
+#     servers in turn, as it refuses a server whose certificate does not
+#     name 127.0.0.1;
 #   - a server given --tls_ca without a certificate refuses to start.
 set -euo pipefail
 
@@ -45,6 +46,8 @@ new_cert server ca "subjectAltName=IP:127.0.0.1,DNS:localhost
 extendedKeyUsage=serverAuth,clientAuth"
 new_cert client ca "extendedKeyUsage=clientAuth"
 new_cert intruder other_ca "extendedKeyUsage=clientAuth"
+new_cert misnamed ca "subjectAltName=DNS:example.com
+extendedKeyUsage=serverAuth,clientAuth"
 
 p0=$(free_port)
 p1=$(free_port)
@@ -107,6 +110,21 @@ done
 step --tls_cert="$pki/client.crt" --tls_key="$pki/client.key" \
      --tls_ca="$pki/ca.crt" ||
   { echo "FAIL: the cluster stopped serving"; cat "$tmp/run.err"; exit 1; }
+
+# A server whose certificate does not name the host the client dials
+# (127.0.0.1) is refused by the client.
+pm=$(free_port)
+"$server" --cluster="worker=127.0.0.1:$pm" --tls_cert="$pki/misnamed.crt" \
+  --tls_key="$pki/misnamed.key" --tls_ca="$pki/ca.crt" >"$tmp/misnamed.log" 2>&1 &
+pids+=($!)
+await_listening "$tmp/misnamed.log"
+rc=0
+"$run_graph" --graph="$graph" --session_target="grpc://127.0.0.1:$pm" \
+  --fetch=z --tls_cert="$pki/client.crt" --tls_key="$pki/client.key" \
+  --tls_ca="$pki/ca.crt" >"$tmp/run.out" 2>"$tmp/run.err" || rc=$?
+[ "$rc" -ne 0 ] && grep -q "TLS handshake failed: the server's certificate does not name the host dialed" "$tmp/run.err" ||
+  { echo "FAIL: misnamed server certificate: exit $rc"; cat "$tmp/run.err"; exit 1; }
+echo "server certificate without 127.0.0.1: refused: $(head -c 400 "$tmp/run.err")"
 
 # A TLS server needs its own certificate and key.
 rc=0

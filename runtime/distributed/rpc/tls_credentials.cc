@@ -83,10 +83,16 @@ std::shared_ptr<grpc::ChannelCredentials> MakeChannelCredentials(
 std::string ExplainConnectFailure(const TlsConfig& tls,
                                   const std::string& grpc_message) {
   if (!absl::StrContains(grpc_message, "failed to connect")) return "";
-  if (absl::StrContains(grpc_message, "Ssl handshake failed")) {
+  if (absl::StrContains(grpc_message, "certificate verify failed")) {
     return "TLS handshake failed: this side does not accept the server's "
-           "certificate (is it signed by the CA this side trusts, and does "
-           "it name the host dialed?)";
+           "certificate (the CA this side trusts did not sign it)";
+  }
+  if (absl::StrContains(grpc_message, "is not in peer certificate")) {
+    return "TLS handshake failed: the server's certificate does not name "
+           "the host dialed (its subjectAltName must)";
+  }
+  if (absl::StrContains(grpc_message, "Ssl handshake failed")) {
+    return "TLS handshake failed";
   }
   if (!absl::StrContains(grpc_message, "Socket closed")) return "";
   if (tls.enabled()) {

@@ -58,9 +58,8 @@ std::shared_ptr<grpc::ChannelCredentials> MakeChannelCredentials(
 // What a failed connection means, for the message of the call that failed
 // (Unavailable, with gRPC's text `grpc_message`): "" unless the text shows
 // a connection attempt that TLS (or its absence) explains —
-//  - the handshake failed on this side (gRPC says "Ssl handshake failed":
-//    the server's certificate is not signed by root_certs, or does not
-//    name the host dialed);
+//  - the handshake failed on this side: the server's certificate is not
+//    signed by root_certs, or does not name the host dialed;
 //  - with TLS on, the server closed the connection during the handshake
 //    ("Socket closed"): under TLS 1.3 that is how a server refuses a
 //    client certificate (none, or one its CA did not sign), which the

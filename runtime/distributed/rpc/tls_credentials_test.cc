@@ -68,5 +68,48 @@ TEST(TlsCredentialsTest, BadFlagsAreInvalidArgument) {
   ExpectInvalid(text, pem, pem, "--tls_cert: '" + text + "' holds no PEM");
 }
 
+// The gRPC messages are those gRPC 1.51 gave in tls_cluster_test's cases.
+TEST(TlsCredentialsTest, ExplainsFailedConnections) {
+  TlsConfig tls;
+  tls.root_certs = kPem;
+  const std::string closed =
+      "failed to connect to all addresses; last error: UNAVAILABLE: "
+      "ipv4:127.0.0.1:1: Socket closed";
+  EXPECT_NE(ExplainConnectFailure(tls, closed)
+                .find("TLS handshake failed: the server closed the connection "
+                      "during it"),
+            std::string::npos);
+  EXPECT_NE(ExplainConnectFailure(tls, closed).find("presents none"),
+            std::string::npos);
+  tls.cert_chain = kPem;
+  EXPECT_NE(ExplainConnectFailure(tls, closed)
+                .find("presents one the server's CA may not have signed"),
+            std::string::npos);
+  EXPECT_NE(ExplainConnectFailure(
+                tls,
+                "failed to connect to all addresses; last error: UNKNOWN: "
+                "ipv4:127.0.0.1:1: Ssl handshake failed: SSL_ERROR_SSL: "
+                "error:0A000086:SSL routines::certificate verify failed")
+                .find("does not accept the server's certificate"),
+            std::string::npos);
+  EXPECT_NE(ExplainConnectFailure(
+                tls,
+                "failed to connect to all addresses; last error: UNKNOWN: "
+                "ipv4:127.0.0.1:1: Peer name 127.0.0.1 is not in peer "
+                "certificate")
+                .find("does not name the host dialed"),
+            std::string::npos);
+  EXPECT_NE(ExplainConnectFailure(TlsConfig(), closed).find("require TLS?"),
+            std::string::npos);
+  // A server that is down, or a call that failed after connecting: no
+  // TLS story.
+  EXPECT_EQ(ExplainConnectFailure(
+                tls,
+                "failed to connect to all addresses; last error: "
+                "UNAVAILABLE: ipv4:127.0.0.1:1: Connection refused"),
+            "");
+  EXPECT_EQ(ExplainConnectFailure(tls, "Socket closed"), "");
+}
+
 }  // namespace
 }  // namespace stepflow
