@@ -1,11 +1,14 @@
 // The grpc:// session against two real GrpcServer tasks on loopback: a
 // graph split over both tasks, TensorFlow's linear-regression graph trained
 // with its variables on the second task, a timeline of a distributed step,
-// and a stopped task failing the step with Unavailable.
+// a stopped task failing the step with Unavailable, and jobs other than
+// "worker".
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -159,6 +162,73 @@ TEST_F(GrpcSessionTest, BadTargetsAreInvalidArgument) {
   opts.target = "grpc://";
   std::unique_ptr<Session> session;
   EXPECT_TRUE(absl::IsInvalidArgument(NewSession(opts, &session)));
+}
+
+TEST_F(GrpcSessionTest, UnreadableTlsFilesAreInvalidArgument) {
+  SessionOptions opts;
+  opts.env = env_->env();
+  opts.target = absl::StrCat("grpc://", addresses_[0]);
+  opts.tls.ca_file = "/nonexistent/ca.pem";
+  std::unique_ptr<Session> session;
+  absl::Status s = NewSession(opts, &session);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "/nonexistent/ca.pem")) << s;
+}
+
+// Jobs need not be "worker": a chief and a ps, the session through the
+// chief, y requested on "/job:ps/task:0" and the rest unplaced (so on the
+// chief, whose master the session calls).
+TEST(GrpcSessionJobsTest, ChiefAndPs) {
+  auto env = RealEnv::Create(2);
+  const std::string chief = absl::StrCat("127.0.0.1:", FreePort());
+  const std::string ps = absl::StrCat("127.0.0.1:", FreePort());
+  std::vector<std::unique_ptr<GrpcServer>> servers;
+  for (const char* job : {"chief", "ps"}) {
+    GrpcServer::Options o;
+    ASSERT_TRUE(o.cluster.AddTask("chief", 0, chief).ok());
+    ASSERT_TRUE(o.cluster.AddTask("ps", 0, ps).ok());
+    o.job_name = job;
+    o.inter_op_threads = 2;
+    std::unique_ptr<GrpcServer> server;
+    absl::Status s = GrpcServer::Create(o, &server);
+    ASSERT_TRUE(s.ok()) << s;
+    EXPECT_EQ(server->task(), absl::StrCat("/job:", job, "/replica:0/task:0"));
+    servers.push_back(std::move(server));
+  }
+  SessionOptions opts;
+  opts.env = env->env();
+  opts.target = absl::StrCat("grpc://", chief);
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(NewSession(opts, &session).ok());
+  GraphDef graph;
+  ASSERT_TRUE(ReadGraphDefFromFile("examples/two_device.pbtxt", &graph).ok());
+  for (NodeDef& n : *graph.mutable_node()) {
+    n.set_device(n.name() == "y" ? "/job:ps/task:0" : "");
+  }
+  ASSERT_TRUE(session->Create(graph).ok());
+  std::vector<Tensor> out;
+  RunOptions ro;
+  ro.set_output_partition_graphs(true);
+  RunMetadata meta;
+  absl::Status s = session->Run(ro, {}, {"z"}, {}, &out, &meta);
+  ASSERT_TRUE(s.ok()) << s;
+  const float want[] = {2, 6, 12, 20};  // x*x + x for x = 1..4.
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<float>()(i), want[i]);
+  std::map<std::string, std::string> placed;  // Node -> device.
+  for (const GraphDef& partition : meta.partition_graphs()) {
+    for (const NodeDef& n : partition.node()) placed[n.name()] = n.device();
+  }
+  EXPECT_EQ(placed["y"], "/job:ps/replica:0/task:0/device:CPU:0");
+  EXPECT_EQ(placed["z"], "/job:chief/replica:0/task:0/device:CPU:0");
+  std::vector<DeviceAttributes> devices;
+  ASSERT_TRUE(session->ListDevices(&devices).ok());
+  std::vector<std::string> names;
+  for (const DeviceAttributes& d : devices) names.push_back(d.name());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "/job:chief/replica:0/task:0/device:CPU:0",
+                       "/job:ps/replica:0/task:0/device:CPU:0"}));
+  ASSERT_TRUE(session->Close().ok());
 }
 
 }  // namespace
