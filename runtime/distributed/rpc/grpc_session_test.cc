@@ -91,25 +91,31 @@ GraphDef SplitGraph() {
   return graph;
 }
 
+// Runs z of examples/two_device.pbtxt (x*x + x for x = 1..4) with its
+// partition graphs in `meta`.
+void ExpectZ(Session* session, RunMetadata* meta) {
+  std::vector<Tensor> out;
+  RunOptions ro;
+  ro.set_output_partition_graphs(true);
+  absl::Status s = session->Run(ro, {}, {"z"}, {}, &out, meta);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(out.size(), 1u);
+  const float want[] = {2, 6, 12, 20};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<float>()(i), want[i]);
+}
+
 TEST_F(GrpcSessionTest, RunsAGraphSplitOverTwoTasks) {
   auto session = NewGrpcSession();
   ASSERT_NE(session, nullptr);
   ASSERT_TRUE(session->Create(SplitGraph()).ok());
-  std::vector<Tensor> out;
-  RunOptions ro;
-  ro.set_output_partition_graphs(true);
   RunMetadata meta;
-  absl::Status s = session->Run(ro, {}, {"z"}, {}, &out, &meta);
-  ASSERT_TRUE(s.ok()) << s;
-  ASSERT_EQ(out.size(), 1u);
-  const float want[] = {2, 6, 12, 20};  // x*x + x for x = 1..4.
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<float>()(i), want[i]);
+  ExpectZ(session.get(), &meta);
   std::vector<DeviceAttributes> devices;
   ASSERT_TRUE(session->ListDevices(&devices).ok());
   EXPECT_EQ(devices.size(), 2u);
   ASSERT_TRUE(session->Close().ok());
-  s = session->Run({}, {"z"}, {}, &out);
-  EXPECT_FALSE(s.ok());
+  std::vector<Tensor> out;
+  EXPECT_FALSE(session->Run({}, {"z"}, {}, &out).ok());
 }
 
 TEST_F(GrpcSessionTest, TrainsTensorFlowLinearRegressionAcrossTasks) {
@@ -206,14 +212,8 @@ TEST(GrpcSessionJobsTest, ChiefAndPs) {
     n.set_device(n.name() == "y" ? "/job:ps/task:0" : "");
   }
   ASSERT_TRUE(session->Create(graph).ok());
-  std::vector<Tensor> out;
-  RunOptions ro;
-  ro.set_output_partition_graphs(true);
   RunMetadata meta;
-  absl::Status s = session->Run(ro, {}, {"z"}, {}, &out, &meta);
-  ASSERT_TRUE(s.ok()) << s;
-  const float want[] = {2, 6, 12, 20};  // x*x + x for x = 1..4.
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<float>()(i), want[i]);
+  ExpectZ(session.get(), &meta);
   std::map<std::string, std::string> placed;  // Node -> device.
   for (const GraphDef& partition : meta.partition_graphs()) {
     for (const NodeDef& n : partition.node()) placed[n.name()] = n.device();
