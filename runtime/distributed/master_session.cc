@@ -323,7 +323,9 @@ void MasterSession::GetOrCreateSignature(
     RegisterGraphRequest req;
     req.set_session_handle(handle_);
     *req.mutable_graph_def() = part->graph_def;
-    *req.mutable_config() = config_;
+    req.set_create_worker_session_called(true);
+    *req.mutable_graph_options() = config_.graph_options();
+    *req.mutable_config_proto() = config_;
     req.set_worker_incarnation(w->incarnation);
     CallOptions opts;
     opts.cancellation = &cancellation_;
@@ -616,6 +618,7 @@ RunGraphRequest MasterSession::PartRequest(
     rg.set_is_last_partial_run(step.partial_last);
   }
   rg.set_session_handle(handle_);
+  rg.set_create_worker_session_called(true);
   rg.set_graph_handle(part.graph_handle);
   rg.set_step_id(step.step_id);
   rg.mutable_exec_opts()->set_record_timeline(req.options().trace_level() >
