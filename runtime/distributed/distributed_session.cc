@@ -42,8 +42,8 @@ absl::Status FetchesByName(const std::vector<std::string>& output_names,
     }
     auto it = slots.find(t.name());
     if (it == slots.end()) {
-      return absl::InternalError(absl::StrCat(
-          "The master returned '", t.name(), "', which was not fetched"));
+      return absl::InternalError(absl::StrCat("The master returned '", t.name(),
+                                              "', which was not fetched"));
     }
     Tensor value;
     SF_RETURN_IF_ERROR(TensorFromProto(t.tensor(), &value));

@@ -389,18 +389,16 @@ void Master::RunCallable(const RunCallableRequest& req,
   for (const std::string& f : callable->fetches) run.add_fetch(f);
   for (const std::string& t : callable->targets) run.add_target(t);
   *run.mutable_options() = callable->run_options;
-  session->RunStep(run, &step->second,
-                   [step, resp, done](const absl::Status& s) {
-                     if (s.ok()) {
-                       for (NamedTensorProto& t :
-                            *step->second.mutable_tensor()) {
-                         resp->add_fetch()->Swap(t.mutable_tensor());
-                       }
-                       resp->mutable_metadata()->Swap(
-                           step->second.mutable_metadata());
-                     }
-                     done(s);
-                   });
+  session->RunStep(
+      run, &step->second, [step, resp, done](const absl::Status& s) {
+        if (s.ok()) {
+          for (NamedTensorProto& t : *step->second.mutable_tensor()) {
+            resp->add_fetch()->Swap(t.mutable_tensor());
+          }
+          resp->mutable_metadata()->Swap(step->second.mutable_metadata());
+        }
+        done(s);
+      });
 }
 
 void Master::ReleaseCallable(const ReleaseCallableRequest& req,

@@ -112,10 +112,9 @@ class Master : public RpcHandler {
   };
 
   // Finds the session and marks it used now.
-  absl::Status FindSession(const std::string& handle,
-                           std::shared_ptr<MasterSession>* out,
-                           std::shared_ptr<CallableRegistry>* callables =
-                               nullptr);
+  absl::Status FindSession(
+      const std::string& handle, std::shared_ptr<MasterSession>* out,
+      std::shared_ptr<CallableRegistry>* callables = nullptr);
   // Arms the GC timer of `handle` to fire `delay` from now.
   void ArmGc(const std::string& handle, int64_t delay)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

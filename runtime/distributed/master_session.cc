@@ -231,8 +231,11 @@ absl::Status MasterSession::BuildSignature(
     return TaskOf(n->assigned_device_name());
   };
   Graph* g = client->graph.get();
-  popts.new_name = [g](const std::string& prefix) {
-    return g->NewName(prefix);
+  popts.new_name = [this, g](const std::string& prefix) {
+    while (true) {
+      std::string name = absl::StrCat(prefix, "/_", next_node_id_++);
+      if (g->FindNodeByName(name) == nullptr) return name;
+    }
   };
   popts.get_incarnation = [view](const std::string& device) -> uint64_t {
     for (const WorkerInfo& w : view->workers) {

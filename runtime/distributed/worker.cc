@@ -361,7 +361,7 @@ void Worker::RecvTensor(const RecvTensorRequest& req, RecvTensorResponse* resp,
 }
 
 void Worker::CleanupAll(const CleanupAllRequest& req, CleanupAllResponse*,
-                         DoneCallback done) {
+                        DoneCallback done) {
   std::vector<std::string> containers(req.container().begin(),
                                       req.container().end());
   device_mgr_->ClearContainers(containers);

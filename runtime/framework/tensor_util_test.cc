@@ -201,7 +201,10 @@ TEST(TensorUtilTest, StringTensorContent) {
   TensorProto p;
   p.set_dtype(DT_STRING);
   p.mutable_tensor_shape()->add_dim()->set_size(3);
-  p.set_tensor_content(std::string("\x02\x00\x03" "abxyz", 8));
+  p.set_tensor_content(
+      std::string("\x02\x00\x03"
+                  "abxyz",
+                  8));
   Tensor t;
   ASSERT_TRUE(TensorFromProto(p, &t).ok());
   ASSERT_EQ(t.NumElements(), 3);
@@ -212,12 +215,14 @@ TEST(TensorUtilTest, StringTensorContent) {
   // A 200-byte string: its length takes two varint bytes.
   TensorProto scalar;
   scalar.set_dtype(DT_STRING);
-  scalar.set_tensor_content(std::string("\xc8\x01", 2) +
-                            std::string(200, 'q'));
+  scalar.set_tensor_content(std::string("\xc8\x01", 2) + std::string(200, 'q'));
   ASSERT_TRUE(TensorFromProto(scalar, &t).ok());
   EXPECT_EQ(t.base<std::string>()[0], std::string(200, 'q'));
 
-  p.set_tensor_content(std::string("\x02\x00\x04" "abxyz", 8));
+  p.set_tensor_content(
+      std::string("\x02\x00\x04"
+                  "abxyz",
+                  8));
   ExpectInvalid(p, "add up to 6 bytes but holds 5");
   p.set_tensor_content(std::string("\x02\x80", 2));
   ExpectInvalid(p, "too few for 3 strings");

@@ -12,8 +12,8 @@
 // metadata (every call TensorFlow makes) reaches the handler registered
 // under kDefaultTask. A task name that is not a "/job:..." name and has no
 // address entry is taken as an address itself ("host:port", as in a
-// "grpc://host:port" session target) and is sent without the metadata. Messages are
-// serialised in one pass into a slice the ByteBuffer owns and parsed
+// "grpc://host:port" session target) and is sent without the metadata. Messages
+// are serialised in one pass into a slice the ByteBuffer owns and parsed
 // straight from the received slices; a large RecvTensor answer's tensor
 // bytes go out without any copy (wire_coding.h).
 //

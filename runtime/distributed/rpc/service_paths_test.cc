@@ -62,16 +62,14 @@ TEST(ServicePathsTest, MethodTableIsTheDeclaredServices) {
 class ListDevicesHandler : public RpcHandler {
  public:
   void Handle(absl::string_view method, const google::protobuf::Message&,
-              google::protobuf::Message* response,
-              DoneCallback done) override {
+              google::protobuf::Message* response, DoneCallback done) override {
     method_ = std::string(method);
     if (method != "MasterService/ListDevices") {
       done(absl::UnimplementedError(std::string(method)));
       return;
     }
-    static_cast<ListDevicesResponse*>(response)
-        ->add_remote_device()
-        ->set_name("/job:worker/replica:0/task:0/device:CPU:0");
+    static_cast<ListDevicesResponse*>(response)->add_remote_device()->set_name(
+        "/job:worker/replica:0/task:0/device:CPU:0");
     done(absl::OkStatus());
   }
   std::string method_;
@@ -86,9 +84,9 @@ TEST(ServicePathsTest, GeneratedStubReachesTheDefaultHandler) {
   ListDevicesHandler handler;
   ASSERT_TRUE((*server)->Serve(GrpcTransport::kDefaultTask, &handler).ok());
 
-  auto channel = grpc::CreateChannel(
-      absl::StrCat("127.0.0.1:", (*server)->bound_port()),
-      grpc::InsecureChannelCredentials());
+  auto channel =
+      grpc::CreateChannel(absl::StrCat("127.0.0.1:", (*server)->bound_port()),
+                          grpc::InsecureChannelCredentials());
   auto stub = tensorflow::MasterService::NewStub(channel);
   grpc::ClientContext context;
   ListDevicesRequest req;

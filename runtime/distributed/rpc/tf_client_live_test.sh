@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# TensorFlow's own client on a stepflow cluster: two grpc_server processes
-# (tasks 0 and 1) on loopback, and TensorFlow's Python tf.compat.v1.Session
-# ("grpc://<task 0>", TensorFlow's GrpcSession speaking
-# /tensorflow.MasterService/* to stepflow's master) running
-# tf_client_program.py: a linear regression with w on task 1 and b on
-# task 0 trained by GradientDescent, a Saver save + restore, partial runs,
-# make_callable, FULL_TRACE step stats, a missing feed and a step past
+# TensorFlow's own client on a cluster with stepflow in it: two tasks on
+# loopback and TensorFlow's Python tf.compat.v1.Session("grpc://<task 0>")
+# (TensorFlow's GrpcSession speaking /tensorflow.MasterService/* to task 0)
+# running tf_client_program.py: a linear regression with w on task 1 and b
+# on task 0 trained by GradientDescent, a Saver save + restore, partial
+# runs, make_callable, FULL_TRACE step stats, a missing feed and a step past
 # RunOptions.timeout_in_ms. The same program in a local TensorFlow session
 # is the reference: the trained values, the restored values, the partial
 # runs and the callable's results must match it; the error types must be
 # TensorFlow's (InvalidArgumentError, DeadlineExceededError); the step
-# stats must come from both tasks.
+# stats must show w and its update on task 1, b and the math on task 0.
+#
+#   stepflow      both tasks are stepflow grpc_servers (stepflow's master)
+#   tf_master     task 0 is a TensorFlow server (TensorFlow's master and a
+#                 TensorFlow worker), task 1 a stepflow grpc_server
+#                 (stepflow's worker): tensors cross between the runtimes
+#   stepflow_master  task 0 is a stepflow grpc_server (stepflow's master),
+#                 task 1 a TensorFlow server
 #
 # Skips (exit 0, with a message) without STEPFLOW_TF_PYTHON.
 set -euo pipefail
 
-server="$1"
-program="$2"
-lib_dir=$(dirname "$0")
-source "$lib_dir/server_test_lib.sh"
-source "$3"
+mode="$1"
+server="$2"
+tf_server="$3"
+program="$4"
+source "$(dirname "$0")/server_test_lib.sh"
+source "$5"
 tf_python_or_skip
 
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
@@ -31,17 +38,29 @@ s0=""
 s1=""
 cleanup() { kill -9 $s0 $s1 2>/dev/null || true; }
 trap cleanup EXIT
-"$server" --cluster="$cluster" --task=0 >"$tmp/s0.log" 2>&1 &
-s0=$!
-"$server" --cluster="$cluster" --task=1 >"$tmp/s1.log" 2>&1 &
-s1=$!
-await_listening "$tmp/s0.log"
-await_listening "$tmp/s1.log"
+# start_task KIND INDEX: KIND is stepflow or tensorflow; sets s<INDEX>.
+start_task() {
+  if [ "$1" = stepflow ]; then
+    "$server" --cluster="$cluster" --task="$2" >"$tmp/s$2.log" 2>&1 &
+  else
+    "$TF_PYTHON" "$tf_server" "127.0.0.1:$p0,127.0.0.1:$p1" "$2" \
+      >"$tmp/s$2.log" 2>&1 &
+  fi
+  eval "s$2=$!"
+}
+case "$mode" in
+  stepflow) start_task stepflow 0; start_task stepflow 1 ;;
+  tf_master) start_task tensorflow 0; start_task stepflow 1 ;;
+  stepflow_master) start_task stepflow 0; start_task tensorflow 1 ;;
+  *) echo "FAIL: unknown mode '$mode'"; exit 1 ;;
+esac
+await_listening "$tmp/s0.log" 600
+await_listening "$tmp/s1.log" 600
 
 mkdir -p "$tmp/ckpt"
 "$TF_PYTHON" "$program" local "$tmp/ckpt" >"$tmp/local.json" 2>"$tmp/local.err" ||
   { echo "FAIL: the local TensorFlow run failed"; cat "$tmp/local.err"; exit 1; }
-timeout 300 "$TF_PYTHON" "$program" "grpc://127.0.0.1:$p0" "$tmp/ckpt" \
+timeout 400 "$TF_PYTHON" "$program" "grpc://127.0.0.1:$p0" "$tmp/ckpt" \
     >"$tmp/remote.json" 2>"$tmp/remote.err" ||
   { echo "FAIL: TensorFlow's client on the stepflow cluster failed";
     tail -40 "$tmp/remote.err"; echo "--- task 0"; tail -20 "$tmp/s0.log";
@@ -69,7 +88,7 @@ def close(a, b, tol=1e-5):
 for key in ("w", "b", "loss_first", "loss_last", "prun_r1", "prun_r2",
             "callable", "clobbered"):
   check(close(local[key], remote[key]),
-        "%s: stepflow %s, TensorFlow %s" % (key, remote[key], local[key]))
+        "%s: cluster %s, local TensorFlow %s" % (key, remote[key], local[key]))
 check(close([remote["w"], remote["b"]], remote["restored"], 0),
       "Saver restored the saved values %s" % remote["restored"])
 check(remote["missing_feed"] == local["missing_feed"] == "InvalidArgumentError",
@@ -91,12 +110,13 @@ for node, task in (("w", t1), ("GradientDescent/update_w/ApplyGradientDescent", 
 sys.exit(1 if failures else 0)
 PY
 
-kill -TERM "$s0" "$s1"
-rc0=0; rc1=0
-wait "$s0" || rc0=$?
-wait "$s1" || rc1=$?
-s0=""; s1=""
-trap - EXIT
-[ "$rc0" -eq 0 ] && [ "$rc1" -eq 0 ] || {
-  echo "FAIL: server exit codes $rc0 $rc1"; cat "$tmp"/s*.log; exit 1; }
+if [ "$mode" = stepflow ]; then
+  kill -TERM "$s0" "$s1"
+  rc0=0; rc1=0
+  wait "$s0" || rc0=$?
+  wait "$s1" || rc1=$?
+  s0=""; s1=""
+  [ "$rc0" -eq 0 ] && [ "$rc1" -eq 0 ] || {
+    echo "FAIL: server exit codes $rc0 $rc1"; cat "$tmp"/s*.log; exit 1; }
+fi
 echo PASS

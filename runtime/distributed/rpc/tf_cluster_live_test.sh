@@ -37,14 +37,8 @@ trap cleanup EXIT
 s0=$!
 "$TF_PYTHON" "$tf_server" "$addresses" 1 >"$tmp/s1.log" 2>&1 &
 s1=$!
-# TensorFlow takes a few seconds to import.
-for log in "$tmp/s0.log" "$tmp/s1.log"; do
-  for _ in $(seq 1 600); do
-    grep -q "listening on" "$log" && break
-    sleep 0.1
-  done
-  grep -q "listening on" "$log" || { echo "FAIL: TensorFlow server did not start"; cat "$log"; exit 1; }
-done
+await_listening "$tmp/s0.log" 600
+await_listening "$tmp/s1.log" 600
 
 # --- two_task -------------------------------------------------------------
 want=$("$TF_PYTHON" - "$two_task" 2>/dev/null <<'PY'
@@ -84,25 +78,10 @@ print("ok: z = %s on the TensorFlow cluster, as TensorFlow computes it" % got)
 PY
 
 # --- train ----------------------------------------------------------------
-testdata=""
-dir=$(dirname "$(readlink -f "$0")")
-while [ "$dir" != "/" ]; do
-  [ -d "$dir/shared/testdata/tf" ] && { testdata="$dir/shared/testdata/tf"; break; }
-  dir=$(dirname "$dir")
-done
-testdata="${STEPFLOW_TF_TESTDATA:-$testdata}"
+testdata=$(find_tf_testdata)
 graph="${testdata:+$testdata/linear_regression_train.pb}"
 if [ -n "$graph" ] && [ -f "$graph" ]; then
-  read -r xs ys < <(python3 -c '
-import struct
-f = lambda v: struct.unpack("f", struct.pack("f", v))[0]
-state, xs, ys = 12345, [], []
-for _ in range(100):
-    state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
-    x = f((state >> 40) / float(1 << 24))
-    xs.append(x); ys.append(f(f(f(0.1) * x) + f(0.3)))
-print("[%s]" % ",".join(repr(v) for v in xs), "[%s]" % ",".join(repr(v) for v in ys))
-')
+  read -r xs ys < <(linear_regression_points)
   task1=/job:worker/replica:0/task:1
   "$run_graph" --graph="$graph" --session_target="grpc://127.0.0.1:$p0" \
       --device="w=$task1,b=$task1" --init=init --target=train --fetch=w,b \
