@@ -38,17 +38,8 @@ absl::Status CallableRegistry::Run(Session* session,
                                    std::vector<Tensor>* fetch_tensors,
                                    RunMetadata* run_metadata) {
   std::shared_ptr<const Callable> callable;
-  {
-    absl::MutexLock l(&mu_);
-    auto it = callables_.find(handle);
-    if (it == callables_.end()) return NoSuchHandle(handle);
-    callable = it->second;
-  }
-  if (feed_tensors.size() != callable->feeds.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Callable ", handle, " expects ", callable->feeds.size(),
-                     " feed tensors but got ", feed_tensors.size()));
-  }
+  absl::Status found = Find(handle, feed_tensors.size(), &callable);
+  if (!found.ok()) return found;
   Session::FeedList feeds;
   feeds.reserve(feed_tensors.size());
   for (size_t i = 0; i < feed_tensors.size(); ++i) {
@@ -56,6 +47,23 @@ absl::Status CallableRegistry::Run(Session* session,
   }
   return session->Run(callable->run_options, feeds, callable->fetches,
                       callable->targets, fetch_tensors, run_metadata);
+}
+
+absl::Status CallableRegistry::Find(Session::CallableHandle handle,
+                                    size_t num_feeds,
+                                    std::shared_ptr<const Callable>* out) {
+  {
+    absl::MutexLock l(&mu_);
+    auto it = callables_.find(handle);
+    if (it == callables_.end()) return NoSuchHandle(handle);
+    *out = it->second;
+  }
+  if (num_feeds != (*out)->feeds.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Callable ", handle, " expects ", (*out)->feeds.size(),
+                     " feed tensors but got ", num_feeds));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CallableRegistry::Release(Session::CallableHandle handle) {

@@ -38,7 +38,6 @@ class CallableRegistry {
                    RunMetadata* run_metadata);
   absl::Status Release(Session::CallableHandle handle);
 
- private:
   // A callable's options, unpacked once at Make so a Run copies no proto.
   struct Callable {
     RunOptions run_options;
@@ -46,7 +45,13 @@ class CallableRegistry {
     std::vector<std::string> fetches;
     std::vector<std::string> targets;
   };
+  // The callable behind `handle`, checked to take `num_feeds` feeds (for a
+  // caller that runs it some other way than Session::Run: the
+  // distributed master runs it as a RunStep).
+  absl::Status Find(Session::CallableHandle handle, size_t num_feeds,
+                    std::shared_ptr<const Callable>* out);
 
+ private:
   absl::Mutex mu_;
   Session::CallableHandle next_handle_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<Session::CallableHandle, std::shared_ptr<const Callable>> callables_

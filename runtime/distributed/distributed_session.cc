@@ -1,5 +1,6 @@
 #include "runtime/distributed/distributed_session.h"
 
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -20,6 +21,36 @@ absl::Status ClosedError() {
 absl::Status NoGraphError() {
   return absl::InvalidArgumentError(
       "Session was not created with a graph before Run()!");
+}
+
+// The fetched tensors in the order of `output_names`. A master answers
+// them by name, in an order of its own (TensorFlow's goes partition by
+// partition); a nameless answer is taken in request order.
+absl::Status FetchesByName(const std::vector<std::string>& output_names,
+                           RunStepResponse* resp,
+                           std::vector<Tensor>* outputs) {
+  std::map<std::string, std::vector<size_t>> slots;
+  for (size_t i = 0; i < output_names.size(); ++i) {
+    slots[output_names[i]].push_back(i);
+  }
+  std::vector<Tensor> out(output_names.size());
+  for (int i = 0; i < resp->tensor_size(); ++i) {
+    const NamedTensorProto& t = resp->tensor(i);
+    if (t.name().empty()) {
+      SF_RETURN_IF_ERROR(TensorFromProto(t.tensor(), &out[i]));
+      continue;
+    }
+    auto it = slots.find(t.name());
+    if (it == slots.end()) {
+      return absl::InternalError(absl::StrCat("The master returned '", t.name(),
+                                              "', which was not fetched"));
+    }
+    Tensor value;
+    SF_RETURN_IF_ERROR(TensorFromProto(t.tensor(), &value));
+    for (size_t slot : it->second) out[slot] = value;
+  }
+  *outputs = std::move(out);
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -172,11 +203,7 @@ absl::Status DistributedSession::RunStep(
                                             resp.tensor_size(), " tensors for ",
                                             output_names.size(), " fetches"));
   }
-  std::vector<Tensor> out(output_names.size());
-  for (int i = 0; i < resp.tensor_size(); ++i) {
-    SF_RETURN_IF_ERROR(TensorFromProto(resp.tensor(i).tensor(), &out[i]));
-  }
-  *outputs = std::move(out);
+  SF_RETURN_IF_ERROR(FetchesByName(output_names, &resp, outputs));
   if (run_metadata != nullptr) *run_metadata = resp.metadata();
   return absl::OkStatus();
 }

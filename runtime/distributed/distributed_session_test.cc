@@ -12,9 +12,11 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "proto/master.pb.h"
 #include "runtime/common/session.h"
 #include "runtime/distributed/testing/loopback_cluster.h"
 #include "runtime/env/notification.h"
+#include "runtime/env/transport.h"
 #include "runtime/framework/tensor_util.h"
 #include "runtime/graph/graph_def_io.h"
 #include "testing/linear_regression_data.h"
@@ -95,6 +97,70 @@ class DistributedSessionTest : public ::testing::Test {
 
   std::unique_ptr<LoopbackCluster> cluster_;
 };
+
+// The master's MakeCallable / RunCallable / ReleaseCallable (what
+// TensorFlow's GrpcSession sends for Session::MakeCallable): a callable runs
+// as a step of the session, its fetches in CallableOptions order.
+TEST_F(DistributedSessionTest, MasterCallablesRunAsSteps) {
+  auto session = cluster_->NewSession();
+  ASSERT_TRUE(session->Create(SplitArithmeticGraph(true)).ok());
+  const Session::FeedList feeds = {{"x", FloatVec({1, 2})},
+                                   {"y", FloatVec({3, 4})}};
+  std::vector<Tensor> want;
+  ASSERT_TRUE(session->Run(feeds, {"c", "a"}, {}, &want).ok());
+
+  auto call = [&](const std::string& method,
+                  const google::protobuf::Message& req,
+                  google::protobuf::Message* resp) {
+    Notification done;
+    absl::Status status;
+    cluster_->env()->transport->Call(LoopbackCluster::kMasterTask, method, req,
+                                     resp, CallOptions(),
+                                     [&](const absl::Status& s) {
+                                       status = s;
+                                       done.Notify();
+                                     });
+    cluster_->env()->scheduler->WaitFor(&done);
+    return status;
+  };
+  MakeCallableRequest make;
+  make.set_session_handle(session->handle());
+  make.mutable_options()->add_feed("x");
+  make.mutable_options()->add_feed("y");
+  make.mutable_options()->add_fetch("c");
+  make.mutable_options()->add_fetch("a");
+  MakeCallableResponse made;
+  ASSERT_TRUE(call("MasterService/MakeCallable", make, &made).ok());
+
+  RunCallableRequest run;
+  run.set_session_handle(session->handle());
+  run.set_handle(made.handle());
+  TensorToProto(feeds[0].second, run.add_feed());
+  TensorToProto(feeds[1].second, run.add_feed());
+  RunCallableResponse ran;
+  absl::Status s = call("MasterService/RunCallable", run, &ran);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(ran.fetch_size(), 2);
+  for (int i = 0; i < 2; ++i) {
+    Tensor got;
+    ASSERT_TRUE(TensorFromProto(ran.fetch(i), &got).ok());
+    EXPECT_TRUE(TensorsEqual(got, want[i])) << "fetch " << i;
+  }
+
+  RunCallableRequest one_feed = run;
+  one_feed.mutable_feed()->RemoveLast();
+  RunCallableResponse unused;
+  s = call("MasterService/RunCallable", one_feed, &unused);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+
+  ReleaseCallableRequest release;
+  release.set_session_handle(session->handle());
+  release.set_handle(made.handle());
+  ReleaseCallableResponse released;
+  ASSERT_TRUE(call("MasterService/ReleaseCallable", release, &released).ok());
+  s = call("MasterService/RunCallable", run, &unused);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+}
 
 TEST_F(DistributedSessionTest, SplitGraphMatchesDirectSession) {
   const Session::FeedList feeds = {{"x", FloatVec({1, 2, 3})},

@@ -117,7 +117,8 @@ std::shared_ptr<MasterSession> Master::FindSessionForTest(
 }
 
 absl::Status Master::FindSession(const std::string& handle,
-                                 std::shared_ptr<MasterSession>* out) {
+                                 std::shared_ptr<MasterSession>* out,
+                                 std::shared_ptr<CallableRegistry>* callables) {
   absl::MutexLock l(&mu_);
   auto it = sessions_.find(handle);
   if (it == sessions_.end()) {
@@ -128,6 +129,7 @@ absl::Status Master::FindSession(const std::string& handle,
   }
   it->second.last_use_nanos = env_->clock->NowNanos();
   *out = it->second.session;
+  if (callables != nullptr) *callables = it->second.callables;
   return absl::OkStatus();
 }
 
@@ -154,6 +156,10 @@ void Master::Handle(absl::string_view method,
   SF_MASTER_METHOD(CloseSession, CloseSessionRequest, CloseSessionResponse)
   SF_MASTER_METHOD(ListDevices, ListDevicesRequest, ListDevicesResponse)
   SF_MASTER_METHOD(Reset, ResetRequest, ResetResponse)
+  SF_MASTER_METHOD(MakeCallable, MakeCallableRequest, MakeCallableResponse)
+  SF_MASTER_METHOD(RunCallable, RunCallableRequest, RunCallableResponse)
+  SF_MASTER_METHOD(ReleaseCallable, ReleaseCallableRequest,
+                   ReleaseCallableResponse)
 #undef SF_MASTER_METHOD
   done(absl::UnimplementedError(
       absl::StrCat("The master has no method '", method, "'")));
@@ -341,15 +347,72 @@ void Master::ListDevices(const ListDevicesRequest& req,
 void Master::Reset(const ResetRequest& req, ResetResponse*, DoneCallback done) {
   auto group = StatusGroup::Create(static_cast<int>(worker_tasks_.size()),
                                    std::move(done));
-  ResetWorkerRequest rw;
+  CleanupAllRequest rw;
   for (const std::string& c : req.container()) rw.add_container(c);
   for (const std::string& task : worker_tasks_) {
-    CallTask<ResetWorkerRequest, ResetWorkerResponse>(
-        env_, task, "WorkerService/ResetWorker", rw, CallOptions(),
-        [group](const absl::Status& s, ResetWorkerResponse*) {
+    CallTask<CleanupAllRequest, CleanupAllResponse>(
+        env_, task, "WorkerService/CleanupAll", rw, CallOptions(),
+        [group](const absl::Status& s, CleanupAllResponse*) {
           group->Report(s);
         });
   }
+}
+
+void Master::MakeCallable(const MakeCallableRequest& req,
+                          MakeCallableResponse* resp, DoneCallback done) {
+  absl::Status s = request_ids_.TrackUnique(req.request_id(), "MakeCallable");
+  std::shared_ptr<MasterSession> session;
+  std::shared_ptr<CallableRegistry> callables;
+  if (s.ok()) s = FindSession(req.session_handle(), &session, &callables);
+  Session::CallableHandle handle = 0;
+  if (s.ok()) s = callables->Make(req.options(), &handle);
+  if (s.ok()) resp->set_handle(handle);
+  done(s);
+}
+
+void Master::RunCallable(const RunCallableRequest& req,
+                         RunCallableResponse* resp, DoneCallback done) {
+  absl::Status s = request_ids_.TrackUnique(req.request_id(), "RunCallable");
+  std::shared_ptr<MasterSession> session;
+  std::shared_ptr<CallableRegistry> callables;
+  if (s.ok()) s = FindSession(req.session_handle(), &session, &callables);
+  std::shared_ptr<const CallableRegistry::Callable> callable;
+  if (s.ok()) s = callables->Find(req.handle(), req.feed_size(), &callable);
+  if (!s.ok()) {
+    done(s);
+    return;
+  }
+  // The step's request and response live until the step is done.
+  auto step = std::make_shared<std::pair<RunStepRequest, RunStepResponse>>();
+  RunStepRequest& run = step->first;
+  run.set_session_handle(req.session_handle());
+  for (int i = 0; i < req.feed_size(); ++i) {
+    NamedTensorProto* feed = run.add_feed();
+    feed->set_name(callable->feeds[i]);
+    *feed->mutable_tensor() = req.feed(i);
+  }
+  for (const std::string& f : callable->fetches) run.add_fetch(f);
+  for (const std::string& t : callable->targets) run.add_target(t);
+  *run.mutable_options() = callable->run_options;
+  session->RunStep(
+      run, &step->second, [step, resp, done](const absl::Status& s) {
+        if (s.ok()) {
+          for (NamedTensorProto& t : *step->second.mutable_tensor()) {
+            resp->add_fetch()->Swap(t.mutable_tensor());
+          }
+          resp->mutable_metadata()->Swap(step->second.mutable_metadata());
+        }
+        done(s);
+      });
+}
+
+void Master::ReleaseCallable(const ReleaseCallableRequest& req,
+                             ReleaseCallableResponse*, DoneCallback done) {
+  std::shared_ptr<MasterSession> session;
+  std::shared_ptr<CallableRegistry> callables;
+  absl::Status s = FindSession(req.session_handle(), &session, &callables);
+  if (s.ok()) s = callables->Release(req.handle());
+  done(s);
 }
 
 }  // namespace stepflow

@@ -8,7 +8,16 @@
 // reported) and returns a handle drawn from env->random. ExtendSession,
 // RunStep and CloseSession go to the session; ListDevices lists the
 // session's devices (or, without a handle, asks every worker); Reset
-// clears resource containers on every worker (ResetWorker).
+// clears resource containers on every worker (CleanupAll).
+//
+// Callables (MakeCallable / RunCallable / ReleaseCallable, what
+// TensorFlow's GrpcSession sends for Session::MakeCallable): each session
+// keeps a CallableRegistry (runtime/common/callable_registry.h); a
+// RunCallable runs as the session's RunStep with the callable's feeds
+// (named in CallableOptions.feed order), fetches, targets and run options,
+// and answers the fetched tensors in CallableOptions.fetch order. Errors
+// are the registry's (unknown handle, wrong feed count: InvalidArgument;
+// tensor_connection: Unimplemented) or the step's.
 //
 // Session garbage collection (Options::session_gc_nanos > 0, as
 // TensorFlow's session_gc_seconds): a session no RPC has used for that
@@ -53,6 +62,7 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/master.pb.h"
+#include "runtime/common/callable_registry.h"
 #include "runtime/distributed/master_session.h"
 #include "runtime/distributed/recent_request_ids.h"
 #include "runtime/env/env.h"
@@ -98,13 +108,16 @@ class Master : public RpcHandler {
  private:
   struct SessionEntry {
     std::shared_ptr<MasterSession> session;
+    std::shared_ptr<CallableRegistry> callables =
+        std::make_shared<CallableRegistry>();
     int64_t last_use_nanos = 0;
     Scheduler::TimerId gc_timer = 0;
   };
 
   // Finds the session and marks it used now.
-  absl::Status FindSession(const std::string& handle,
-                           std::shared_ptr<MasterSession>* out);
+  absl::Status FindSession(
+      const std::string& handle, std::shared_ptr<MasterSession>* out,
+      std::shared_ptr<CallableRegistry>* callables = nullptr);
   // Arms the GC timer of `handle` to fire `delay` from now.
   void ArmGc(const std::string& handle, int64_t delay)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -129,6 +142,12 @@ class Master : public RpcHandler {
   void ListDevices(const ListDevicesRequest& req, ListDevicesResponse* resp,
                    DoneCallback done);
   void Reset(const ResetRequest& req, ResetResponse* resp, DoneCallback done);
+  void MakeCallable(const MakeCallableRequest& req, MakeCallableResponse* resp,
+                    DoneCallback done);
+  void RunCallable(const RunCallableRequest& req, RunCallableResponse* resp,
+                   DoneCallback done);
+  void ReleaseCallable(const ReleaseCallableRequest& req,
+                       ReleaseCallableResponse* resp, DoneCallback done);
 
   Env* const env_;
   // Sorted, but options.task first.

@@ -231,8 +231,11 @@ absl::Status MasterSession::BuildSignature(
     return TaskOf(n->assigned_device_name());
   };
   Graph* g = client->graph.get();
-  popts.new_name = [g](const std::string& prefix) {
-    return g->NewName(prefix);
+  popts.new_name = [this, g](const std::string& prefix) {
+    while (true) {
+      std::string name = absl::StrCat(prefix, "/_", next_node_id_++);
+      if (g->FindNodeByName(name) == nullptr) return name;
+    }
   };
   popts.get_incarnation = [view](const std::string& device) -> uint64_t {
     for (const WorkerInfo& w : view->workers) {
@@ -323,7 +326,9 @@ void MasterSession::GetOrCreateSignature(
     RegisterGraphRequest req;
     req.set_session_handle(handle_);
     *req.mutable_graph_def() = part->graph_def;
-    *req.mutable_config() = config_;
+    req.set_create_worker_session_called(true);
+    *req.mutable_graph_options() = config_.graph_options();
+    *req.mutable_config_proto() = config_;
     req.set_worker_incarnation(w->incarnation);
     CallOptions opts;
     opts.cancellation = &cancellation_;
@@ -616,6 +621,7 @@ RunGraphRequest MasterSession::PartRequest(
     rg.set_is_last_partial_run(step.partial_last);
   }
   rg.set_session_handle(handle_);
+  rg.set_create_worker_session_called(true);
   rg.set_graph_handle(part.graph_handle);
   rg.set_step_id(step.step_id);
   rg.mutable_exec_opts()->set_record_timeline(req.options().trace_level() >

@@ -80,6 +80,7 @@
 #ifndef STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_SESSION_H_
 #define STEPFLOW_RUNTIME_DISTRIBUTED_MASTER_SESSION_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -274,6 +275,11 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
   const MasterIdentity master_;
 
   CancellationManager cancellation_;  // Parent of every step's.
+  // Numbers the nodes partitioning adds (_Send, _Recv, ...) across every
+  // partition the session registers: a worker may keep the kernels of
+  // stateful nodes by session and node name (TensorFlow's workers do), so
+  // two registered partitions must never share such a name.
+  std::atomic<int64_t> next_node_id_{0};
 
   mutable absl::Mutex mu_;
   std::shared_ptr<const ClusterView> view_ ABSL_GUARDED_BY(mu_);

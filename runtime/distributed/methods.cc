@@ -31,6 +31,12 @@ const MethodTable& Table() {
     Add<ListDevicesRequest, ListDevicesResponse>(t,
                                                  "MasterService/ListDevices");
     Add<ResetRequest, ResetResponse>(t, "MasterService/Reset");
+    Add<MakeCallableRequest, MakeCallableResponse>(
+        t, "MasterService/MakeCallable");
+    Add<RunCallableRequest, RunCallableResponse>(t,
+                                                 "MasterService/RunCallable");
+    Add<ReleaseCallableRequest, ReleaseCallableResponse>(
+        t, "MasterService/ReleaseCallable");
     Add<GetStatusRequest, GetStatusResponse>(t, "WorkerService/GetStatus");
     Add<CreateWorkerSessionRequest, CreateWorkerSessionResponse>(
         t, "WorkerService/CreateWorkerSession");
@@ -44,8 +50,9 @@ const MethodTable& Table() {
     Add<CleanupGraphRequest, CleanupGraphResponse>(
         t, "WorkerService/CleanupGraph");
     Add<RecvTensorRequest, RecvTensorResponse>(t, "WorkerService/RecvTensor");
-    Add<ResetWorkerRequest, ResetWorkerResponse>(t,
-                                                 "WorkerService/ResetWorker");
+    Add<CleanupAllRequest, CleanupAllResponse>(t, "WorkerService/CleanupAll");
+    Add<LoggingRequest, LoggingResponse>(t, "WorkerService/Logging");
+    Add<TracingRequest, TracingResponse>(t, "WorkerService/Tracing");
     return t;
   }();
   return *table;

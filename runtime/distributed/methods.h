@@ -4,7 +4,9 @@
 // for a method name without knowing the services.
 //
 // Method names are "<Service>/<Method>": "MasterService/RunStep",
-// "WorkerService/RecvTensor", ... (see ListMethods()).
+// "WorkerService/RecvTensor", ... (see ListMethods()): TensorFlow's
+// services and methods, which GrpcTransport puts on the wire as
+// "/tensorflow.<Service>/<Method>".
 //
 // Thread-safety: the table is immutable; every function is thread-safe.
 #ifndef STEPFLOW_RUNTIME_DISTRIBUTED_METHODS_H_

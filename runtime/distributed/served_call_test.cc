@@ -59,8 +59,9 @@ TEST(ServedCallTest, MalformedBytesAreInvalidArgumentNamingTheMethod) {
 }
 
 TEST(ServedCallTest, InvalidUtf8IsInvalidArgumentNamingTheFieldAndNotLogged) {
-  // RunGraphRequest.session_handle (field 1, a string) holding 0xff 0xfe.
-  const std::string bytes("\x0a\x02\xff\xfe", 4);
+  // RunGraphRequest.session_handle (field 8 as in TensorFlow's
+  // worker.proto, a string) holding 0xff 0xfe.
+  const std::string bytes("\x42\x02\xff\xfe", 4);
   ServedCall call;
   ::testing::internal::CaptureStderr();
   absl::Status s = Parse("WorkerService/RunGraph", bytes, &call);

@@ -195,7 +195,9 @@ void Worker::Handle(absl::string_view method,
   SF_WORKER_METHOD(RunGraph)
   SF_WORKER_METHOD(CleanupGraph)
   SF_WORKER_METHOD(RecvTensor)
-  SF_WORKER_METHOD(ResetWorker)
+  SF_WORKER_METHOD(CleanupAll)
+  SF_WORKER_METHOD(Logging)
+  SF_WORKER_METHOD(Tracing)
 #undef SF_WORKER_METHOD
   done(absl::UnimplementedError(
       absl::StrCat("Worker ", task_, " has no method '", method, "'")));
@@ -335,27 +337,47 @@ void Worker::RecvTensor(const RecvTensorRequest& req, RecvTensorResponse* resp,
   if (!s.ok()) return done(s);
   Rendezvous::Args args;
   args.cancellation_manager = &step->cancellation;
+  const int64_t start_micros = env_->clock->NowNanos() / 1000;
   step->rendezvous->RecvAsync(
       key, args,
-      [step, resp, done](const absl::Status& s, const Rendezvous::Args&,
-                         const Rendezvous::Args&, const Tensor& v,
-                         bool is_dead) {
+      [this, step, resp, done, start_micros, step_id = req.step_id(),
+       rendezvous_key = req.rendezvous_key(), src_device = key.src_device](
+          const absl::Status& s, const Rendezvous::Args&,
+          const Rendezvous::Args&, const Tensor& v, bool is_dead) {
         absl::Status status = s;
         if (status.ok() && !is_dead) status = CheckEncodable(v);
         if (status.ok()) {
           resp->set_is_dead(is_dead);
           if (!is_dead) TensorToProto(v, resp->mutable_tensor());
+          if (rpc_log_.enabled()) {
+            rpc_log_.RecordRecvTensor(
+                step_id, src_device, rendezvous_key,
+                static_cast<int64_t>(resp->tensor().ByteSizeLong()),
+                start_micros, env_->clock->NowNanos() / 1000);
+          }
         }
         done(status);
       });
 }
 
-void Worker::ResetWorker(const ResetWorkerRequest& req, ResetWorkerResponse*,
-                         DoneCallback done) {
+void Worker::CleanupAll(const CleanupAllRequest& req, CleanupAllResponse*,
+                        DoneCallback done) {
   std::vector<std::string> containers(req.container().begin(),
                                       req.container().end());
   device_mgr_->ClearContainers(containers);
   done(absl::OkStatus());
+}
+
+void Worker::Logging(const LoggingRequest& req, LoggingResponse* resp,
+                     DoneCallback done) {
+  rpc_log_.Handle(req, resp);
+  done(absl::OkStatus());
+}
+
+void Worker::Tracing(const TracingRequest&, TracingResponse*,
+                     DoneCallback done) {
+  done(absl::UnimplementedError(
+      absl::StrCat("Tracing is not supported by worker ", task_)));
 }
 
 }  // namespace stepflow

@@ -11,7 +11,9 @@
 // RunGraph (runs a registered partition for a step id), CleanupGraph (aborts
 // and drops the step's state), RecvTensor (answers another worker's _Recv
 // from this worker's step rendezvous once the value is sent; may come
-// before the step starts here), ResetWorker (clears resource containers).
+// before the step starts here), CleanupAll (clears resource containers),
+// Logging (RPC logging of the RecvTensor calls it answers: WorkerRpcLog),
+// Tracing (Unimplemented, as on TensorFlow's workers).
 //
 // Leases (WorkerLeases): a worker session created by a master that named
 // itself (CreateWorkerSession's master_task/master_incarnation) is dropped,
@@ -58,6 +60,7 @@
 #include "runtime/distributed/graph_mgr.h"
 #include "runtime/distributed/recent_request_ids.h"
 #include "runtime/distributed/worker_leases.h"
+#include "runtime/distributed/worker_rpc_log.h"
 #include "runtime/distributed/worker_steps.h"
 #include "runtime/env/env.h"
 #include "runtime/env/transport.h"
@@ -149,8 +152,12 @@ class Worker : public RpcHandler {
                     DoneCallback done);
   void RecvTensor(const RecvTensorRequest& req, RecvTensorResponse* resp,
                   DoneCallback done);
-  void ResetWorker(const ResetWorkerRequest& req, ResetWorkerResponse* resp,
-                   DoneCallback done);
+  void CleanupAll(const CleanupAllRequest& req, CleanupAllResponse* resp,
+                  DoneCallback done);
+  void Logging(const LoggingRequest& req, LoggingResponse* resp,
+               DoneCallback done);
+  void Tracing(const TracingRequest& req, TracingResponse* resp,
+               DoneCallback done);
 
   Env* const env_;
   const std::string task_;
@@ -161,6 +168,7 @@ class Worker : public RpcHandler {
   std::shared_ptr<std::atomic<int64_t>> running_graphs_ =
       std::make_shared<std::atomic<int64_t>>(0);
   RecentRequestIds request_ids_;
+  WorkerRpcLog rpc_log_;
 
   mutable absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<GraphMgr>> sessions_

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/framework/cpu_allocator.h"
@@ -68,10 +69,69 @@ absl::Status ProtoDtypeAndShape(const TensorProto& proto, TensorShape* shape) {
   return absl::OkStatus();
 }
 
+// Reads a varint32 at `*pos` of `bytes`; false past the end or if it runs
+// over 5 bytes.
+bool ReadVarint32(absl::string_view bytes, size_t* pos, uint32_t* value) {
+  uint32_t result = 0;
+  for (int shift = 0; shift < 35 && *pos < bytes.size(); shift += 7) {
+    const uint8_t b = static_cast<uint8_t>(bytes[(*pos)++]);
+    result |= static_cast<uint32_t>(b & 0x7f) << shift;
+    if (b < 0x80) {
+      *value = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Decodes a DT_STRING `proto` whose values are in tensor_content, as
+// TensorFlow writes them (Tensor::AsProtoTensorContent, what its clients
+// send for fed strings): the n lengths as varint32s, then the n strings'
+// bytes back to back.
+absl::Status FromStringContent(Allocator* allocator, const TensorProto& proto,
+                               const TensorShape& shape, Tensor* out) {
+  const absl::string_view content = proto.tensor_content();
+  const int64_t n = shape.num_elements();
+  if (n > static_cast<int64_t>(content.size())) {
+    // Every string takes at least its one length byte.
+    return absl::InvalidArgumentError(
+        absl::StrCat(Describe(proto, shape), " has tensor_content of ",
+                     content.size(), " bytes, too few for ", n, " strings"));
+  }
+  std::vector<uint32_t> lengths(n);
+  size_t pos = 0;
+  uint64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!ReadVarint32(content, &pos, &lengths[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(Describe(proto, shape),
+                       " has a malformed string length in tensor_content"));
+    }
+    total += lengths[i];
+  }
+  if (total != content.size() - pos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        Describe(proto, shape), " has tensor_content whose string lengths add ",
+        "up to ", total, " bytes but holds ", content.size() - pos));
+  }
+  Tensor t;
+  SF_RETURN_IF_ERROR(Tensor::Allocate(allocator, DT_STRING, shape, &t));
+  std::string* strings = t.base<std::string>();
+  for (int64_t i = 0; i < n; ++i) {
+    strings[i].assign(content.data() + pos, lengths[i]);
+    pos += lengths[i];
+  }
+  *out = std::move(t);
+  return absl::OkStatus();
+}
+
 // Decodes a numeric `proto` whose values are in tensor_content.
 absl::Status FromTensorContent(Allocator* allocator, const TensorProto& proto,
                                const TensorShape& shape, Tensor* out) {
   const DataType dtype = proto.dtype();
+  if (dtype == DT_STRING) {
+    return FromStringContent(allocator, proto, shape, out);
+  }
   if (!DataTypeIsMemcpyable(dtype)) {
     return absl::InvalidArgumentError(absl::StrCat(
         Describe(proto, shape),

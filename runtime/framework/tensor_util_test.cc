@@ -194,6 +194,42 @@ TEST(TensorUtilTest, MalformedProtosAreInvalidArgument) {
   ExpectInvalid(zero_elems, "1 values but only 0 elements");
 }
 
+// TensorFlow's clients send fed strings in tensor_content: the lengths as
+// varint32s, then the bytes (what tf.compat.v1.Saver's filename feed
+// arrives as through TensorFlow's GrpcSession).
+TEST(TensorUtilTest, StringTensorContent) {
+  TensorProto p;
+  p.set_dtype(DT_STRING);
+  p.mutable_tensor_shape()->add_dim()->set_size(3);
+  p.set_tensor_content(
+      std::string("\x02\x00\x03"
+                  "abxyz",
+                  8));
+  Tensor t;
+  ASSERT_TRUE(TensorFromProto(p, &t).ok());
+  ASSERT_EQ(t.NumElements(), 3);
+  EXPECT_EQ(t.base<std::string>()[0], "ab");
+  EXPECT_EQ(t.base<std::string>()[1], "");
+  EXPECT_EQ(t.base<std::string>()[2], "xyz");
+
+  // A 200-byte string: its length takes two varint bytes.
+  TensorProto scalar;
+  scalar.set_dtype(DT_STRING);
+  scalar.set_tensor_content(std::string("\xc8\x01", 2) + std::string(200, 'q'));
+  ASSERT_TRUE(TensorFromProto(scalar, &t).ok());
+  EXPECT_EQ(t.base<std::string>()[0], std::string(200, 'q'));
+
+  p.set_tensor_content(
+      std::string("\x02\x00\x04"
+                  "abxyz",
+                  8));
+  ExpectInvalid(p, "add up to 6 bytes but holds 5");
+  p.set_tensor_content(std::string("\x02\x80", 2));
+  ExpectInvalid(p, "too few for 3 strings");
+  p.set_tensor_content(std::string("\x02\x00\x80", 3));
+  ExpectInvalid(p, "malformed string length");
+}
+
 TEST(TensorUtilTest, TensorsEqual) {
   Tensor a = Tensor::Vector<float>({1, 2});
   EXPECT_TRUE(TensorsEqual(a, a.DeepCopy()));

@@ -25,25 +25,8 @@ server="$2"
 run_graph="$3"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 
-# The TensorFlow testdata: $STEPFLOW_TF_TESTDATA, else the first ancestor
-# of this script's real path (the source checkout) holding
-# shared/testdata/tf — as testing/tf_testdata.h finds it.
-find_testdata() {
-  if [ -n "${STEPFLOW_TF_TESTDATA:-}" ] && [ -d "$STEPFLOW_TF_TESTDATA" ]; then
-    echo "$STEPFLOW_TF_TESTDATA"
-    return
-  fi
-  local dir
-  dir=$(dirname "$(readlink -f "$0")")
-  while [ "$dir" != "/" ]; do
-    if [ -d "$dir/shared/testdata/tf" ]; then
-      echo "$dir/shared/testdata/tf"
-      return
-    fi
-    dir=$(dirname "$dir")
-  done
-}
-testdata=$(find_testdata)
+source "$(dirname "$0")/server_test_lib.sh"
+testdata=$(find_tf_testdata)
 graph="${testdata:+$testdata/linear_regression_train.pb}"
 if [ -z "$graph" ] || [ ! -f "$graph" ]; then
   echo "SKIP: TensorFlow testdata 'linear_regression_train.pb' not found" \
@@ -51,9 +34,6 @@ if [ -z "$graph" ] || [ ! -f "$graph" ]; then
   exit 0
 fi
 
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
-}
 p0=$(free_port)
 p1=$(free_port)
 cluster="worker=127.0.0.1:$p0,127.0.0.1:$p1"
@@ -74,30 +54,9 @@ start_task() {
   eval "s$1=$!"
 }
 
-# Bounded wait until task $1 says it is listening.
-await_listening() {
-  for _ in $(seq 1 100); do
-    grep -q "listening on" "$tmp/s$1.log" && return 0
-    sleep 0.1
-  done
-  echo "FAIL: server $1 did not start"; cat "$tmp/s$1.log"; exit 1
-}
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-# The training data of the other tests of this graph
-# (testing/linear_regression_data.cc): 100 points of a fixed LCG in [0, 1),
-# y = 0.1 x + 0.3.
-read -r xs ys < <(python3 -c '
-import struct
-f = lambda v: struct.unpack("f", struct.pack("f", v))[0]
-state, xs, ys = 12345, [], []
-for _ in range(100):
-    state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
-    x = f((state >> 40) / float(1 << 24))
-    xs.append(x); ys.append(f(f(f(0.1) * x) + f(0.3)))
-print("[%s]" % ",".join(repr(v) for v in xs), "[%s]" % ",".join(repr(v) for v in ys))
-')
+read -r xs ys < <(linear_regression_points)
 
 # run_graph on the cluster with the variables on task 1; extra flags in "$@".
 train() {
@@ -116,8 +75,8 @@ near() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
 
 start_task 0
 start_task 1
-await_listening 0
-await_listening 1
+await_listening "$tmp/s0.log"
+await_listening "$tmp/s1.log"
 
 case "$mode" in
 train)
@@ -207,7 +166,7 @@ kill_worker)
 
   # Task 1 comes back on the same port; a new session trains at once.
   start_task 1
-  await_listening 1
+  await_listening "$tmp/s1.log"
   t0=$(now_ms)
   train --steps=5 --timeout_ms=$timeout_ms >"$tmp/run2.out" 2>"$tmp/run2.err" ||
     { echo "FAIL: run_graph after the restart failed"; cat "$tmp/run2.err"; exit 1; }

@@ -24,7 +24,9 @@ namespace stepflow {
 namespace {
 
 constexpr char kTaskMetadata[] = "sf-task";
-constexpr char kPackagePrefix[] = "/stepflow.";
+// TensorFlow's service package: "/tensorflow.MasterService/RunStep" is what
+// TensorFlow's own clients and workers call.
+constexpr char kPackagePrefix[] = "/tensorflow.";
 
 absl::Status FromGrpc(const grpc::Status& s) {
   if (s.ok()) return absl::OkStatus();
@@ -144,7 +146,9 @@ class GrpcTransport::Impl {
       return;
     }
     auto call = std::make_shared<ClientCall>();
-    call->context.AddMetadata(kTaskMetadata, target_task);
+    if (!target_task.empty()) {
+      call->context.AddMetadata(kTaskMetadata, target_task);
+    }
     if (options.timeout_nanos > 0) {
       call->context.set_deadline(
           std::chrono::system_clock::now() +

@@ -4,13 +4,16 @@
 // every transport.
 //
 // Wire mapping: Call(task, "WorkerService/RunGraph", ...) is a unary gRPC
-// call to "/stepflow.WorkerService/RunGraph" on the task's address (from
-// Options::addresses), with metadata "sf-task: <task>" naming the task, so
-// one server may host several tasks. A task name that is not a
-// "/job:..." name and has no address entry is taken as an address itself
-// ("host:port", as in a "grpc://host:port" session target) and reaches the
-// handler that server registered under kDefaultTask. Messages are
-// serialised in one pass into a slice the ByteBuffer owns and parsed
+// call to "/tensorflow.WorkerService/RunGraph" on the task's address (from
+// Options::addresses) — TensorFlow's method paths, with TensorFlow's message
+// encodings (proto/master.proto, proto/worker.proto), so TensorFlow's
+// clients and servers are peers — with metadata "sf-task: <task>" naming
+// the task, so one server may host several tasks. A call without that
+// metadata (every call TensorFlow makes) reaches the handler registered
+// under kDefaultTask. A task name that is not a "/job:..." name and has no
+// address entry is taken as an address itself ("host:port", as in a
+// "grpc://host:port" session target) and is sent without the metadata. Messages
+// are serialised in one pass into a slice the ByteBuffer owns and parsed
 // straight from the received slices; a large RecvTensor answer's tensor
 // bytes go out without any copy (wire_coding.h).
 //

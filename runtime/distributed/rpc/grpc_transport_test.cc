@@ -48,7 +48,7 @@ class TestHandler : public RpcHandler {
       done(absl::OkStatus());
     } else if (method == "WorkerService/CleanupGraph") {
       done(absl::NotFoundError("step 7 is unknown"));
-    } else if (method == "WorkerService/ResetWorker") {
+    } else if (method == "WorkerService/CleanupAll") {
       // Runs out of memory while handling the request (a huge graph under
       // an address-space cap): the call must still be answered.
       throw std::bad_alloc();
@@ -155,16 +155,16 @@ TEST_F(GrpcTransportTest, HandlerErrorsKeepTheirCode) {
 }
 
 TEST_F(GrpcTransportTest, OutOfMemoryInAHandlerIsResourceExhausted) {
-  ResetWorkerRequest req;
-  ResetWorkerResponse resp;
+  CleanupAllRequest req;
+  CleanupAllResponse resp;
   CallOptions options;
   // Without the fix the call was never answered: this deadline would end
   // it instead.
   options.timeout_nanos = int64_t{10} * 1000000000;
   absl::Status s =
-      CallAndWait(kTask, "WorkerService/ResetWorker", req, &resp, options);
+      CallAndWait(kTask, "WorkerService/CleanupAll", req, &resp, options);
   EXPECT_TRUE(absl::IsResourceExhausted(s)) << s;
-  EXPECT_TRUE(absl::StrContains(s.message(), "ResetWorker")) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "CleanupAll")) << s;
   // And the server serves on.
   GetStatusRequest status_req;
   GetStatusResponse status_resp;
