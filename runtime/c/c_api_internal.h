@@ -30,6 +30,7 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
+#include "proto/function.pb.h"
 #include "proto/graph.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/common/session.h"
@@ -171,6 +172,11 @@ struct TF_Graph {
   int num_sessions() const ABSL_SHARED_LOCKS_REQUIRED(mu) {
     return static_cast<int>(sessions.size());
   }
+};
+
+// A FunctionDef owned by the caller (TF_DeleteFunction).
+struct TF_Function {
+  stepflow::FunctionDef fdef;
 };
 
 struct TF_Session {
