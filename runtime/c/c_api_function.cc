@@ -73,8 +73,8 @@ void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def,
                     "required"));
     return;
   }
-  stepflow::c_api::SetBufferBytes(func->fdef.SerializeAsString(),
-                                  output_func_def);
+  stepflow::c_api::SetBufferBytes(
+      stepflow::c_api::SerializeDeterministic(func->fdef), output_func_def);
   Set(status, absl::OkStatus());
 }
 

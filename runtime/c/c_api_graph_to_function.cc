@@ -35,8 +35,6 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "proto/function.pb.h"
 #include "proto/op_def.pb.h"
 #include "runtime/c/c_api.h"
@@ -214,13 +212,7 @@ uint64_t Digest(const std::string& bytes) {
 }
 
 std::string HashSuffix(const FunctionDef& fdef) {
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    fdef.SerializeToCodedStream(&coded);
-  }
+  const std::string bytes = SerializeDeterministic(fdef);
   uint64_t h = Digest(bytes);
   std::string raw(reinterpret_cast<const char*>(&h), sizeof(h));
   std::string encoded;

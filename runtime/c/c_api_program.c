@@ -16,20 +16,20 @@
 
 static int failures = 0;
 
-#define CHECK_OK(s, what)                                              \
-  do {                                                                 \
-    if (TF_GetCode(s) != TF_OK) {                                      \
+#define CHECK_OK(s, what)                                               \
+  do {                                                                  \
+    if (TF_GetCode(s) != TF_OK) {                                       \
       printf("FAILED %s: %d %s\n", what, TF_GetCode(s), TF_Message(s)); \
-      exit(1);                                                         \
-    }                                                                  \
+      exit(1);                                                          \
+    }                                                                   \
   } while (0)
 
-#define CHECK(cond, what)              \
-  do {                                 \
-    if (!(cond)) {                     \
+#define CHECK(cond, what)                 \
+  do {                                    \
+    if (!(cond)) {                        \
       printf("CHECK FAILED: %s\n", what); \
-      ++failures;                      \
-    }                                  \
+      ++failures;                         \
+    }                                     \
   } while (0)
 
 static TF_Operation* Placeholder(TF_Graph* g, const char* name,
@@ -140,7 +140,8 @@ static void GraphBuilding(TF_Status* s) {
 }
 
 static void StringTensors(TF_Status* s) {
-  const char* words[] = {"", "hello", "a string longer than the small-string "
+  const char* words[] = {"", "hello",
+                         "a string longer than the small-string "
                          "buffer of a TF_TString"};
   int64_t dims[1] = {3};
   TF_Tensor* t = TF_AllocateTensor(TF_STRING, dims, 1, 3 * sizeof(TF_TString));

@@ -1,6 +1,6 @@
 // Entry points of TensorFlow's C API that this runtime does not provide
-// yet: servers, API definition maps, kernel registries, filesystem plugins and
-// resource handle shapes. Each reports TF_UNIMPLEMENTED (or returns an empty
+// yet: API definition maps, filesystem plugins and resource handle
+// shapes. Each reports TF_UNIMPLEMENTED (or returns an empty
 // result) so programs that merely reference them still link and fail cleanly at
 // run time.
 #include <string>
@@ -55,47 +55,6 @@ TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap* api_def_map, const char* name,
   Unimplemented(status, "TF_ApiDefMapGet");
   return nullptr;
 }
-
-TF_Buffer* TF_GetAllRegisteredKernels(TF_Status* status) {
-  Unimplemented(status, "TF_GetAllRegisteredKernels");
-  return nullptr;
-}
-
-TF_Buffer* TF_GetRegisteredKernelsForOp(const char* name, TF_Status* status) {
-  (void)name;
-  Unimplemented(status, "TF_GetRegisteredKernelsForOp");
-  return nullptr;
-}
-
-TF_Server* TF_NewServer(const void* proto, size_t proto_len,
-                        TF_Status* status) {
-  (void)proto;
-  (void)proto_len;
-  Unimplemented(status, "TF_NewServer");
-  return nullptr;
-}
-
-void TF_ServerStart(TF_Server* server, TF_Status* status) {
-  (void)server;
-  Unimplemented(status, "TF_ServerStart");
-}
-
-void TF_ServerStop(TF_Server* server, TF_Status* status) {
-  (void)server;
-  Unimplemented(status, "TF_ServerStop");
-}
-
-void TF_ServerJoin(TF_Server* server, TF_Status* status) {
-  (void)server;
-  Unimplemented(status, "TF_ServerJoin");
-}
-
-const char* TF_ServerTarget(TF_Server* server) {
-  (void)server;
-  return "";
-}
-
-void TF_DeleteServer(TF_Server* server) { (void)server; }
 
 void TF_RegisterFilesystemPlugin(const char* plugin_filename,
                                  TF_Status* status) {
