@@ -14,12 +14,6 @@ namespace stepflow {
 namespace c_api {
 namespace {
 
-using Outputs = std::vector<TF_Output>;
-
-TF_Output In(TF_Operation* op, int i) {
-  return TF_OperationInput(TF_Input{op, i});
-}
-
 int64_t IntAttr(TF_Operation* op, const char* name) {
   TF_Status* s = TF_NewStatus();
   int64_t v = 0;
@@ -32,12 +26,12 @@ int64_t IntAttr(TF_Operation* op, const char* name) {
 void ReshapeLikeInputGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                           Outputs* dx) {
   dx->assign(TF_OperationNumInputs(op), NoGradient());
-  (*dx)[0] = b.Reshape(dy[0], b.Shape(In(op, 0)));
+  (*dx)[0] = b.Reshape(dy[0], b.Shape(OpInput(op, 0)));
 }
 
 void TransposeGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                    Outputs* dx) {
-  TF_Output inverse = b.Op("InvertPermutation", {In(op, 1)});
+  TF_Output inverse = b.Op("InvertPermutation", {OpInput(op, 1)});
   *dx = {b.Op("Transpose", {dy[0], inverse}), NoGradient()};
 }
 
@@ -45,12 +39,12 @@ void TransposeGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 void ConcatV2Grad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                   Outputs* dx) {
   const int n = TF_OperationNumInputs(op) - 1;
-  TF_Output axis = In(op, n);
+  TF_Output axis = OpInput(op, n);
   if (GradBuilder::Type(axis) != TF_INT32) axis = b.Cast(axis, TF_INT32);
-  TF_Output rank = b.Op("Rank", {In(op, 0)});
+  TF_Output rank = b.Op("Rank", {OpInput(op, 0)});
   axis = b.Op("FloorMod", {axis, rank});
   std::vector<TF_Output> shapes;
-  for (int i = 0; i < n; ++i) shapes.push_back(b.Shape(In(op, i)));
+  for (int i = 0; i < n; ++i) shapes.push_back(b.Shape(OpInput(op, i)));
   TF_Operation* offsets = b.AddOp("ConcatOffset", {{axis}, shapes});
   dx->assign(n + 1, NoGradient());
   if (offsets == nullptr) return;
@@ -85,8 +79,8 @@ void UnpackGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 // Slice(x, begin, size): dy padded back to x's shape.
 void SliceGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                Outputs* dx) {
-  TF_Output x = In(op, 0);
-  TF_Output begin = In(op, 1);
+  TF_Output x = OpInput(op, 0);
+  TF_Output begin = OpInput(op, 1);
   if (GradBuilder::Type(begin) != TF_INT32) begin = b.Cast(begin, TF_INT32);
   TF_Output rank = b.Op("Rank", {x});
   TF_Output column =
@@ -104,7 +98,7 @@ void SliceGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 // dy added into a zero tensor of params' shape.
 void GatherV2Grad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                   Outputs* dx) {
-  TF_Output params = In(op, 0), indices = In(op, 1);
+  TF_Output params = OpInput(op, 0), indices = OpInput(op, 1);
   if (IntAttr(op, "batch_dims") != 0) {
     b.Fail(absl::UnimplementedError(
         "No gradient defined for GatherV2 with batch_dims != 0"));
@@ -113,7 +107,7 @@ void GatherV2Grad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
   TF_Output shape = b.Shape(params);
   if (GradBuilder::Type(shape) != TF_INT32) shape = b.Cast(shape, TF_INT32);
   // Only axis 0: move other axes there with a transpose first.
-  TF_Output axis = In(op, 2);
+  TF_Output axis = OpInput(op, 2);
   if (GradBuilder::Type(axis) != TF_INT32) axis = b.Cast(axis, TF_INT32);
   TF_Output rank = b.Op("Rank", {params});
   axis = b.Op("FloorMod", {axis, rank});
@@ -162,11 +156,12 @@ void StridedSliceGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                       Outputs* dx) {
   const TF_DataType index = TypeAttr(op, "Index");
   TF_Output shape =
-      b.Op("Shape", {In(op, 0)}, [index](TF_OperationDescription* d) {
+      b.Op("Shape", {OpInput(op, 0)}, [index](TF_OperationDescription* d) {
         TF_SetAttrType(d, "out_type", index);
       });
   TF_Output grad =
-      b.Op("StridedSliceGrad", {shape, In(op, 1), In(op, 2), In(op, 3), dy[0]},
+      b.Op("StridedSliceGrad",
+           {shape, OpInput(op, 1), OpInput(op, 2), OpInput(op, 3), dy[0]},
            [op](TF_OperationDescription* d) {
              for (const char* mask : {"begin_mask", "end_mask", "ellipsis_mask",
                                       "new_axis_mask", "shrink_axis_mask"}) {
@@ -180,8 +175,8 @@ void TileGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
               Outputs* dx) {
   // dy of shape multiples*shape(x) -> reshape to interleaved
   // [m0, s0, m1, s1, ...] and sum over the even axes.
-  TF_Output x = In(op, 0);
-  TF_Output multiples = In(op, 1);
+  TF_Output x = OpInput(op, 0);
+  TF_Output multiples = OpInput(op, 1);
   if (GradBuilder::Type(multiples) != TF_INT32) {
     multiples = b.Cast(multiples, TF_INT32);
   }
@@ -199,9 +194,9 @@ void TileGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 
 void BroadcastToGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                      Outputs* dx) {
-  TF_Output x = In(op, 0);
+  TF_Output x = OpInput(op, 0);
   TF_Output sx = b.Shape(x);
-  TF_Output target = In(op, 1);
+  TF_Output target = OpInput(op, 1);
   if (GradBuilder::Type(target) != TF_INT32) {
     target = b.Cast(target, TF_INT32);
   }

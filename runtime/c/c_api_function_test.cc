@@ -62,17 +62,20 @@ class CApiFunctionTest : public ::testing::Test {
   TF_Operation* Neg(TF_Graph* g, const char* name, TF_Operation* in) {
     return Unary(g, "Neg", name, {in, 0});
   }
-  TF_Operation* Add(TF_Graph* g, const char* name, TF_Output a, TF_Output b) {
+  // a + b, optionally with a control input.
+  TF_Operation* Add(TF_Graph* g, const char* name, TF_Output a, TF_Output b,
+                    TF_Operation* control = nullptr) {
     TF_OperationDescription* d = TF_NewOperation(g, "AddV2", name);
     TF_AddInput(d, a);
     TF_AddInput(d, b);
+    if (control != nullptr) TF_AddControlInput(d, control);
     TF_Operation* op = TF_FinishOperation(d, s());
     EXPECT_EQ(TF_GetCode(s()), TF_OK) << TF_Message(s());
     return op;
   }
   TF_Operation* Add(TF_Graph* g, const char* name, TF_Operation* a,
-                    TF_Operation* b) {
-    return Add(g, name, {a, 0}, {b, 0});
+                    TF_Operation* b, TF_Operation* control = nullptr) {
+    return Add(g, name, {a, 0}, {b, 0}, control);
   }
   // Splits a 1-D float placeholder-fed tensor into three.
   TF_Operation* Split3(TF_Graph* g, const char* name, TF_Operation* in) {
@@ -439,12 +442,7 @@ TEST_F(CApiFunctionTest, ControlDependencyInsideTheBody) {
   TF_Operation* f1 = Placeholder(fn_graph_, "feed1");
   TF_Operation* f2 = Placeholder(fn_graph_, "feed2");
   TF_Operation* five = Const(fn_graph_, "five", 5);
-  TF_OperationDescription* d = TF_NewOperation(fn_graph_, "AddV2", "add");
-  TF_AddInput(d, {f1, 0});
-  TF_AddInput(d, {f2, 0});
-  TF_AddControlInput(d, five);
-  TF_Operation* add = TF_FinishOperation(d, s());
-  ASSERT_EQ(TF_GetCode(s()), TF_OK) << Message();
+  TF_Operation* add = Add(fn_graph_, "add", f1, f2, five);
   ASSERT_EQ(Define(-1, {}, {{f1, 0}, {f2, 0}}, {{add, 0}}), TF_OK) << Message();
   EXPECT_EQ(Inputs("add_0"), (Names{"feed1", "feed2", "^five"}));
   EXPECT_EQ(Call({1, 2}), std::vector<float>{3});
@@ -454,11 +452,7 @@ TEST_F(CApiFunctionTest, ControlDependencyOutsideTheBody) {
   TF_Operation* f1 = Placeholder(fn_graph_, "feed1");
   TF_Operation* f2 = Placeholder(fn_graph_, "feed2");
   TF_Operation* five = Const(fn_graph_, "five", 5);
-  TF_OperationDescription* d = TF_NewOperation(fn_graph_, "AddV2", "add");
-  TF_AddInput(d, {f1, 0});
-  TF_AddInput(d, {f2, 0});
-  TF_AddControlInput(d, five);
-  TF_Operation* add = TF_FinishOperation(d, s());
+  TF_Operation* add = Add(fn_graph_, "add", f1, f2, five);
   EXPECT_EQ(Define(1, {add}, {{f1, 0}, {f2, 0}}, {{add, 0}}),
             TF_INVALID_ARGUMENT);
   EXPECT_TRUE(absl::StrContains(Message(), "The source of control edge"))
@@ -473,12 +467,7 @@ TEST_F(CApiFunctionTest, ControlDependencyOutsideTheBody) {
 TEST_F(CApiFunctionTest, ControlDependencyFromAnInputNode) {
   TF_Operation* f1 = Placeholder(fn_graph_, "feed1");
   TF_Operation* f2 = Placeholder(fn_graph_, "feed2");
-  TF_OperationDescription* d = TF_NewOperation(fn_graph_, "AddV2", "add");
-  TF_AddInput(d, {f1, 0});
-  TF_AddInput(d, {f2, 0});
-  TF_AddControlInput(d, f1);
-  TF_Operation* add = TF_FinishOperation(d, s());
-  ASSERT_EQ(TF_GetCode(s()), TF_OK) << Message();
+  TF_Operation* add = Add(fn_graph_, "add", f1, f2, f1);
   // An input node stands for its argument, control edges included.
   ASSERT_EQ(Define(-1, {}, {{f1, 0}, {f2, 0}}, {{add, 0}}), TF_OK) << Message();
   EXPECT_EQ(Inputs("add_0"), (Names{"feed1", "feed2", "^feed1"}));

@@ -20,6 +20,15 @@
 namespace stepflow {
 namespace c_api {
 
+// Tensors as gradient functions see them.
+using Outputs = std::vector<TF_Output>;
+// The tensor feeding data input `i` of `op`.
+inline TF_Output OpInput(TF_Operation* op, int i) {
+  return TF_OperationInput(TF_Input{op, i});
+}
+// Output `i` of `op`.
+inline TF_Output OpOutput(TF_Operation* op, int i) { return TF_Output{op, i}; }
+
 // "No gradient" for an input: TF_Output{nullptr, -1}.
 inline TF_Output NoGradient() { return TF_Output{nullptr, -1}; }
 inline bool IsNoGradient(const TF_Output& o) { return o.oper == nullptr; }

@@ -13,13 +13,6 @@ namespace stepflow {
 namespace c_api {
 namespace {
 
-using Outputs = std::vector<TF_Output>;
-
-TF_Output In(TF_Operation* op, int i) {
-  return TF_OperationInput(TF_Input{op, i});
-}
-TF_Output Out(TF_Operation* op, int i) { return TF_Output{op, i}; }
-
 void IdentityGrad(GradBuilder&, TF_Operation*, const Outputs& dy, Outputs* dx) {
   *dx = {dy[0]};
 }
@@ -29,12 +22,12 @@ void NegGrad(GradBuilder& b, TF_Operation*, const Outputs& dy, Outputs* dx) {
 }
 
 void AbsGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  *dx = {b.Mul(dy[0], b.Op("Sign", {In(op, 0)}))};
+  *dx = {b.Mul(dy[0], b.Op("Sign", {OpInput(op, 0)}))};
 }
 
 void SquareGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                 Outputs* dx) {
-  TF_Output x = In(op, 0);
+  TF_Output x = OpInput(op, 0);
   *dx = {b.Mul(dy[0], b.Mul(x, b.ScalarLike(2, GradBuilder::Type(x))))};
 }
 
@@ -42,7 +35,7 @@ void SquareGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 template <const char* kGradOp>
 void OutputGradOp(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                   Outputs* dx) {
-  *dx = {b.Op(kGradOp, {Out(op, 0), dy[0]})};
+  *dx = {b.Op(kGradOp, {OpOutput(op, 0), dy[0]})};
 }
 constexpr char kSqrtGrad[] = "SqrtGrad";
 constexpr char kRsqrtGrad[] = "RsqrtGrad";
@@ -51,48 +44,49 @@ constexpr char kSigmoidGrad[] = "SigmoidGrad";
 constexpr char kReciprocalGrad[] = "ReciprocalGrad";
 
 void ExpGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  *dx = {b.Mul(dy[0], Out(op, 0))};
+  *dx = {b.Mul(dy[0], OpOutput(op, 0))};
 }
 
 void LogGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  *dx = {b.Mul(dy[0], b.Op("Reciprocal", {In(op, 0)}))};
+  *dx = {b.Mul(dy[0], b.Op("Reciprocal", {OpInput(op, 0)}))};
 }
 
 void Log1pGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                Outputs* dx) {
-  TF_Output x = In(op, 0);
+  TF_Output x = OpInput(op, 0);
   TF_Output one = b.ScalarLike(1, GradBuilder::Type(x));
   *dx = {b.Mul(dy[0], b.Op("Reciprocal", {b.Add(one, x)}))};
 }
 
 void SinGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  *dx = {b.Mul(dy[0], b.Op("Cos", {In(op, 0)}))};
+  *dx = {b.Mul(dy[0], b.Op("Cos", {OpInput(op, 0)}))};
 }
 
 void CosGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  *dx = {b.Mul(dy[0], b.Neg(b.Op("Sin", {In(op, 0)})))};
+  *dx = {b.Mul(dy[0], b.Neg(b.Op("Sin", {OpInput(op, 0)})))};
 }
 
 void AddGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
   dx->assign(2, NoGradient());
-  b.ReduceBroadcast(In(op, 0), In(op, 1), dy[0], dy[0], &(*dx)[0], &(*dx)[1]);
+  b.ReduceBroadcast(OpInput(op, 0), OpInput(op, 1), dy[0], dy[0], &(*dx)[0],
+                    &(*dx)[1]);
 }
 
 void SubGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
   dx->assign(2, NoGradient());
-  b.ReduceBroadcast(In(op, 0), In(op, 1), dy[0], b.Neg(dy[0]), &(*dx)[0],
-                    &(*dx)[1]);
+  b.ReduceBroadcast(OpInput(op, 0), OpInput(op, 1), dy[0], b.Neg(dy[0]),
+                    &(*dx)[0], &(*dx)[1]);
 }
 
 void MulGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  TF_Output x = In(op, 0), y = In(op, 1);
+  TF_Output x = OpInput(op, 0), y = OpInput(op, 1);
   dx->assign(2, NoGradient());
   b.ReduceBroadcast(x, y, b.Mul(dy[0], y), b.Mul(x, dy[0]), &(*dx)[0],
                     &(*dx)[1]);
 }
 
 void DivGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  TF_Output x = In(op, 0), y = In(op, 1);
+  TF_Output x = OpInput(op, 0), y = OpInput(op, 1);
   // d/dx = dy / y; d/dy = dy * (-x / y / y).
   TF_Output gy = b.Mul(dy[0], b.Div(b.Div(b.Neg(x), y), y));
   dx->assign(2, NoGradient());
@@ -101,7 +95,7 @@ void DivGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
 
 void SquaredDifferenceGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                            Outputs* dx) {
-  TF_Output x = In(op, 0), y = In(op, 1);
+  TF_Output x = OpInput(op, 0), y = OpInput(op, 1);
   TF_Output two = b.ScalarLike(2, GradBuilder::Type(x));
   TF_Output g = b.Mul(dy[0], b.Mul(two, b.Sub(x, y)));
   dx->assign(2, NoGradient());
@@ -113,7 +107,7 @@ void SquaredDifferenceGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 template <const char* kCmp>
 void MaxMinGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                 Outputs* dx) {
-  TF_Output x = In(op, 0), y = In(op, 1);
+  TF_Output x = OpInput(op, 0), y = OpInput(op, 1);
   TF_Output mask = b.Op(kCmp, {x, y});
   TF_Output zeros = b.ZerosLike(dy[0]);
   dx->assign(2, NoGradient());
@@ -125,7 +119,7 @@ constexpr char kGreaterEqual[] = "GreaterEqual";
 constexpr char kLessEqual[] = "LessEqual";
 
 void PowGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  TF_Output x = In(op, 0), y = In(op, 1), z = Out(op, 0);
+  TF_Output x = OpInput(op, 0), y = OpInput(op, 1), z = OpOutput(op, 0);
   TF_DataType t = GradBuilder::Type(x);
   // d/dx = dy * y * x^(y-1); d/dy = dy * z * log(x), taken as 0 where x <= 0.
   TF_Output gx =
@@ -145,9 +139,9 @@ void AddNGrad(GradBuilder&, TF_Operation* op, const Outputs& dy, Outputs* dx) {
 
 // dy broadcast back over the reduced axes of Sum(x, axes).
 TF_Output SumBackprop(GradBuilder& b, TF_Operation* op, TF_Output dy) {
-  TF_Output x = In(op, 0);
+  TF_Output x = OpInput(op, 0);
   TF_Output shape = b.Shape(x);
-  TF_Output kept = b.Reshape(dy, b.ReducedShape(shape, In(op, 1)));
+  TF_Output kept = b.Reshape(dy, b.ReducedShape(shape, OpInput(op, 1)));
   return b.Op("BroadcastTo", {kept, shape});
 }
 
@@ -157,12 +151,12 @@ void SumGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
 
 void MeanGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
               Outputs* dx) {
-  TF_Output x = In(op, 0);
+  TF_Output x = OpInput(op, 0);
   TF_Output all = b.ConstInt32({0}, false);
   TF_Output in_size = b.Op("Prod", {b.Shape(x), all});
-  TF_Output out_size =
-      b.Op("Maximum",
-           {b.Op("Prod", {b.Shape(Out(op, 0)), all}), b.ConstInt32({1}, true)});
+  TF_Output out_size = b.Op(
+      "Maximum",
+      {b.Op("Prod", {b.Shape(OpOutput(op, 0)), all}), b.ConstInt32({1}, true)});
   TF_Output count =
       b.Cast(b.Op("FloorDiv", {in_size, out_size}), GradBuilder::Type(x));
   *dx = {b.Div(SumBackprop(b, op, dy[0]), count), NoGradient()};
@@ -171,10 +165,10 @@ void MeanGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 // Max and Min: dy is shared equally by the elements equal to the result.
 void MaxMinReductionGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                          Outputs* dx) {
-  TF_Output x = In(op, 0);
+  TF_Output x = OpInput(op, 0);
   TF_Output shape = b.Shape(x);
-  TF_Output reduced = b.ReducedShape(shape, In(op, 1));
-  TF_Output y = b.Reshape(Out(op, 0), reduced);
+  TF_Output reduced = b.ReducedShape(shape, OpInput(op, 1));
+  TF_Output y = b.Reshape(OpOutput(op, 0), reduced);
   TF_Output g = b.Reshape(dy[0], reduced);
   TF_Output hits =
       b.Cast(b.Op("Equal", {y, x},
@@ -182,37 +176,47 @@ void MaxMinReductionGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                     TF_SetAttrBool(d, "incompatible_shape_error", true);
                   }),
              GradBuilder::Type(x));
-  TF_Output count = b.Sum(hits, In(op, 1), true);
+  TF_Output count = b.Sum(hits, OpInput(op, 1), true);
   *dx = {b.Mul(b.Div(hits, count), g), NoGradient()};
+}
+
+// The gradients of x and y for P = x' y' (' a transpose or adjoint when
+// tx / ty), TensorFlow's four cases; mm(p, q, tp, tq) builds p' q'.
+template <typename MatMulFn>
+void ProductGrads(const MatMulFn& mm, TF_Output x, TF_Output y, TF_Output g,
+                  bool tx, bool ty, TF_Output* gx, TF_Output* gy) {
+  if (!tx && !ty) {
+    *gx = mm(g, y, false, true);
+    *gy = mm(x, g, true, false);
+  } else if (!tx && ty) {
+    *gx = mm(g, y, false, false);
+    *gy = mm(g, x, true, false);
+  } else if (tx && !ty) {
+    *gx = mm(y, g, false, true);
+    *gy = mm(x, g, false, false);
+  } else {
+    *gx = mm(y, g, true, true);
+    *gy = mm(g, x, true, true);
+  }
 }
 
 void MatMulGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                 Outputs* dx) {
-  const bool ta = BoolAttr(op, "transpose_a");
-  const bool tb = BoolAttr(op, "transpose_b");
-  TF_Output a = In(op, 0), bm = In(op, 1), g = dy[0];
-  auto mm = [&b](TF_Output x, TF_Output y, bool tx, bool ty) {
-    return b.Op("MatMul", {x, y}, [tx, ty](TF_OperationDescription* d) {
-      TF_SetAttrBool(d, "transpose_a", tx);
-      TF_SetAttrBool(d, "transpose_b", ty);
+  auto mm = [&b](TF_Output p, TF_Output q, bool tp, bool tq) {
+    return b.Op("MatMul", {p, q}, [tp, tq](TF_OperationDescription* d) {
+      TF_SetAttrBool(d, "transpose_a", tp);
+      TF_SetAttrBool(d, "transpose_b", tq);
     });
   };
-  if (!ta && !tb) {
-    *dx = {mm(g, bm, false, true), mm(a, g, true, false)};
-  } else if (!ta && tb) {
-    *dx = {mm(g, bm, false, false), mm(g, a, true, false)};
-  } else if (ta && !tb) {
-    *dx = {mm(bm, g, false, true), mm(a, g, false, false)};
-  } else {
-    *dx = {mm(bm, g, true, true), mm(g, a, true, true)};
-  }
+  dx->assign(2, NoGradient());
+  ProductGrads(mm, OpInput(op, 0), OpInput(op, 1), dy[0],
+               BoolAttr(op, "transpose_a"), BoolAttr(op, "transpose_b"),
+               &(*dx)[0], &(*dx)[1]);
 }
 
 void BatchMatMulGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                      Outputs* dx) {
-  const bool ax = BoolAttr(op, "adj_x");
-  const bool ay = BoolAttr(op, "adj_y");
-  TF_Output x = In(op, 0), y = In(op, 1), g = dy[0];
+  TF_Output x = OpInput(op, 0), y = OpInput(op, 1);
   auto mm = [&b](TF_Output p, TF_Output q, bool adj_p, bool adj_q) {
     return b.Op("BatchMatMulV2", {p, q},
                 [adj_p, adj_q](TF_OperationDescription* d) {
@@ -221,19 +225,8 @@ void BatchMatMulGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                 });
   };
   TF_Output gx, gy;
-  if (!ax && !ay) {
-    gx = mm(g, y, false, true);
-    gy = mm(x, g, true, false);
-  } else if (!ax && ay) {
-    gx = mm(g, y, false, false);
-    gy = mm(g, x, true, false);
-  } else if (ax && !ay) {
-    gx = mm(y, g, false, true);
-    gy = mm(x, g, false, false);
-  } else {
-    gx = mm(y, g, true, true);
-    gy = mm(g, x, true, true);
-  }
+  ProductGrads(mm, x, y, dy[0], BoolAttr(op, "adj_x"), BoolAttr(op, "adj_y"),
+               &gx, &gy);
   // Batch dimensions (all but the last two) may broadcast: sum the
   // gradients over the ones an input was broadcast along.
   TF_Output sx = b.Shape(x), sy = b.Shape(y);
@@ -267,12 +260,13 @@ void CastGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 
 void SelectGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                 Outputs* dx) {
-  TF_Output c = In(op, 0);
+  TF_Output c = OpInput(op, 0);
   TF_Output zeros = b.ZerosLike(dy[0]);
   TF_Output gx = b.Op("SelectV2", {c, dy[0], zeros});
   TF_Output gy = b.Op("SelectV2", {c, zeros, dy[0]});
   dx->assign(3, NoGradient());
-  b.ReduceBroadcast(In(op, 1), In(op, 2), gx, gy, &(*dx)[1], &(*dx)[2]);
+  b.ReduceBroadcast(OpInput(op, 1), OpInput(op, 2), gx, gy, &(*dx)[1],
+                    &(*dx)[2]);
 }
 
 REGISTER_GRADIENT("Identity", IdentityGrad);

@@ -11,18 +11,11 @@ namespace stepflow {
 namespace c_api {
 namespace {
 
-using Outputs = std::vector<TF_Output>;
-
-TF_Output In(TF_Operation* op, int i) {
-  return TF_OperationInput(TF_Input{op, i});
-}
-TF_Output Out(TF_Operation* op, int i) { return TF_Output{op, i}; }
-
 // G(dy, x): the activation gradient ops that take the features.
 template <const char* kGradOp>
 void FeaturesGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                   Outputs* dx) {
-  *dx = {b.Op(kGradOp, {dy[0], In(op, 0)},
+  *dx = {b.Op(kGradOp, {dy[0], OpInput(op, 0)},
               [op](TF_OperationDescription* d) { CopyAttr(op, "alpha", d); })};
 }
 constexpr char kReluGrad[] = "ReluGrad";
@@ -31,13 +24,13 @@ constexpr char kSoftplusGrad[] = "SoftplusGrad";
 constexpr char kLeakyReluGrad[] = "LeakyReluGrad";
 
 void EluGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
-  *dx = {b.Op("EluGrad", {dy[0], Out(op, 0)})};
+  *dx = {b.Op("EluGrad", {dy[0], OpOutput(op, 0)})};
 }
 
 void SoftmaxGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                  Outputs* dx) {
   // (dy - sum(dy * y, -1, keep_dims)) * y.
-  TF_Output y = Out(op, 0);
+  TF_Output y = OpOutput(op, 0);
   TF_Output last = b.ConstInt32({-1}, true);
   TF_Output inner = b.Sum(b.Mul(dy[0], y), last, true);
   *dx = {b.Mul(b.Sub(dy[0], inner), y)};
@@ -47,7 +40,7 @@ void LogSoftmaxGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                     Outputs* dx) {
   // dy - sum(dy, -1, keep_dims) * exp(y).
   TF_Output last = b.ConstInt32({-1}, true);
-  TF_Output softmax = b.Op("Exp", {Out(op, 0)});
+  TF_Output softmax = b.Op("Exp", {OpOutput(op, 0)});
   *dx = {b.Sub(dy[0], b.Mul(b.Sum(dy[0], last, true), softmax))};
 }
 
@@ -59,14 +52,15 @@ TF_Output LossColumn(GradBuilder& b, TF_Output dloss) {
 void SoftmaxCrossEntropyGrad(GradBuilder& b, TF_Operation* op,
                              const Outputs& dy, Outputs* dx) {
   TF_Output column = LossColumn(b, dy[0]);
-  TF_Output dlogits = b.Mul(column, Out(op, 1));
-  TF_Output dlabels = b.Mul(column, b.Neg(b.Op("LogSoftmax", {In(op, 0)})));
+  TF_Output dlogits = b.Mul(column, OpOutput(op, 1));
+  TF_Output dlabels =
+      b.Mul(column, b.Neg(b.Op("LogSoftmax", {OpInput(op, 0)})));
   *dx = {dlogits, dlabels};
 }
 
 void SparseSoftmaxCrossEntropyGrad(GradBuilder& b, TF_Operation* op,
                                    const Outputs& dy, Outputs* dx) {
-  *dx = {b.Mul(LossColumn(b, dy[0]), Out(op, 1)), NoGradient()};
+  *dx = {b.Mul(LossColumn(b, dy[0]), OpOutput(op, 1)), NoGradient()};
 }
 
 void BiasAddGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
@@ -79,7 +73,7 @@ void BiasAddGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
 
 void L2LossGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                 Outputs* dx) {
-  *dx = {b.Mul(In(op, 0), dy[0])};
+  *dx = {b.Mul(OpInput(op, 0), dy[0])};
 }
 
 void CopyConvAttrs(TF_Operation* op, TF_OperationDescription* d) {
@@ -91,7 +85,7 @@ void CopyConvAttrs(TF_Operation* op, TF_OperationDescription* d) {
 
 void Conv2DGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                 Outputs* dx) {
-  TF_Output input = In(op, 0), filter = In(op, 1);
+  TF_Output input = OpInput(op, 0), filter = OpInput(op, 1);
   auto attrs = [op](TF_OperationDescription* d) { CopyConvAttrs(op, d); };
   *dx = {b.Op("Conv2DBackpropInput", {b.Shape(input), filter, dy[0]}, attrs),
          b.Op("Conv2DBackpropFilter", {input, b.Shape(filter), dy[0]}, attrs)};
@@ -106,13 +100,13 @@ void CopyPoolAttrs(TF_Operation* op, TF_OperationDescription* d) {
 
 void MaxPoolGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                  Outputs* dx) {
-  *dx = {b.Op("MaxPoolGrad", {In(op, 0), Out(op, 0), dy[0]},
+  *dx = {b.Op("MaxPoolGrad", {OpInput(op, 0), OpOutput(op, 0), dy[0]},
               [op](TF_OperationDescription* d) { CopyPoolAttrs(op, d); })};
 }
 
 void AvgPoolGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                  Outputs* dx) {
-  *dx = {b.Op("AvgPoolGrad", {b.Shape(In(op, 0)), dy[0]},
+  *dx = {b.Op("AvgPoolGrad", {b.Shape(OpInput(op, 0)), dy[0]},
               [op](TF_OperationDescription* d) { CopyPoolAttrs(op, d); })};
 }
 
