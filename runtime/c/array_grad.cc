@@ -35,22 +35,61 @@ void TransposeGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
   *dx = {b.Op("Transpose", {dy[0], inverse}), NoGradient()};
 }
 
-// The concatenation axis of ConcatV2 (last input) made non-negative.
+// Concatenations: values are inputs [first, first + n), the axis is input
+// `axis_input`; each value's gradient is its slice of dy.
+void ConcatGradHelper(GradBuilder& b, TF_Operation* op, const Outputs& dy,
+                      int first, int n, int axis_input, Outputs* dx) {
+  TF_Output axis = OpInput(op, axis_input);
+  if (GradBuilder::Type(axis) != TF_INT32) axis = b.Cast(axis, TF_INT32);
+  // A negative axis counts from the end.
+  axis = b.Op("FloorMod", {axis, b.Op("Rank", {OpInput(op, first)})});
+  std::vector<TF_Output> shapes;
+  for (int i = 0; i < n; ++i) shapes.push_back(b.Shape(OpInput(op, first + i)));
+  TF_Operation* offsets = b.AddOp("ConcatOffset", {{axis}, shapes});
+  dx->assign(TF_OperationNumInputs(op), NoGradient());
+  if (offsets == nullptr) return;
+  for (int i = 0; i < n; ++i) {
+    (*dx)[first + i] = b.Op("Slice", {dy[0], TF_Output{offsets, i}, shapes[i]});
+  }
+}
+
 void ConcatV2Grad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
                   Outputs* dx) {
   const int n = TF_OperationNumInputs(op) - 1;
-  TF_Output axis = OpInput(op, n);
-  if (GradBuilder::Type(axis) != TF_INT32) axis = b.Cast(axis, TF_INT32);
-  TF_Output rank = b.Op("Rank", {OpInput(op, 0)});
-  axis = b.Op("FloorMod", {axis, rank});
-  std::vector<TF_Output> shapes;
-  for (int i = 0; i < n; ++i) shapes.push_back(b.Shape(OpInput(op, i)));
-  TF_Operation* offsets = b.AddOp("ConcatOffset", {{axis}, shapes});
-  dx->assign(n + 1, NoGradient());
-  if (offsets == nullptr) return;
-  for (int i = 0; i < n; ++i) {
-    (*dx)[i] = b.Op("Slice", {dy[0], TF_Output{offsets, i}, shapes[i]});
+  ConcatGradHelper(b, op, dy, 0, n, n, dx);
+}
+
+void ConcatGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
+                Outputs* dx) {
+  ConcatGradHelper(b, op, dy, 1, TF_OperationNumInputs(op) - 1, 0, dx);
+}
+
+// Split / SplitV: the pieces' gradients concatenated back.
+TF_Output Unsplit(GradBuilder& b, const Outputs& dy, TF_Output axis) {
+  return TF_Output{b.AddOp("ConcatV2", {dy, {axis}}), 0};
+}
+
+void SplitGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
+               Outputs* dx) {
+  *dx = {NoGradient(), Unsplit(b, dy, OpInput(op, 0))};
+}
+
+void SplitVGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
+                Outputs* dx) {
+  *dx = {Unsplit(b, dy, OpInput(op, 2)), NoGradient(), NoGradient()};
+}
+
+// Pad(x, paddings): the part of dy that x became.
+void PadGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy, Outputs* dx) {
+  TF_Output x = OpInput(op, 0);
+  TF_Output paddings = OpInput(op, 1);
+  if (GradBuilder::Type(paddings) != TF_INT32) {
+    paddings = b.Cast(paddings, TF_INT32);
   }
+  TF_Output before = b.Op("Slice", {paddings, b.ConstInt32({0, 0}, false),
+                                    b.ConstInt32({-1, 1}, false)});
+  TF_Output begin = b.Reshape(before, b.ConstInt32({-1}, false));
+  *dx = {b.Op("Slice", {dy[0], begin, b.Shape(x)}), NoGradient()};
 }
 
 void PackGrad(GradBuilder& b, TF_Operation* op, const Outputs& dy,
@@ -208,7 +247,11 @@ REGISTER_GRADIENT("Reshape", ReshapeLikeInputGrad);
 REGISTER_GRADIENT("ExpandDims", ReshapeLikeInputGrad);
 REGISTER_GRADIENT("Squeeze", ReshapeLikeInputGrad);
 REGISTER_GRADIENT("Transpose", TransposeGrad);
+REGISTER_GRADIENT("Concat", ConcatGrad);
 REGISTER_GRADIENT("ConcatV2", ConcatV2Grad);
+REGISTER_GRADIENT("Split", SplitGrad);
+REGISTER_GRADIENT("SplitV", SplitVGrad);
+REGISTER_GRADIENT("Pad", PadGrad);
 REGISTER_GRADIENT("Pack", PackGrad);
 REGISTER_GRADIENT("Unpack", UnpackGrad);
 REGISTER_GRADIENT("Slice", SliceGrad);

@@ -255,7 +255,7 @@ void ExpectClose(const std::vector<double>& got,
 
 class GoldenGradientTest : public ::testing::TestWithParam<int> {};
 
-TEST(GoldenGradients, FileHasCases) { EXPECT_GE(LoadGoldens().size(), 60u); }
+TEST(GoldenGradients, FileHasCases) { EXPECT_GE(LoadGoldens().size(), 65u); }
 
 TEST_P(GoldenGradientTest, MatchesTensorFlowAndFiniteDifferences) {
   static const std::vector<GoldenCase>* cases =

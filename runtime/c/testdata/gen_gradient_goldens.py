@@ -156,6 +156,22 @@ def _():
     return [c, d], [(a, av), (b, bv)], [a, b]
 
 
+@case("split_and_splitv")
+def _():
+    x, xv = ph("x", values((2, 6)))
+    a, b, c = tf.split(x, 3, axis=1)
+    d, e = tf.split(x, [1, 5], axis=-1)
+    return [a * 2.0 + c, e], [(x, xv)], [x]
+
+
+@case("concat_v1_and_pad")
+def _():
+    a, av = ph("a", values((2, 3)))
+    b, bv = ph("b", values((1, 3)))
+    c = tf.raw_ops.Concat(concat_dim=0, values=[a, b])
+    return [tf.pad(c, [[1, 0], [2, 1]])], [(a, av), (b, bv)], [a, b]
+
+
 @case("unpack")
 def _():
     x, xv = ph("x", values((3, 2)))
