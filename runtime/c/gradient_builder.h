@@ -47,8 +47,8 @@ class GradBuilder {
   const absl::Status& status() const { return status_; }
   void Fail(absl::Status s);
 
-  // A new operation: each input is one tensor, or (when `lists` marks it)
-  // the tensors of one list argument.
+  // A new operation: each entry of `inputs` is one input argument, a
+  // single tensor or (several) the tensors of a list argument.
   TF_Operation* AddOp(const std::string& type,
                       const std::vector<std::vector<TF_Output>>& inputs,
                       const Attrs& attrs = nullptr);
@@ -75,12 +75,14 @@ class GradBuilder {
   }
   TF_Output Cast(TF_Output x, TF_DataType to);
   TF_Output Sum(TF_Output x, TF_Output axes, bool keep_dims);
-  // x summed down to the shape of `like` (undoing broadcasting).
-  // Gradients of a broadcasting binary op for its two inputs.
+  // The gradients dx, dy (either may be null: not wanted) of a
+  // broadcasting binary op's inputs x and y, from gx and gy of the
+  // broadcast shape: each summed over the dimensions its input was
+  // broadcast along and reshaped to that input's shape.
   void ReduceBroadcast(TF_Output x, TF_Output y, TF_Output gx, TF_Output gy,
                        TF_Output* dx, TF_Output* dy);
-  // The shape of `x` with the dimensions in `axes` set to 1 (what a
-  // reduction with keep_dims gives), int32.
+  // `input_shape` with the dimensions in `axes` (negative ones count from
+  // the end) set to 1: the shape a reduction with keep_dims gives. int32.
   TF_Output ReducedShape(TF_Output input_shape, TF_Output axes);
   // Adds `grads` (one tensor: itself; several: AddN).
   TF_Output AddN(const std::vector<TF_Output>& grads);

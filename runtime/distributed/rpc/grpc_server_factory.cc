@@ -1,11 +1,12 @@
 // The "grpc" server factory (runtime/distributed/server_lib.h): a
 // ServerDef's task served by a GrpcServer. Linking this registers it.
 //
-// The ServerDef must name job "worker" (GrpcServer's only job) with the
-// task's address among its tasks; the tasks' addresses, ordered by index,
-// are the cluster. TensorFlow's ServerDef.port (field 6, which our
-// ServerDef does not declare; read from the unknown fields) overrides the
-// port of the task's own address when non-zero. The GrpcServer is created
+// The ServerDef's cluster (any job names, TensorFlow's rules) becomes the
+// server's ClusterSpec and job_name/task_index its own task, which the
+// cluster must have (InvalidArgument otherwise). TensorFlow's
+// ServerDef.port (field 6, which our ServerDef does not declare; read from
+// the unknown fields) overrides the port of the task's own address when
+// non-zero. The GrpcServer is created
 // (bound and serving) by Start; Stop shuts it down with a 2 s grace and
 // releases Join.
 #include <map>
@@ -21,6 +22,7 @@
 #include "absl/time/time.h"
 #include "google/protobuf/unknown_field_set.h"
 #include "proto/cluster.pb.h"
+#include "runtime/distributed/rpc/cluster_spec.h"
 #include "runtime/distributed/rpc/grpc_server.h"
 #include "runtime/distributed/server_lib.h"
 
@@ -44,40 +46,34 @@ int PortOverride(const ServerDef& def) {
 
 absl::Status OptionsFromServerDef(const ServerDef& def,
                                   GrpcServer::Options* options) {
-  if (def.job_name() != "worker") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "ServerDef job_name '", def.job_name(),
-        "' is not supported: this runtime's gRPC servers serve job 'worker'"));
-  }
-  const JobDef* job = nullptr;
-  for (const JobDef& j : def.cluster().job()) {
-    if (j.name() == def.job_name()) job = &j;
-  }
-  if (job == nullptr || job->tasks().empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "ServerDef's cluster has no tasks for job '", def.job_name(), "'"));
-  }
-  const std::map<int, std::string> tasks(job->tasks().begin(),
-                                         job->tasks().end());
-  int expected = 0;
-  for (const auto& task : tasks) {
-    if (task.first != expected++) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "ServerDef's job '", def.job_name(),
-          "' must number its tasks 0..n-1; task ", expected - 1, " missing"));
+  for (const JobDef& job : def.cluster().job()) {
+    for (const auto& task : job.tasks()) {
+      absl::Status s =
+          options->cluster.AddTask(job.name(), task.first, task.second);
+      if (!s.ok()) return s;
     }
-    options->worker_addresses.push_back(task.second);
   }
-  if (def.task_index() < 0 ||
-      def.task_index() >= static_cast<int>(tasks.size())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("ServerDef task_index ", def.task_index(),
-                     " is not a task of job '", def.job_name(), "'"));
-  }
+  options->job_name = def.job_name();
   options->task_index = def.task_index();
+  std::string own;
+  absl::Status s =
+      options->cluster.FindTask(def.job_name(), def.task_index(), &own);
+  if (!s.ok()) return s;
   if (const int port = PortOverride(def); port != 0) {
-    std::string& own = options->worker_addresses[def.task_index()];
-    own = absl::StrCat(own.substr(0, own.rfind(':')), ":", port);
+    // Rebuild the cluster with this task's port replaced.
+    ClusterSpec cluster;
+    for (const auto& [job, tasks] : options->cluster.jobs()) {
+      for (const auto& [index, address] : tasks) {
+        const bool self = job == def.job_name() && index == def.task_index();
+        s = cluster.AddTask(
+            job, index,
+            self
+                ? absl::StrCat(address.substr(0, address.rfind(':')), ":", port)
+                : address);
+        if (!s.ok()) return s;
+      }
+    }
+    options->cluster = std::move(cluster);
   }
   return absl::OkStatus();
 }
@@ -120,10 +116,11 @@ class GrpcServerAdapter : public ServerInterface {
 
   std::string target() const override {
     absl::MutexLock l(&mu_);
-    return absl::StrCat("grpc://",
-                        server_ != nullptr
-                            ? server_->address()
-                            : options_.worker_addresses[options_.task_index]);
+    if (server_ != nullptr) return absl::StrCat("grpc://", server_->address());
+    std::string own;  // The task is in the cluster: checked at creation.
+    options_.cluster.FindTask(options_.job_name, options_.task_index, &own)
+        .IgnoreError();
+    return absl::StrCat("grpc://", own);
   }
 
  private:
