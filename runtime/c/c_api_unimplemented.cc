@@ -1,8 +1,8 @@
 // Entry points of TensorFlow's C API that this runtime does not provide
-// yet: API definition maps, filesystem plugins and resource handle
-// shapes. Each reports TF_UNIMPLEMENTED (or returns an empty
-// result) so programs that merely reference them still link and fail cleanly at
-// run time.
+// yet: API definition maps, filesystem plugins, the while-loop input hack
+// and resource handle shapes. Each reports TF_UNIMPLEMENTED (or returns an
+// empty result) so programs that merely reference them still link and fail
+// cleanly at run time.
 #include <string>
 
 #include "absl/status/status.h"
