@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
 
@@ -44,6 +46,17 @@ TF_Buffer TF_GetBuffer(TF_Buffer* buffer) {
 
 namespace stepflow {
 namespace c_api {
+
+std::string SerializeDeterministic(
+    const google::protobuf::MessageLite& message) {
+  std::string bytes;
+  google::protobuf::io::StringOutputStream stream(&bytes);
+  google::protobuf::io::CodedOutputStream out(&stream);
+  out.SetSerializationDeterministic(true);
+  message.SerializeToCodedStream(&out);
+  out.Trim();
+  return bytes;
+}
 
 void SetBufferBytes(const std::string& bytes, TF_Buffer* buffer) {
   if (buffer->data_deallocator != nullptr) {

@@ -1,7 +1,7 @@
 // TF_Function: a FunctionDef held by the caller, and the functions of a
 // graph's library (TF_GraphCopyFunction, TF_GraphNumFunctions,
-// TF_GraphGetFunctions). Building a function from a graph
-// (TF_GraphToFunction) is not provided yet (c_api_unimplemented.cc).
+// TF_GraphGetFunctions). Building a function from a graph is
+// c_api_graph_to_function.cc.
 //
 // Copying a function into a graph merges it into the graph's
 // FunctionDefLibrary by name: the same definition again is a no-op, a
@@ -17,10 +17,6 @@
 #include "proto/function.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
-
-struct TF_Function {
-  stepflow::FunctionDef fdef;
-};
 
 namespace stepflow {
 namespace c_api {
@@ -77,8 +73,8 @@ void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def,
                     "required"));
     return;
   }
-  stepflow::c_api::SetBufferBytes(func->fdef.SerializeAsString(),
-                                  output_func_def);
+  stepflow::c_api::SetBufferBytes(
+      stepflow::c_api::SerializeDeterministic(func->fdef), output_func_def);
   Set(status, absl::OkStatus());
 }
 

@@ -28,8 +28,10 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "google/protobuf/message_lite.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
+#include "proto/function.pb.h"
 #include "proto/graph.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/common/session.h"
@@ -173,6 +175,11 @@ struct TF_Graph {
   }
 };
 
+// A FunctionDef owned by the caller (TF_DeleteFunction).
+struct TF_Function {
+  stepflow::FunctionDef fdef;
+};
+
 struct TF_Session {
   std::unique_ptr<stepflow::Session> session;
   // The graph this session was created on (kept alive by the registration).
@@ -186,6 +193,11 @@ namespace c_api {
 
 // Sets `s` (if not null) to `status`.
 void Set(TF_Status* s, absl::Status status);
+
+// `message` serialized with map entries sorted by key (the same bytes for
+// the same message, as TensorFlow's serialized FunctionDefs are).
+std::string SerializeDeterministic(
+    const google::protobuf::MessageLite& message);
 
 // Replaces `buffer`'s bytes (freeing the old ones with its deallocator) by
 // a malloc'd copy of `bytes`, freed by TF_DeleteBuffer.

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/attr_value.pb.h"
+#include "proto/function.pb.h"
 #include "proto/graph.pb.h"
 #include "proto/op_def.pb.h"
 #include "proto/tensor_shape.pb.h"
@@ -164,6 +165,17 @@ TF_Operation* Finish(TF_OperationDescription* desc, TF_Status* status) {
   }
   const OpDef* op_def = graph->graph.op_registry()->LookUpOrNull(def.op());
   if (op_def == nullptr) {
+    for (const FunctionDef& f : graph->graph.library().function()) {
+      if (f.signature().name() != def.op()) continue;
+      // Graphs here hold calls only as PartitionedCall nodes (lowered by
+      // the sessions); TensorFlow would accept the direct call.
+      Set(status,
+          absl::UnimplementedError(absl::StrCat(
+              "Operation '", def.name(), "' calls library function '", def.op(),
+              "' directly, which this runtime does not support; call "
+              "it through PartitionedCall or StatefulPartitionedCall")));
+      return nullptr;
+    }
     // As TensorFlow's builder: InvalidArgument (an import says NotFound).
     Set(status, absl::InvalidArgumentError(absl::StrCat(
                     "Op type not registered '", def.op(),

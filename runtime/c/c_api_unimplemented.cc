@@ -1,9 +1,8 @@
 // Entry points of TensorFlow's C API that this runtime does not provide
-// yet: building functions from graphs, symbolic gradients, servers, API
-// definition maps, kernel registries, filesystem plugins and resource
-// handle shapes.
-// Each reports TF_UNIMPLEMENTED (or returns an empty result) so programs
-// that merely reference them still link and fail cleanly at run time.
+// yet: API definition maps, filesystem plugins, the while-loop input hack
+// and resource handle shapes. Each reports TF_UNIMPLEMENTED (or returns an
+// empty result) so programs that merely reference them still link and fail
+// cleanly at run time.
 #include <string>
 
 #include "absl/status/status.h"
@@ -23,69 +22,6 @@ void Unimplemented(TF_Status* status, const char* what) {
 }  // namespace
 
 extern "C" {
-
-void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny, TF_Output* x, int nx,
-                     TF_Output* dx, TF_Status* status, TF_Output* dy) {
-  TF_AddGradientsWithPrefix(g, nullptr, y, ny, x, nx, dx, status, dy);
-}
-
-void TF_AddGradientsWithPrefix(TF_Graph* g, const char* prefix, TF_Output* y,
-                               int ny, TF_Output* x, int nx, TF_Output* dx,
-                               TF_Status* status, TF_Output* dy) {
-  (void)g;
-  (void)prefix;
-  (void)y;
-  (void)ny;
-  (void)x;
-  (void)nx;
-  (void)dx;
-  (void)dy;
-  Unimplemented(status, "TF_AddGradients");
-}
-
-TF_Function* TF_GraphToFunction(const TF_Graph* fn_body, const char* fn_name,
-                                unsigned char append_hash_to_fn_name,
-                                int num_opers, const TF_Operation* const* opers,
-                                int ninputs, const TF_Output* inputs,
-                                int noutputs, const TF_Output* outputs,
-                                const char* const* output_names,
-                                const TF_FunctionOptions* opts,
-                                const char* description, TF_Status* status) {
-  (void)fn_body;
-  (void)fn_name;
-  (void)append_hash_to_fn_name;
-  (void)num_opers;
-  (void)opers;
-  (void)ninputs;
-  (void)inputs;
-  (void)noutputs;
-  (void)outputs;
-  (void)output_names;
-  (void)opts;
-  (void)description;
-  Unimplemented(status, "TF_GraphToFunction");
-  return nullptr;
-}
-
-}  // extern "C"
-
-extern "C" {
-
-TF_Function* TF_GraphToFunctionWithControlOutputs(
-    const TF_Graph* fn_body, const char* fn_name,
-    unsigned char append_hash_to_fn_name, int num_opers,
-    const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
-    int noutputs, const TF_Output* outputs, const char* const* output_names,
-    int ncontrol_outputs, const TF_Operation* const* control_outputs,
-    const char* const* control_output_names, const TF_FunctionOptions* opts,
-    const char* description, TF_Status* status) {
-  (void)ncontrol_outputs;
-  (void)control_outputs;
-  (void)control_output_names;
-  return TF_GraphToFunction(fn_body, fn_name, append_hash_to_fn_name, num_opers,
-                            opers, ninputs, inputs, noutputs, outputs,
-                            output_names, opts, description, status);
-}
 
 void TF_AddWhileInputHack(TF_Graph* graph, TF_Output new_src, TF_Operation* dst,
                           TF_Status* status) {
@@ -119,47 +55,6 @@ TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap* api_def_map, const char* name,
   Unimplemented(status, "TF_ApiDefMapGet");
   return nullptr;
 }
-
-TF_Buffer* TF_GetAllRegisteredKernels(TF_Status* status) {
-  Unimplemented(status, "TF_GetAllRegisteredKernels");
-  return nullptr;
-}
-
-TF_Buffer* TF_GetRegisteredKernelsForOp(const char* name, TF_Status* status) {
-  (void)name;
-  Unimplemented(status, "TF_GetRegisteredKernelsForOp");
-  return nullptr;
-}
-
-TF_Server* TF_NewServer(const void* proto, size_t proto_len,
-                        TF_Status* status) {
-  (void)proto;
-  (void)proto_len;
-  Unimplemented(status, "TF_NewServer");
-  return nullptr;
-}
-
-void TF_ServerStart(TF_Server* server, TF_Status* status) {
-  (void)server;
-  Unimplemented(status, "TF_ServerStart");
-}
-
-void TF_ServerStop(TF_Server* server, TF_Status* status) {
-  (void)server;
-  Unimplemented(status, "TF_ServerStop");
-}
-
-void TF_ServerJoin(TF_Server* server, TF_Status* status) {
-  (void)server;
-  Unimplemented(status, "TF_ServerJoin");
-}
-
-const char* TF_ServerTarget(TF_Server* server) {
-  (void)server;
-  return "";
-}
-
-void TF_DeleteServer(TF_Server* server) { (void)server; }
 
 void TF_RegisterFilesystemPlugin(const char* plugin_filename,
                                  TF_Status* status) {

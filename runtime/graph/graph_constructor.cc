@@ -116,7 +116,6 @@ class Importer {
   }
 
   absl::Status CheckLibrary() {
-    if (g_->num_op_nodes() == 0) return absl::OkStatus();
     for (const FunctionDef& f : gdef_.library().function()) {
       for (const FunctionDef& existing : g_->library().function()) {
         if (existing.signature().name() == f.signature().name() &&
@@ -518,11 +517,12 @@ class Importer {
       if (n->in_edges().empty()) g_->AddControlEdge(g_->source_node(), n);
       if (n->out_edges().empty()) g_->AddControlEdge(n, g_->sink_node());
     }
-    if (was_empty) {
-      g_->set_versions(gdef_.versions());
-      g_->set_library(gdef_.library());
-    } else if (gdef_.library().function_size() > 0 ||
-               gdef_.library().gradient_size() > 0) {
+    // A graph without op nodes takes the GraphDef's versions; functions
+    // are merged either way (a graph may hold functions before any node,
+    // e.g. after TF_GraphCopyFunction).
+    if (was_empty) g_->set_versions(gdef_.versions());
+    if (gdef_.library().function_size() > 0 ||
+        gdef_.library().gradient_size() > 0) {
       FunctionDefLibrary lib = g_->library();
       for (const FunctionDef& f : gdef_.library().function()) {
         bool present = false;
