@@ -351,7 +351,13 @@ class RunGraph {
     absl::Status s = NewSession(options, &session_);
     if (!s.ok()) return s;
     what_ = "creating the graph";
-    return session_->Create(graph_);
+    // What --init needs from the GraphDef is read now, so the GraphDef can
+    // go once the session has its own copy (a large graph is not held
+    // twice while it runs).
+    init_feeds_ = FeedsNeededBy(graph_, absl::GetFlag(FLAGS_init), feeds_);
+    s = session_->Create(graph_);
+    GraphDef().Swap(&graph_);
+    return s;
   }
 
   // --saved_model: the bundle's session and graph become this run's.
@@ -434,8 +440,7 @@ class RunGraph {
     const std::vector<std::string> init = absl::GetFlag(FLAGS_init);
     if (!init.empty()) {
       what_ = "running --init";
-      absl::Status s = session_->Run(FeedsNeededBy(graph_, init, feeds_), {},
-                                     init, &outputs_);
+      absl::Status s = session_->Run(init_feeds_, {}, init, &outputs_);
       if (!s.ok()) return s;
     }
     if (fetches_.empty() && targets_.empty()) {
@@ -518,8 +523,11 @@ class RunGraph {
   const std::vector<char*> positional_;
   std::string base_dir_;
   std::string what_;
+  // The graph as read; with --graph, emptied once the session is created.
   GraphDef graph_;
   Session::FeedList feeds_;
+  // The feeds --init depends on (the rest would be unused feeds).
+  Session::FeedList init_feeds_;
   std::vector<std::string> fetches_;
   // What reports and --output_dir call each fetch: its name, or with
   // --saved_model its signature output key.

@@ -26,7 +26,7 @@ struct ExecutorsAndKeys {
   std::map<std::string, int> fetch_index;
   DataTypeVector feed_types;
   DataTypeVector fetch_types;
-  std::vector<GraphDef> partition_graphs;
+  std::vector<std::string> partition_graphs;  // Serialized GraphDefs.
   // Partial runs only: the client graph (to check fetch computability).
   std::unique_ptr<Graph> client_graph;
 };
@@ -538,8 +538,11 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   if (run_metadata != nullptr) {
     if (stats != nullptr) stats->Finalize(run_metadata->mutable_step_stats());
     if (run_options.output_partition_graphs()) {
-      for (const GraphDef& p : ek.partition_graphs) {
-        *run_metadata->add_partition_graphs() = p;
+      for (const std::string& p : ek.partition_graphs) {
+        if (!run_metadata->add_partition_graphs()->ParseFromString(p)) {
+          return absl::InternalError(
+              "A partition graph could not be re-read for RunMetadata");
+        }
       }
     }
   }

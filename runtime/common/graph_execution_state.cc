@@ -14,19 +14,38 @@ namespace {
 
 // Imports `def` into a fresh graph (user graph: internal ops rejected),
 // with its function calls inlined and functional control flow lowered.
-absl::Status ImportUserGraph(const GraphDef& def, Graph* g) {
+// Consumes `def`.
+absl::Status ImportUserGraph(GraphDef def, Graph* g) {
   GraphConstructorOptions opts;
   opts.allow_internal_ops = false;
   opts.add_default_attributes = true;
   if (!HasFunctionalOps(def, g->op_registry())) {
-    return ConvertGraphDefToGraph(opts, def, g);
+    return ConvertGraphDefToGraph(opts, std::move(def), g);
   }
   GraphDef lowered;
   SF_RETURN_IF_ERROR(LowerFunctionalOps(def, g->op_registry(), &lowered));
-  return ConvertGraphDefToGraph(opts, lowered, g);
+  def = GraphDef();
+  return ConvertGraphDefToGraph(opts, std::move(lowered), g);
 }
 
 }  // namespace
+
+absl::Status GraphExecutionState::FromGraph(
+    const Options& options, const Graph& graph,
+    const FunctionDefLibrary& library,
+    std::unique_ptr<GraphExecutionState>* out) {
+  std::string bytes;
+  SF_RETURN_IF_ERROR(graph.ToSerializedGraphDef(library, &bytes));
+  out->reset(new GraphExecutionState(options, std::move(bytes)));
+  return absl::OkStatus();
+}
+
+absl::Status GraphExecutionState::GetOriginalGraphDef(GraphDef* out) const {
+  if (!out->ParseFromString(graph_def_bytes_)) {
+    return absl::InternalError("The session's graph could not be re-read");
+  }
+  return absl::OkStatus();
+}
 
 absl::Status GraphExecutionState::Create(
     Options options, const GraphDef& graph,
@@ -35,25 +54,24 @@ absl::Status GraphExecutionState::Create(
   SF_RETURN_IF_ERROR(ImportUserGraph(graph, &g));
   // Keep the user's GraphDef with defaults filled in (round-tripped through
   // the validated graph so every later import sees canonical NodeDefs).
-  GraphDef canonical;
-  g.ToGraphDef(&canonical);
-  canonical.mutable_library()->CopyFrom(graph.library());
-  out->reset(new GraphExecutionState(std::move(options), std::move(canonical)));
-  return absl::OkStatus();
+  return FromGraph(options, g, graph.library(), out);
 }
 
 absl::Status GraphExecutionState::Extend(
     const GraphDef& extension,
     std::unique_ptr<GraphExecutionState>* out) const {
+  GraphDef original;
+  SF_RETURN_IF_ERROR(GetOriginalGraphDef(&original));
+  const FunctionDefLibrary library = original.library();
   Graph g;
-  SF_RETURN_IF_ERROR(ImportUserGraph(graph_def_, &g));
+  SF_RETURN_IF_ERROR(ImportUserGraph(std::move(original), &g));
   GraphConstructorOptions opts;
   opts.allow_internal_ops = false;
   opts.add_default_attributes = true;
   if (HasFunctionalOps(extension, g.op_registry())) {
     // The extension's calls may use functions of either library.
     GraphDef with_library = extension;
-    *with_library.mutable_library() = graph_def_.library();
+    *with_library.mutable_library() = library;
     with_library.mutable_library()->MergeFrom(extension.library());
     GraphDef lowered;
     SF_RETURN_IF_ERROR(
@@ -63,14 +81,12 @@ absl::Status GraphExecutionState::Extend(
   } else {
     SF_RETURN_IF_ERROR(ImportGraphDef(opts, extension, &g));
   }
-  GraphDef merged;
-  g.ToGraphDef(&merged);
-  *merged.mutable_library() = graph_def_.library();
+  FunctionDefLibrary merged_library = library;
   if (extension.has_library()) {
-    merged.mutable_library()->MergeFrom(extension.library());
+    merged_library.MergeFrom(extension.library());
   }
-  std::unique_ptr<GraphExecutionState> next(
-      new GraphExecutionState(options_, std::move(merged)));
+  std::unique_ptr<GraphExecutionState> next;
+  SF_RETURN_IF_ERROR(FromGraph(options_, g, merged_library, &next));
   {
     absl::MutexLock l(&mu_);
     absl::MutexLock l2(&next->mu_);
@@ -83,7 +99,11 @@ absl::Status GraphExecutionState::Extend(
 absl::Status GraphExecutionState::BuildGraph(
     const BuildGraphOptions& opts, std::unique_ptr<ClientGraph>* out) {
   auto g = std::make_unique<Graph>();
-  SF_RETURN_IF_ERROR(ImportUserGraph(graph_def_, g.get()));
+  {
+    GraphDef original;
+    SF_RETURN_IF_ERROR(GetOriginalGraphDef(&original));
+    SF_RETURN_IF_ERROR(ImportUserGraph(std::move(original), g.get()));
+  }
 
   subgraph::RewriteGraphMetadata metadata;
   SF_RETURN_IF_ERROR(subgraph::RewriteGraphForExecution(

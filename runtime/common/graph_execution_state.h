@@ -75,16 +75,25 @@ class GraphExecutionState {
   absl::Status BuildGraph(const BuildGraphOptions& opts,
                           std::unique_ptr<ClientGraph>* out);
 
-  // The full graph, with attr defaults filled in.
-  const GraphDef& original_graph_def() const { return graph_def_; }
+  // The full graph, with attr defaults filled in (parsed anew each call).
+  absl::Status GetOriginalGraphDef(GraphDef* out) const;
   const Options& options() const { return options_; }
 
  private:
-  GraphExecutionState(Options options, GraphDef graph_def)
-      : options_(std::move(options)), graph_def_(std::move(graph_def)) {}
+  GraphExecutionState(Options options, std::string graph_def_bytes)
+      : options_(std::move(options)),
+        graph_def_bytes_(std::move(graph_def_bytes)) {}
+  // A state for `graph` with `library` (InvalidArgument if it cannot be
+  // serialized: over protobuf's 2 GB limit).
+  static absl::Status FromGraph(const Options& options, const Graph& graph,
+                                const FunctionDefLibrary& library,
+                                std::unique_ptr<GraphExecutionState>* out);
 
   const Options options_;
-  const GraphDef graph_def_;
+  // The full graph, serialized: held for the session's life, it costs its
+  // wire size (tens of bytes per node) rather than a parsed GraphDef's
+  // (hundreds), and is parsed only to build a new client graph or extend.
+  const std::string graph_def_bytes_;
 
   // Device assigned to each stateful node, by node name (sorted).
   mutable absl::Mutex mu_;

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "runtime/framework/status_macros.h"
 #include "runtime/graph/graph_constructor.h"
 #include "runtime/graph/partition.h"
@@ -31,7 +32,7 @@ absl::Status PartitionByDevice(const DeviceMgr* device_mgr, Graph* graph,
 // Imports one device's partition and builds its executor.
 absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
                                   const std::string& device_name,
-                                  const GraphDef& partition_def,
+                                  GraphDef partition_def,
                                   PartitionExecutor* out) {
   Device* device = nullptr;
   SF_RETURN_IF_ERROR(options.device_mgr->LookupDevice(device_name, &device));
@@ -39,7 +40,8 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
   GraphConstructorOptions gopts;
   gopts.allow_internal_ops = true;
   gopts.expect_device_spec = true;
-  SF_RETURN_IF_ERROR(ConvertGraphDefToGraph(gopts, partition_def, graph.get()));
+  SF_RETURN_IF_ERROR(
+      ConvertGraphDefToGraph(gopts, std::move(partition_def), graph.get()));
   for (Node* n : graph->op_nodes()) n->set_assigned_device_name(device_name);
 
   LocalExecutorParams params;
@@ -47,13 +49,14 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
   params.env = options.env;
   if (options.function_runtimes != nullptr) {
     params.function_library =
-        options.function_runtimes->ForDevice(device, partition_def.library());
+        options.function_runtimes->ForDevice(device, graph->library());
   }
   if (OpSegment* segment = options.op_segment) {
     params.create_shared_kernel = [segment, device](
                                       const NodeDef& ndef,
                                       std::shared_ptr<OpKernel>* kernel) {
-      return segment->GetOrCreateKernel(device, ndef, kernel);
+      return segment->GetOrCreateKernel(device, ndef, kernel,
+                                        /*ndef_outlives_kernel=*/true);
     };
   }
   out->device = device;
@@ -73,14 +76,22 @@ absl::Status BuildPartitionExecutors(
   while (!partitions.empty()) {
     auto it = partitions.begin();
     if (options.partition_graphs != nullptr) {
-      options.partition_graphs->push_back(it->second);
+      std::string bytes;
+      if (!it->second.SerializeToString(&bytes)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "The partition graph of ", it->first,
+            " is too large to serialize (a GraphDef is limited to 2 GB)"));
+      }
+      options.partition_graphs->push_back(std::move(bytes));
     }
-    PartitionExecutor item;
-    SF_RETURN_IF_ERROR(
-        NewPartitionExecutor(options, it->first, it->second, &item));
-    executors->push_back(std::move(item));
-    // Each partition's GraphDef goes as soon as its executor has its graph.
+    const std::string device_name = it->first;
+    GraphDef partition_def = std::move(it->second);
+    // Each partition's GraphDef goes into its executor's graph.
     partitions.erase(it);
+    PartitionExecutor item;
+    SF_RETURN_IF_ERROR(NewPartitionExecutor(
+        options, device_name, std::move(partition_def), &item));
+    executors->push_back(std::move(item));
   }
   return absl::OkStatus();
 }

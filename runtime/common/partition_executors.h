@@ -18,6 +18,7 @@
 #define STEPFLOW_RUNTIME_COMMON_PARTITION_EXECUTORS_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -48,8 +49,9 @@ struct PartitionExecutorsOptions {
   // device's runtime, which learns the partition's function library. Null
   // leaves call kernels without one (they fail with Internal).
   FunctionRuntimeSet* function_runtimes = nullptr;
-  // If set, receives each partition's GraphDef, in the executors' order.
-  std::vector<GraphDef>* partition_graphs = nullptr;
+  // If set, receives each partition's GraphDef, serialized (a tenth of a
+  // parsed one's memory), in the executors' order.
+  std::vector<std::string>* partition_graphs = nullptr;
 };
 
 // Fills `executors` (sorted by device name) for `graph`, whose op nodes all

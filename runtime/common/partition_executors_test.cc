@@ -164,7 +164,7 @@ TEST_F(PartitionExecutorsTest, OpSegmentErrorNamesTheNodeAndStoresNothing) {
 
 TEST_F(PartitionExecutorsTest, OneExecutorPerDeviceInNameOrder) {
   OpSegment segment;
-  std::vector<GraphDef> partition_graphs;
+  std::vector<std::string> partition_graphs;
   PartitionExecutorsOptions opts = Options(&segment);
   opts.partition_graphs = &partition_graphs;
   std::unique_ptr<Graph> graph =
@@ -178,9 +178,12 @@ TEST_F(PartitionExecutorsTest, OneExecutorPerDeviceInNameOrder) {
   EXPECT_EQ(executors[1].device, cpu1_);
   EXPECT_NE(executors[0].executor, nullptr);
   ASSERT_EQ(partition_graphs.size(), 2u);
-  ASSERT_EQ(partition_graphs[0].node_size(), 1);
-  EXPECT_EQ(partition_graphs[0].node(0).name(), "a");
-  EXPECT_EQ(partition_graphs[1].node(0).name(), "b");
+  GraphDef first, second;
+  ASSERT_TRUE(first.ParseFromString(partition_graphs[0]));
+  ASSERT_TRUE(second.ParseFromString(partition_graphs[1]));
+  ASSERT_EQ(first.node_size(), 1);
+  EXPECT_EQ(first.node(0).name(), "a");
+  EXPECT_EQ(second.node(0).name(), "b");
 }
 
 TEST_F(PartitionExecutorsTest, StatefulKernelsAreSharedAcrossBuilds) {

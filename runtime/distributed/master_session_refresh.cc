@@ -93,8 +93,9 @@ void MasterSession::RefreshedWorkers(
         }
         std::unique_ptr<GraphExecutionState> state;
         if (old_state != nullptr) {
-          absl::Status st = self->NewExecutionState(
-              *view, old_state->original_graph_def(), &state);
+          GraphDef original;
+          absl::Status st = old_state->GetOriginalGraphDef(&original);
+          if (st.ok()) st = self->NewExecutionState(*view, original, &state);
           if (!st.ok()) {
             self->FinishRefresh(st);
             return;

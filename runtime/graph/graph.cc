@@ -1,10 +1,13 @@
 #include "runtime/graph/graph.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/versions.h"
 
@@ -391,54 +394,95 @@ Node* Graph::FindNodeByName(absl::string_view name) const {
   return it == name_index_->by_name.end() ? nullptr : it->second;
 }
 
+void Graph::ToNodeDef(const Node* node, NodeDefScratch* scratch,
+                      NodeDef* def) const {
+  *def = node->def_;
+  def->clear_input();
+  if (!node->assigned_device_.empty()) {
+    def->set_device(node->assigned_device_);
+  }
+  std::vector<const Edge*>& data_inputs = scratch->data_inputs;
+  std::vector<const std::string*>& control_inputs = scratch->control_inputs;
+  data_inputs.assign(node->num_inputs(), nullptr);
+  control_inputs.clear();
+  for (const Edge* e : node->in_edges_) {
+    if (e->IsControlEdge()) {
+      if (e->src()->IsOp()) control_inputs.push_back(&e->src()->name());
+      continue;
+    }
+    int slot = e->dst_input();
+    if (slot >= static_cast<int>(data_inputs.size())) {
+      data_inputs.resize(slot + 1, nullptr);
+    }
+    if (slot >= 0 && data_inputs[slot] == nullptr) data_inputs[slot] = e;
+  }
+  for (const Edge* e : data_inputs) {
+    if (e == nullptr) continue;
+    if (e->src_output() == 0) {
+      def->add_input(e->src()->name());
+    } else {
+      def->add_input(absl::StrCat(e->src()->name(), ":", e->src_output()));
+    }
+  }
+  std::sort(control_inputs.begin(), control_inputs.end(),
+            [](const std::string* a, const std::string* b) { return *a < *b; });
+  control_inputs.erase(
+      std::unique(control_inputs.begin(), control_inputs.end(),
+                  [](const std::string* a, const std::string* b) {
+                    return *a == *b;
+                  }),
+      control_inputs.end());
+  for (const std::string* name : control_inputs) {
+    def->add_input(absl::StrCat("^", *name));
+  }
+}
+
 void Graph::ToGraphDef(GraphDef* graph_def) const {
   graph_def->Clear();
   *graph_def->mutable_versions() = versions_;
   *graph_def->mutable_library() = library_;
-  std::vector<const Edge*> data_inputs;
-  std::vector<const std::string*> control_inputs;
+  NodeDefScratch scratch;
   for (const Node* node : nodes_) {
     if (node == nullptr || !node->IsOp()) continue;
-    NodeDef* def = graph_def->add_node();
-    *def = node->def_;
-    def->clear_input();
-    if (!node->assigned_device_.empty()) {
-      def->set_device(node->assigned_device_);
-    }
-    data_inputs.assign(node->num_inputs(), nullptr);
-    control_inputs.clear();
-    for (const Edge* e : node->in_edges_) {
-      if (e->IsControlEdge()) {
-        if (e->src()->IsOp()) control_inputs.push_back(&e->src()->name());
-        continue;
-      }
-      int slot = e->dst_input();
-      if (slot >= static_cast<int>(data_inputs.size())) {
-        data_inputs.resize(slot + 1, nullptr);
-      }
-      if (slot >= 0 && data_inputs[slot] == nullptr) data_inputs[slot] = e;
-    }
-    for (const Edge* e : data_inputs) {
-      if (e == nullptr) continue;
-      if (e->src_output() == 0) {
-        def->add_input(e->src()->name());
-      } else {
-        def->add_input(absl::StrCat(e->src()->name(), ":", e->src_output()));
-      }
-    }
-    std::sort(
-        control_inputs.begin(), control_inputs.end(),
-        [](const std::string* a, const std::string* b) { return *a < *b; });
-    control_inputs.erase(
-        std::unique(control_inputs.begin(), control_inputs.end(),
-                    [](const std::string* a, const std::string* b) {
-                      return *a == *b;
-                    }),
-        control_inputs.end());
-    for (const std::string* name : control_inputs) {
-      def->add_input(absl::StrCat("^", *name));
-    }
+    ToNodeDef(node, &scratch, graph_def->add_node());
   }
+}
+
+absl::Status Graph::ToSerializedGraphDef(const FunctionDefLibrary& library,
+                                         std::string* out) const {
+  out->clear();
+  // GraphDef's fields, written one at a time: node = 1, library = 2,
+  // versions = 4 (proto/graph.proto).
+  constexpr uint32_t kNodeTag = (1 << 3) | 2;
+  constexpr uint32_t kLibraryTag = (2 << 3) | 2;
+  constexpr uint32_t kVersionsTag = (4 << 3) | 2;
+  {
+    google::protobuf::io::StringOutputStream stream(out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    auto write = [&coded](uint32_t tag, const google::protobuf::Message& m) {
+      const size_t size = m.ByteSizeLong();
+      coded.WriteVarint32(tag);
+      coded.WriteVarint32(static_cast<uint32_t>(size));
+      m.SerializeWithCachedSizes(&coded);
+    };
+    NodeDefScratch scratch;
+    NodeDef def;
+    for (const Node* node : nodes_) {
+      if (node == nullptr || !node->IsOp()) continue;
+      ToNodeDef(node, &scratch, &def);
+      write(kNodeTag, def);
+      if (coded.HadError() ||
+          coded.ByteCount() > std::numeric_limits<int32_t>::max()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "The graph (", num_op_nodes(),
+            " nodes) is too large to serialize: a GraphDef is limited to 2 "
+            "GB"));
+      }
+    }
+    write(kLibraryTag, library);
+    write(kVersionsTag, versions_);
+  }
+  return absl::OkStatus();
 }
 
 NodeDef Graph::TakeNodeDef(Node* node) {

@@ -243,6 +243,11 @@ class Graph {
   // inputs by slot ("src" or "src:N"), then control inputs ("^src") sorted
   // by source name; assigned devices are written to NodeDef.device when set.
   void ToGraphDef(GraphDef* graph_def) const;
+  // ToGraphDef's GraphDef with `library` as its library, serialized one
+  // node at a time (a large graph's GraphDef is never built whole).
+  // InvalidArgument past protobuf's 2 GB message limit.
+  absl::Status ToSerializedGraphDef(const FunctionDefLibrary& library,
+                                    std::string* out) const;
 
   // Moves `node`'s NodeDef out of the graph and returns it. The node keeps
   // its id, edges, types and assigned device, and FindNodeByName still
@@ -262,6 +267,14 @@ class Graph {
   void set_library(const FunctionDefLibrary& lib) { library_ = lib; }
 
  private:
+  // Reused across ToNodeDef calls.
+  struct NodeDefScratch {
+    std::vector<const Edge*> data_inputs;
+    std::vector<const std::string*> control_inputs;
+  };
+  // `node`'s NodeDef as ToGraphDef writes it.
+  void ToNodeDef(const Node* node, NodeDefScratch* scratch,
+                 NodeDef* def) const;
   Node* AllocateNode();
   void ReleaseNode(Node* node);
 

@@ -78,21 +78,34 @@ class Importer {
   Importer(const GraphConstructorOptions& opts, const GraphDef& gdef, Graph* g)
       : opts_(opts), gdef_(gdef), g_(g) {}
 
+  // Consuming import: the NodeDefs move out of `*gdef` (which keeps its
+  // versions and library but loses its nodes, whatever the outcome).
+  Importer(const GraphConstructorOptions& opts, GraphDef* gdef, Graph* g)
+      : opts_(opts), gdef_(*gdef), g_(g) {
+    pending_.resize(gdef->node_size());
+    for (int i = 0; i < gdef->node_size(); ++i) {
+      pending_[i].def = std::move(*gdef->mutable_node(i));
+    }
+    // Frees the moved-from NodeDefs too (clear_node would keep them).
+    google::protobuf::RepeatedPtrField<NodeDef>().Swap(gdef->mutable_node());
+    owns_node_defs_ = true;
+  }
+
   absl::Status Run() {
     absl::Status s = CheckVersions();
     if (!s.ok()) return s;
     s = CheckLibrary();
     if (!s.ok()) return s;
+    pending_.resize(num_nodes());
     s = CheckNames();
     if (!s.ok()) return s;
-    pending_.resize(gdef_.node_size());
     s = CheckOpsRegistered();
     if (!s.ok()) return s;
-    for (int i = 0; i < gdef_.node_size(); ++i) {
+    for (int i = 0; i < num_nodes(); ++i) {
       s = PrepareNode(i);
       if (!s.ok()) return s;
     }
-    for (int i = 0; i < gdef_.node_size(); ++i) {
+    for (int i = 0; i < num_nodes(); ++i) {
       s = ResolveInputs(i);
       if (!s.ok()) return s;
     }
@@ -102,6 +115,15 @@ class Importer {
   }
 
  private:
+  int num_nodes() const {
+    return owns_node_defs_ ? static_cast<int>(pending_.size())
+                           : gdef_.node_size();
+  }
+  // The i-th NodeDef as the GraphDef gave it (before PrepareNode).
+  const NodeDef& node(int i) const {
+    return owns_node_defs_ ? pending_[i].def : gdef_.node(i);
+  }
+
   absl::Status CheckVersions() {
     absl::Status s = CheckGraphDefVersions(gdef_.versions());
     if (!s.ok()) return absl::InvalidArgumentError(s.message());
@@ -130,9 +152,9 @@ class Importer {
   }
 
   absl::Status CheckNames() {
-    index_.reserve(gdef_.node_size());
-    for (int i = 0; i < gdef_.node_size(); ++i) {
-      const std::string& name = gdef_.node(i).name();
+    index_.reserve(num_nodes());
+    for (int i = 0; i < num_nodes(); ++i) {
+      const std::string& name = node(i).name();
       absl::Status s = CheckNodeName(name, opts_.allow_internal_ops);
       if (!s.ok()) return s;
       if (g_->FindNodeByName(name) != nullptr) {
@@ -174,8 +196,8 @@ class Importer {
       uses->push_back(Use{key, node.name(), node.op(), 1});
     };
     const OpRegistry* ops = g_->op_registry();
-    for (int i = 0; i < gdef_.node_size(); ++i) {
-      const NodeDef& node = gdef_.node(i);
+    for (int i = 0; i < num_nodes(); ++i) {
+      const NodeDef& node = this->node(i);
       const std::string& op = node.op();
       // A disallowed internal op is reported as such by PrepareNode.
       if (!opts_.allow_internal_ops && !op.empty() && op[0] == '_') continue;
@@ -299,7 +321,7 @@ class Importer {
 
   absl::Status PrepareNode(int i) {
     Pending& p = pending_[i];
-    p.def = gdef_.node(i);
+    if (!owns_node_defs_) p.def = gdef_.node(i);
     const std::string& name = p.def.name();
     const std::string& op = p.def.op();
 
@@ -547,8 +569,12 @@ class Importer {
   const GraphDef& gdef_;
   Graph* const g_;
   std::vector<Pending> pending_;
-  // Name -> index in the GraphDef (views of gdef_'s names, which outlive
-  // the importer); looked up only, never iterated.
+  // Whether pending_[i].def came from the GraphDef by move (and gdef_ has
+  // no nodes left).
+  bool owns_node_defs_ = false;
+  // Name -> index in the GraphDef (views of the names in gdef_, or in
+  // pending_ when it owns the NodeDefs; both outlive every lookup, which
+  // all happen before Commit); looked up only, never iterated.
   absl::flat_hash_map<absl::string_view, int> index_;
 };
 
@@ -562,6 +588,17 @@ absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
         g->num_op_nodes(), " op nodes"));
   }
   return Importer(opts, gdef, g).Run();
+}
+
+absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
+                                    GraphDef&& gdef, Graph* g) {
+  if (g->num_op_nodes() != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "ConvertGraphDefToGraph requires an empty graph; this one has ",
+        g->num_op_nodes(), " op nodes"));
+  }
+  GraphDef consumed = std::move(gdef);
+  return Importer(opts, &consumed, g).Run();
 }
 
 absl::Status ImportGraphDef(const GraphConstructorOptions& opts,

@@ -62,6 +62,12 @@ struct GraphConstructorOptions {
 absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
                                     const GraphDef& gdef, Graph* g);
 
+// As above, but consumes `gdef`: its NodeDefs move into the graph instead of
+// being copied, so a large graph's NodeDefs are never held twice. `gdef` is
+// left empty whatever the outcome.
+absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
+                                    GraphDef&& gdef, Graph* g);
+
 // Imports `gdef` into `g`, which may already hold nodes: new nodes may take
 // inputs from existing ones; re-using an existing name is InvalidArgument.
 // If `g` has no op nodes it takes the GraphDef's versions; otherwise the
