@@ -50,14 +50,12 @@ absl::Status ReshapeShape(InferenceContext* c) {
             " elements to shape ", c->DebugString(out), " (",
             c->DebugString(known_out), " elements)"));
       }
-    } else if (in_unknown < 0 && out_unknown >= 0 &&
-               c->Value(known_out) > 0) {
+    } else if (in_unknown < 0 && out_unknown >= 0 && c->Value(known_out) > 0) {
       DimensionHandle inferred;
       SF_RETURN_IF_ERROR(
           c->Divide(known_in, c->Value(known_out), true, &inferred));
       SF_RETURN_IF_ERROR(c->ReplaceDim(out, out_unknown, inferred, &out));
-    } else if (in_unknown >= 0 && out_unknown < 0 &&
-               c->Value(known_in) != 0) {
+    } else if (in_unknown >= 0 && out_unknown < 0 && c->Value(known_in) != 0) {
       DimensionHandle inferred;
       SF_RETURN_IF_ERROR(
           c->Divide(known_out, c->Value(known_in), true, &inferred));
@@ -86,8 +84,7 @@ absl::Status SliceShape(InferenceContext* c) {
   const Tensor* begin = c->input_tensor(1);
   const Tensor* sizes = c->input_tensor(2);
   if (sizes != nullptr) {
-    SF_RETURN_IF_ERROR(c->WithRank(begin_shape, sizes->NumElements(),
-                                   &begin_shape));
+    SF_RETURN_IF_ERROR(c->WithRank(begin_shape, sizes->dims(), &begin_shape));
     std::vector<DimensionHandle> dims;
     for (int64_t i = 0; i < sizes->NumElements(); ++i) {
       int64_t size;
@@ -101,8 +98,7 @@ absl::Status SliceShape(InferenceContext* c) {
         if (size < 0) {
           return absl::InvalidArgumentError(absl::StrCat(
               "Out of bounds slicing on dimension ", i, " of length ",
-              c->Value(dim), ": sizes vector cannot be < -1, but was ",
-              size));
+              c->Value(dim), ": sizes vector cannot be < -1, but was ", size));
         }
         dims.push_back(c->MakeDim(size));
       } else {
@@ -119,8 +115,6 @@ absl::Status SliceShape(InferenceContext* c) {
   ShapeHandle sizes_value;
   SF_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(2, &sizes_value));
   if (c->RankKnown(sizes_value)) {
-    SF_RETURN_IF_ERROR(
-        c->WithRank(begin_shape, c->Rank(sizes_value), &begin_shape));
     c->set_output(0, sizes_value);
     return absl::OkStatus();
   }
@@ -324,8 +318,8 @@ absl::Status StridedSliceShape(InferenceContext* c) {
   const Tensor* end = c->input_tensor(2);
   std::vector<int64_t> final_dims;
   SF_RETURN_IF_ERROR(StridedSliceFinalShape(
-      c, input_dims, begin, end, *strides, begin_mask, end_mask,
-      ellipsis_mask, new_axis_mask, shrink_mask, &final_dims));
+      c, input_dims, begin, end, *strides, begin_mask, end_mask, ellipsis_mask,
+      new_axis_mask, shrink_mask, &final_dims));
   ShapeHandle out;
   SF_RETURN_IF_ERROR(
       c->MakeShapeFromPartialTensorShape(PartialTensorShape(final_dims), &out));

@@ -50,8 +50,7 @@ absl::Status UnchangedShapeWithRank(InferenceContext* c, int32_t rank) {
   return absl::OkStatus();
 }
 
-absl::Status UnchangedShapeWithRankAtLeast(InferenceContext* c,
-                                           int32_t rank) {
+absl::Status UnchangedShapeWithRankAtLeast(InferenceContext* c, int32_t rank) {
   ShapeHandle out;
   SF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), rank, &out));
   c->set_output(0, out);
@@ -72,17 +71,23 @@ absl::Status MergeBothInputsShapeFn(InferenceContext* c) {
   return absl::OkStatus();
 }
 
-absl::Status MergeAllInputsShapeFn(InferenceContext* c) {
-  ShapeHandle cur = c->input(c->num_inputs() - 1);
+absl::Status MergeAllInputs(InferenceContext* c, ShapeHandle* out) {
+  *out = c->input(c->num_inputs() - 1);
   for (int i = c->num_inputs() - 2; i >= 0; --i) {
-    absl::Status s = c->Merge(c->input(i), cur, &cur);
+    absl::Status s = c->Merge(c->input(i), *out, out);
     if (!s.ok()) {
       return absl::Status(
           s.code(), absl::StrCat(s.message(), "\n\tFrom merging shape ", i,
                                  " with other shapes."));
     }
   }
-  c->set_output(0, cur);
+  return absl::OkStatus();
+}
+
+absl::Status MergeAllInputsShapeFn(InferenceContext* c) {
+  ShapeHandle out;
+  SF_RETURN_IF_ERROR(MergeAllInputs(c, &out));
+  c->set_output(0, out);
   return absl::OkStatus();
 }
 
@@ -414,17 +419,15 @@ absl::Status MakeDimForScalarInputWithNegativeIndexing(InferenceContext* c,
       return absl::OkStatus();
     }
     if (v + input_rank < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Dimension size, given by scalar input ", v,
-                       " must be in range [-", input_rank, ", ", input_rank,
-                       ")"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Dimension size, given by scalar input ", v, " must be in range [-",
+          input_rank, ", ", input_rank, ")"));
     }
     v += input_rank;
   } else if (input_rank >= 0 && v >= input_rank) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Dimension size, given by scalar input ", v,
-                     " must be in range [-", input_rank, ", ", input_rank,
-                     ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Dimension size, given by scalar input ", v, " must be in range [-",
+        input_rank, ", ", input_rank, ")"));
   }
   *out = c->MakeDim(v);
   return absl::OkStatus();

@@ -28,6 +28,9 @@ absl::Status UnchangedShapeWithRankAtLeast(InferenceContext* c, int32_t rank);
 absl::Status UnchangedShapeWithRankAtMost(InferenceContext* c, int32_t rank);
 // Output 0 is inputs 0 and 1 merged (ReluGrad, Assign, ...).
 absl::Status MergeBothInputsShapeFn(InferenceContext* c);
+// Every input merged, last to first; a failure names the input
+// ("From merging shape 0 with other shapes.").
+absl::Status MergeAllInputs(InferenceContext* c, ShapeHandle* out);
 // Output 0 is every input merged (AddN).
 absl::Status MergeAllInputsShapeFn(InferenceContext* c);
 
@@ -71,15 +74,11 @@ absl::Status StridedSliceShape(InferenceContext* c);
 
 // The windowed output size of a convolution or pooling along one
 // dimension; `padding` is "VALID", "SAME" or "EXPLICIT".
-absl::Status GetWindowedOutputSizeFromDims(InferenceContext* c,
-                                           DimensionHandle input_size,
-                                           DimensionOrConstant filter_size,
-                                           int64_t dilation_rate,
-                                           int64_t stride,
-                                           const std::string& padding,
-                                           int64_t padding_before,
-                                           int64_t padding_after,
-                                           DimensionHandle* output_size);
+absl::Status GetWindowedOutputSizeFromDims(
+    InferenceContext* c, DimensionHandle input_size,
+    DimensionOrConstant filter_size, int64_t dilation_rate, int64_t stride,
+    const std::string& padding, int64_t padding_before, int64_t padding_after,
+    DimensionHandle* output_size);
 // The scalar input `idx` as an axis into a shape of `input_rank` (negative
 // values count from the end); unknown when not constant.
 absl::Status MakeDimForScalarInputWithNegativeIndexing(InferenceContext* c,

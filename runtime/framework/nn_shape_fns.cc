@@ -50,15 +50,11 @@ absl::Status CheckFourValues(InferenceContext* c, const std::string& attr,
 
 }  // namespace
 
-absl::Status GetWindowedOutputSizeFromDims(InferenceContext* c,
-                                           DimensionHandle input_size,
-                                           DimensionOrConstant filter_size,
-                                           int64_t dilation_rate,
-                                           int64_t stride,
-                                           const std::string& padding,
-                                           int64_t padding_before,
-                                           int64_t padding_after,
-                                           DimensionHandle* output_size) {
+absl::Status GetWindowedOutputSizeFromDims(
+    InferenceContext* c, DimensionHandle input_size,
+    DimensionOrConstant filter_size, int64_t dilation_rate, int64_t stride,
+    const std::string& padding, int64_t padding_before, int64_t padding_after,
+    DimensionHandle* output_size) {
   if (stride <= 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("Stride must be > 0, but got ", stride));
@@ -151,8 +147,7 @@ absl::Status ConvShape(InferenceContext* c, bool depthwise) {
   std::vector<int64_t> strides, dilations = {1, 1, 1, 1};
   SF_RETURN_IF_ERROR(CheckFourValues(c, "strides", "stride", &strides));
   if (c->GetAttr("dilations") != nullptr) {
-    SF_RETURN_IF_ERROR(
-        CheckFourValues(c, "dilations", "dilation", &dilations));
+    SF_RETURN_IF_ERROR(CheckFourValues(c, "dilations", "dilation", &dilations));
   }
   DimensionHandle batch = c->Dim(input, l.n);
   DimensionHandle in_rows = c->Dim(input, l.h);
@@ -173,10 +168,9 @@ absl::Status ConvShape(InferenceContext* c, bool depthwise) {
         return absl::InvalidArgumentError("Depth of filter must not be 0");
       }
       if (in % fin != 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Depth of input (", in,
-                         ") is not a multiple of input depth of filter (", fin,
-                         ")"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Depth of input (", in,
+            ") is not a multiple of input depth of filter (", fin, ")"));
       }
       const int64_t groups = in / fin;
       if (in != fin && c->ValueKnown(out_depth) &&
@@ -197,12 +191,12 @@ absl::Status ConvShape(InferenceContext* c, bool depthwise) {
   ExplicitPadding(explicit_paddings, l.h, &rb, &ra);
   ExplicitPadding(explicit_paddings, l.w, &cb, &ca);
   DimensionHandle out_rows, out_cols;
-  SF_RETURN_IF_ERROR(GetWindowedOutputSizeFromDims(
-      c, in_rows, filter_rows, dilations[l.h], strides[l.h], padding, rb, ra,
-      &out_rows));
-  SF_RETURN_IF_ERROR(GetWindowedOutputSizeFromDims(
-      c, in_cols, filter_cols, dilations[l.w], strides[l.w], padding, cb, ca,
-      &out_cols));
+  SF_RETURN_IF_ERROR(GetWindowedOutputSizeFromDims(c, in_rows, filter_rows,
+                                                   dilations[l.h], strides[l.h],
+                                                   padding, rb, ra, &out_rows));
+  SF_RETURN_IF_ERROR(GetWindowedOutputSizeFromDims(c, in_cols, filter_cols,
+                                                   dilations[l.w], strides[l.w],
+                                                   padding, cb, ca, &out_cols));
   c->set_output(0, MakeNhwc(c, l, batch, out_rows, out_cols, out_depth));
   return absl::OkStatus();
 }
@@ -248,12 +242,17 @@ absl::Status MaxPoolShape(InferenceContext* c) { return PoolShape(c); }
 
 absl::Status AvgPoolShape(InferenceContext* c) { return PoolShape(c); }
 
-absl::Status FusedBatchNormShape(InferenceContext* c) {
+namespace {
+
+// The rank follows the data format: 5 for NDHWC/NCDHW, else 4.
+absl::Status BatchNormShape(InferenceContext* c) {
   std::string format;
   SF_RETURN_IF_ERROR(GetDataFormat(c, &format));
-  const int channel = LayoutOf(format).c;
+  const int rank = format == "NDHWC" || format == "NCDHW" ? 5 : 4;
   ShapeHandle x;
-  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &x));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), rank, &x));
+  const bool channels_first = format == "NCHW" || format == "NCDHW";
+  const int channel = channels_first ? 1 : rank - 1;
   bool is_training = true;
   SF_RETURN_IF_ERROR(c->GetAttr("is_training", &is_training));
   float avg_factor = 1.0f;
@@ -275,8 +274,14 @@ absl::Status FusedBatchNormShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+}  // namespace
+
+absl::Status FusedBatchNormShape(InferenceContext* c) {
+  return BatchNormShape(c);
+}
+
 absl::Status FusedBatchNormV3Shape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(FusedBatchNormShape(c));
+  SF_RETURN_IF_ERROR(BatchNormShape(c));
   if (c->num_outputs() > 5) c->set_output(5, c->UnknownShape());
   return absl::OkStatus();
 }
@@ -291,8 +296,7 @@ absl::Status FusedBatchNormGradShape(InferenceContext* c) {
   bool is_training = true;
   SF_RETURN_IF_ERROR(c->GetAttr("is_training", &is_training));
   DimensionHandle channel_dim = c->Dim(y_backprop, channel);
-  SF_RETURN_IF_ERROR(
-      c->Merge(channel_dim, c->Dim(x, channel), &channel_dim));
+  SF_RETURN_IF_ERROR(c->Merge(channel_dim, c->Dim(x, channel), &channel_dim));
   for (int i = 2; i < 5; ++i) {
     ShapeHandle vec;
     SF_RETURN_IF_ERROR(c->WithRank(c->input(i), 1, &vec));

@@ -45,8 +45,8 @@ absl::Status OpRegistry::Register(const OpDef& op_def,
     return absl::AlreadyExistsError(
         absl::StrCat("Op with name '", op_def.name(), "' already registered"));
   }
-  ops_.emplace(op_def.name(), std::make_unique<Registration>(Registration{
-                                  op_def, std::move(shape_fn)}));
+  ops_.emplace(op_def.name(), std::make_unique<Registration>(
+                                  Registration{op_def, std::move(shape_fn)}));
   return absl::OkStatus();
 }
 

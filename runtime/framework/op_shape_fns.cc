@@ -133,12 +133,21 @@ absl::Status AssignShape(InferenceContext* c) {
 absl::Status ApplyShape(InferenceContext* c) {
   // Scalars by name; the update tensors merge with var.
   static const char* const kScalars[] = {
-      "alpha", "lr",    "l1",      "l2",      "lr_power", "beta1_power",
-      "beta2_power", "beta1", "beta2", "epsilon", "rho",      "momentum",
-      "decay", "global_step", "sign_decay", "logbase"};
-  static const char* const kLikeVar[] = {"delta", "grad", "accum", "m", "v",
-                                         "ms",    "mom",  "mg",    "linear",
-                                         "vhat",  "accum_update",
+      "alpha",    "lr",          "l1",          "l2",
+      "lr_power", "beta1_power", "beta2_power", "beta1",
+      "beta2",    "epsilon",     "rho",         "momentum",
+      "decay",    "global_step", "sign_decay",  "logbase"};
+  static const char* const kLikeVar[] = {"delta",
+                                         "grad",
+                                         "accum",
+                                         "m",
+                                         "v",
+                                         "ms",
+                                         "mom",
+                                         "mg",
+                                         "linear",
+                                         "vhat",
+                                         "accum_update",
                                          "gradient_accumulator",
                                          "gradient_squared_accumulator"};
   std::vector<ShapeHandle> var;
@@ -151,7 +160,8 @@ absl::Status ApplyShape(InferenceContext* c) {
     SF_RETURN_IF_ERROR(c->input(arg.name(), &in));
     if (in.empty()) continue;
     for (const char* name : kScalars) {
-      if (arg.name() == name) SF_RETURN_IF_ERROR(c->WithRank(in[0], 0, &unused));
+      if (arg.name() == name)
+        SF_RETURN_IF_ERROR(c->WithRank(in[0], 0, &unused));
     }
     for (const char* name : kLikeVar) {
       if (arg.name() == name) SF_RETURN_IF_ERROR(c->Merge(s, in[0], &s));
@@ -174,15 +184,8 @@ absl::Status ShapeNShape(InferenceContext* c) {
 }
 
 absl::Status PackShape(InferenceContext* c) {
-  ShapeHandle cur = c->input(c->num_inputs() - 1);
-  for (int i = c->num_inputs() - 2; i >= 0; --i) {
-    absl::Status s = c->Merge(c->input(i), cur, &cur);
-    if (!s.ok()) {
-      return absl::Status(
-          s.code(), absl::StrCat(s.message(), "\n\tFrom merging shape ", i,
-                                 " with other shapes."));
-    }
-  }
+  ShapeHandle cur;
+  SF_RETURN_IF_ERROR(MergeAllInputs(c, &cur));
   if (!c->RankKnown(cur)) return UnknownShape(c);
   const int32_t rank = c->Rank(cur);
   int32_t axis;
@@ -202,7 +205,8 @@ absl::Status UnpackShape(InferenceContext* c) {
     int32_t axis;
     SF_RETURN_IF_ERROR(AxisForPackUnpack(c, c->Rank(s), &axis));
     DimensionHandle unused;
-    SF_RETURN_IF_ERROR(c->WithValue(c->Dim(s, axis), c->num_outputs(), &unused));
+    SF_RETURN_IF_ERROR(
+        c->WithValue(c->Dim(s, axis), c->num_outputs(), &unused));
     ShapeHandle before, after;
     SF_RETURN_IF_ERROR(c->Subshape(s, 0, axis, &before));
     SF_RETURN_IF_ERROR(c->Subshape(s, axis + 1, &after));
@@ -217,8 +221,8 @@ absl::Status UnpackShape(InferenceContext* c) {
 absl::Status SplitShape(InferenceContext* c) {
   ShapeHandle input = c->input(1);
   DimensionHandle split_dim;
-  SF_RETURN_IF_ERROR(
-      MakeDimForScalarInputWithNegativeIndexing(c, 0, c->Rank(input), &split_dim));
+  SF_RETURN_IF_ERROR(MakeDimForScalarInputWithNegativeIndexing(
+      c, 0, c->Rank(input), &split_dim));
   const int num_split = c->num_outputs();
   ShapeHandle out;
   if (!c->ValueKnown(split_dim)) {
@@ -245,8 +249,8 @@ absl::Status SplitShape(InferenceContext* c) {
 absl::Status SplitVShape(InferenceContext* c) {
   ShapeHandle input = c->input(0);
   DimensionHandle split_dim;
-  SF_RETURN_IF_ERROR(
-      MakeDimForScalarInputWithNegativeIndexing(c, 2, c->Rank(input), &split_dim));
+  SF_RETURN_IF_ERROR(MakeDimForScalarInputWithNegativeIndexing(
+      c, 2, c->Rank(input), &split_dim));
   const int n = c->num_outputs();
   const int32_t rank = c->Rank(input);
   const Tensor* sizes = c->input_tensor(1);
@@ -524,9 +528,9 @@ absl::Status GatherV2Shape(InferenceContext* c) {
   const Tensor* axis_t = c->input_tensor(2);
   if (axis_t == nullptr) {
     if (c->RankKnown(params) && c->RankKnown(indices)) {
-      c->set_output(0, c->UnknownShapeOfRank(c->Rank(params) +
-                                             c->Rank(indices) - 1 -
-                                             batch_dims));
+      c->set_output(
+          0, c->UnknownShapeOfRank(c->Rank(params) + c->Rank(indices) - 1 -
+                                   batch_dims));
     } else {
       c->set_output(0, c->UnknownShape());
     }
@@ -536,7 +540,8 @@ absl::Status GatherV2Shape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(c->GetScalarFromTensor(axis_t, &axis));
   SF_RETURN_IF_ERROR(
       c->WithRankAtLeast(params, axis < 0 ? -axis : axis + 1, &unused));
-  SF_RETURN_IF_ERROR(c->WithRankAtLeast(indices, std::abs(batch_dims), &unused));
+  SF_RETURN_IF_ERROR(
+      c->WithRankAtLeast(indices, std::abs(batch_dims), &unused));
   if (batch_dims < 0) batch_dims += c->Rank(indices);
   SF_RETURN_IF_ERROR(c->WithRankAtLeast(params, batch_dims + 1, &unused));
   ShapeHandle outer, inner, out;
@@ -583,8 +588,8 @@ absl::Status RangeShape(InferenceContext* c) {
   for (int i = 0; i < 3; ++i) {
     absl::Status s = c->WithRank(c->input(i), 0, &unused);
     if (!s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(s.message(), "\n\tfor '",
-                                                 kNames[i], "'"));
+      return absl::Status(
+          s.code(), absl::StrCat(s.message(), "\n\tfor '", kNames[i], "'"));
     }
   }
   const Tensor* start = c->input_tensor(0);
@@ -596,22 +601,27 @@ absl::Status RangeShape(InferenceContext* c) {
   }
   auto value = [](const Tensor* t) -> double {
     switch (t->dtype()) {
-      case DT_INT32: return t->flat<int32_t>()(0);
-      case DT_INT64: return static_cast<double>(t->flat<int64_t>()(0));
-      case DT_FLOAT: return t->flat<float>()(0);
-      case DT_DOUBLE: return t->flat<double>()(0);
-      default: return 0;
+      case DT_INT32:
+        return t->flat<int32_t>()(0);
+      case DT_INT64:
+        return static_cast<double>(t->flat<int64_t>()(0));
+      case DT_FLOAT:
+        return t->flat<float>()(0);
+      case DT_DOUBLE:
+        return t->flat<double>()(0);
+      default:
+        return 0;
     }
   };
   const double s = value(start), l = value(limit), d = value(delta);
   if (d == 0) return absl::InvalidArgumentError("Requires delta != 0");
   if (d > 0 && s > l) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Requires start <= limit when delta > 0: ", s, "/", l));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Requires start <= limit when delta > 0: ", s, "/", l));
   }
   if (d < 0 && s < l) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Requires start >= limit when delta < 0: ", s, "/", l));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Requires start >= limit when delta < 0: ", s, "/", l));
   }
   int64_t size;
   if (start->dtype() == DT_INT32 || start->dtype() == DT_INT64) {
@@ -662,6 +672,141 @@ absl::Status TopKV2Shape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(c->Concatenate(s, c->Vector(k), &s));
   c->set_output(0, s);
   c->set_output(1, s);
+  return absl::OkStatus();
+}
+
+absl::Status ConcatOffsetShape(InferenceContext* c) {
+  for (int i = 1; i < c->num_inputs() && i - 1 < c->num_outputs(); ++i) {
+    c->set_output(i - 1, c->input(i));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ShapeFromInputTensorRank4(InferenceContext* c, int input) {
+  ShapeHandle s;
+  SF_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(input, &s));
+  SF_RETURN_IF_ERROR(c->WithRank(s, 4, &s));
+  c->set_output(0, s);
+  return absl::OkStatus();
+}
+
+absl::Status StridedSliceGradShape(InferenceContext* c) {
+  ShapeHandle out;
+  SF_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &out));
+  c->set_output(0, out);
+  return absl::OkStatus();
+}
+
+absl::Status ResizeShape(InferenceContext* c) {
+  ShapeHandle input, size;
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &size));
+  DimensionHandle unused;
+  SF_RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 2, &unused));
+  DimensionHandle height = c->UnknownDim(), width = c->UnknownDim();
+  const Tensor* t = c->input_tensor(1);
+  if (t != nullptr) {
+    if (t->dtype() != DT_INT32) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Bad size input type for SetOutputToSizedImage: Expected DT_INT32 "
+          "but got ",
+          DataTypeString(t->dtype()), " for input #1"));
+    }
+    height = c->MakeDim(t->flat<int32_t>()(0));
+    width = c->MakeDim(t->flat<int32_t>()(1));
+  }
+  c->set_output(
+      0, c->MakeShape({c->Dim(input, 0), height, width, c->Dim(input, 3)}));
+  return absl::OkStatus();
+}
+
+absl::Status LSTMBlockCellShape(InferenceContext* c) {
+  ShapeHandle x, cs_prev;
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &x));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &cs_prev));
+  ShapeHandle out = c->Matrix(c->Dim(x, 0), c->Dim(cs_prev, 1));
+  for (int i = 0; i < c->num_outputs(); ++i) c->set_output(i, out);
+  return absl::OkStatus();
+}
+
+absl::Status LSTMBlockCellGradShape(InferenceContext* c) {
+  ShapeHandle x, cs_prev;
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &x));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &cs_prev));
+  DimensionHandle batch = c->Dim(x, 0), cell = c->Dim(cs_prev, 1), cell4;
+  SF_RETURN_IF_ERROR(c->Multiply(cell, 4, &cell4));
+  c->set_output(0, c->Matrix(batch, cell));
+  c->set_output(1, c->Matrix(batch, cell4));
+  for (int i = 2; i < c->num_outputs(); ++i) c->set_output(i, c->Vector(cell));
+  return absl::OkStatus();
+}
+
+absl::Status BlockLSTMShape(InferenceContext* c) {
+  ShapeHandle x, b;
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 3, &x));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(c->num_inputs() - 1), 1, &b));
+  DimensionHandle cell;
+  SF_RETURN_IF_ERROR(c->Divide(c->Dim(b, 0), 4, true, &cell));
+  ShapeHandle out = c->MakeShape({c->Dim(x, 0), c->Dim(x, 1), cell});
+  for (int i = 0; i < c->num_outputs(); ++i) c->set_output(i, out);
+  return absl::OkStatus();
+}
+
+absl::Status GRUBlockCellShape(InferenceContext* c) {
+  ShapeHandle x, h_prev;
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &x));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &h_prev));
+  ShapeHandle out = c->Matrix(c->Dim(x, 0), c->Dim(h_prev, 1));
+  for (int i = 0; i < c->num_outputs(); ++i) c->set_output(i, out);
+  return absl::OkStatus();
+}
+
+absl::Status EnterShape(InferenceContext* c) {
+  c->set_output(0, c->UnknownShape());
+  const auto* handle = c->input_handle_shapes_and_types(0);
+  if (handle != nullptr) c->set_output_handle_shapes_and_types(0, *handle);
+  bool is_constant = false;
+  SF_RETURN_IF_ERROR(c->GetAttr("is_constant", &is_constant));
+  if (is_constant) c->set_output(0, c->input(0));
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Sets the outputs from the "output_shapes" attr; false when it is empty.
+absl::Status OutputShapesAttr(InferenceContext* c, bool* set) {
+  std::vector<TensorShapeProto> shapes;
+  SF_RETURN_IF_ERROR(c->GetAttr("output_shapes", &shapes));
+  *set = !shapes.empty();
+  if (shapes.empty()) return absl::OkStatus();
+  if (static_cast<int>(shapes.size()) != c->num_outputs()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("`output_shapes` must be the same length as num outputs (",
+                     shapes.size(), " vs. ", c->num_outputs()));
+  }
+  for (int i = 0; i < c->num_outputs(); ++i) {
+    ShapeHandle s;
+    SF_RETURN_IF_ERROR(c->MakeShapeFromShapeProto(shapes[i], &s));
+    c->set_output(i, s);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status IfShape(InferenceContext* c) {
+  bool set;
+  SF_RETURN_IF_ERROR(OutputShapesAttr(c, &set));
+  return set ? absl::OkStatus() : UnknownShape(c);
+}
+
+absl::Status WhileShape(InferenceContext* c) {
+  bool set;
+  SF_RETURN_IF_ERROR(OutputShapesAttr(c, &set));
+  if (set) return absl::OkStatus();
+  for (int i = 0; i < c->num_outputs() && i < c->num_inputs(); ++i) {
+    c->set_output(i, c->input(i));
+  }
   return absl::OkStatus();
 }
 
@@ -780,8 +925,7 @@ absl::Status SparseSoftmaxCrossEntropyWithLogitsShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &features));
   SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &labels));
   DimensionHandle batch;
-  SF_RETURN_IF_ERROR(
-      c->Merge(c->Dim(features, 0), c->Dim(labels, 0), &batch));
+  SF_RETURN_IF_ERROR(c->Merge(c->Dim(features, 0), c->Dim(labels, 0), &batch));
   SF_RETURN_IF_ERROR(c->ReplaceDim(features, 0, batch, &features));
   c->set_output(0, c->Vector(batch));
   c->set_output(1, features);

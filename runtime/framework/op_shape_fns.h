@@ -11,8 +11,8 @@ namespace stepflow {
 namespace shape_inference {
 
 // Tensors and variables.
-absl::Status ConstShape(InferenceContext* c);            // "value" attr
-absl::Status ExplicitShape(InferenceContext* c);         // "shape" attr
+absl::Status ConstShape(InferenceContext* c);     // "value" attr
+absl::Status ExplicitShape(InferenceContext* c);  // "shape" attr
 absl::Status PlaceholderWithDefaultShape(InferenceContext* c);
 absl::Status VarHandleShape(InferenceContext* c);
 absl::Status ReadVariableShape(InferenceContext* c);
@@ -44,9 +44,29 @@ absl::Status WhereShape(InferenceContext* c);
 absl::Status UniqueShape(InferenceContext* c);
 absl::Status TopKV2Shape(InferenceContext* c);
 
+absl::Status ConcatOffsetShape(InferenceContext* c);
+// Output 0 is the shape input `input` holds, of rank 4 (convolution and
+// pooling gradients with respect to their input).
+absl::Status ShapeFromInputTensorRank4(InferenceContext* c, int input);
+absl::Status StridedSliceGradShape(InferenceContext* c);
+// Image resizes: [batch, size[0], size[1], channels].
+absl::Status ResizeShape(InferenceContext* c);
+
+// Fused recurrent cells.
+absl::Status LSTMBlockCellShape(InferenceContext* c);
+absl::Status LSTMBlockCellGradShape(InferenceContext* c);
+absl::Status BlockLSTMShape(InferenceContext* c);
+absl::Status GRUBlockCellShape(InferenceContext* c);
+
 // Control flow.
+// Enter: unknown unless is_constant (then its input's shape).
+absl::Status EnterShape(InferenceContext* c);
 absl::Status SwitchShape(InferenceContext* c);
 absl::Status MergeShape(InferenceContext* c);
+// If/Case: the "output_shapes" attr, else unknown. While: the attr, else
+// the inputs' shapes.
+absl::Status IfShape(InferenceContext* c);
+absl::Status WhileShape(InferenceContext* c);
 
 // Math and nn.
 absl::Status SelectShape(InferenceContext* c);

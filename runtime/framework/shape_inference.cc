@@ -27,8 +27,7 @@ DimensionHandle ShapeManager::MakeDim(int64_t value) {
   return DimensionHandle(&dims_.back());
 }
 
-InferenceContext::InferenceContext(const NodeDef* node_def,
-                                   const OpDef* op_def,
+InferenceContext::InferenceContext(const NodeDef* node_def, const OpDef* op_def,
                                    absl::Span<const ShapeHandle> input_shapes,
                                    int num_outputs, ShapeManager* manager,
                                    ConstantSource* constants)
@@ -47,18 +46,18 @@ absl::Status InferenceContext::AttachContext(const absl::Status& status) const {
   std::vector<std::string> shapes;
   shapes.reserve(inputs_.size());
   for (ShapeHandle s : inputs_) shapes.push_back(DebugString(s));
-  std::string context = absl::StrCat(" for '", SummarizeNodeDef(*node_def_),
-                                     "' with input shapes: ",
-                                     absl::StrJoin(shapes, ", "));
+  std::string context =
+      absl::StrCat(" for '", SummarizeNodeDef(*node_def_),
+                   "' with input shapes: ", absl::StrJoin(shapes, ", "));
   std::vector<std::string> as_tensors, as_shapes;
   for (int i = 0; i < static_cast<int>(requested_shapes_.size()); ++i) {
     if (requested_shapes_[i].IsSet() && RankKnown(requested_shapes_[i])) {
       as_shapes.push_back(
           absl::StrCat("input[", i, "] = ", DebugString(requested_shapes_[i])));
     } else if (requested_tensors_[i] != nullptr) {
-      as_tensors.push_back(absl::StrCat(
-          "input[", i, "] = <", requested_tensors_[i]->SummarizeValue(256),
-          ">"));
+      as_tensors.push_back(
+          absl::StrCat("input[", i, "] = <",
+                       requested_tensors_[i]->SummarizeValue(256), ">"));
     }
   }
   if (!as_tensors.empty()) {
@@ -95,9 +94,8 @@ absl::Status InferenceContext::ArgRange(
     }
     pos += n;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("Unknown argument name '", name, "' of op ",
-                   op_def_->name()));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Unknown argument name '", name, "' of op ", op_def_->name()));
 }
 
 absl::Status InferenceContext::input_range(absl::string_view name, int* start,
@@ -105,8 +103,8 @@ absl::Status InferenceContext::input_range(absl::string_view name, int* start,
   return ArgRange(op_def_->input_arg(), name, start, stop);
 }
 
-absl::Status InferenceContext::output_range(absl::string_view name,
-                                            int* start, int* stop) const {
+absl::Status InferenceContext::output_range(absl::string_view name, int* start,
+                                            int* stop) const {
   return ArgRange(op_def_->output_arg(), name, start, stop);
 }
 
@@ -123,8 +121,7 @@ absl::Status InferenceContext::set_output(
     absl::string_view name, const std::vector<ShapeHandle>& shapes) {
   int start, stop;
   SF_RETURN_IF_ERROR(output_range(name, &start, &stop));
-  if (stop - start != static_cast<int>(shapes.size()) ||
-      stop > num_outputs()) {
+  if (stop - start != static_cast<int>(shapes.size()) || stop > num_outputs()) {
     return absl::InvalidArgumentError(
         absl::StrCat("Must have exactly ", shapes.size(), " shapes."));
   }
@@ -372,12 +369,11 @@ absl::Status InferenceContext::WithRank(ShapeHandle shape, int64_t rank,
     return absl::OkStatus();
   }
   *out = ShapeHandle();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Shape must be rank ", rank, " but is rank ", Rank(shape)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("Shape must be rank ", rank, " but is rank ", Rank(shape)));
 }
 
-absl::Status InferenceContext::WithRankAtLeast(ShapeHandle shape,
-                                               int64_t rank,
+absl::Status InferenceContext::WithRankAtLeast(ShapeHandle shape, int64_t rank,
                                                ShapeHandle* out) {
   if (!RankKnown(shape) || Rank(shape) >= rank) {
     *out = shape;
@@ -410,8 +406,8 @@ absl::Status InferenceContext::WithValue(DimensionHandle dim, int64_t value,
     return absl::OkStatus();
   }
   *out = DimensionHandle();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Dimension must be ", value, " but is ", Value(dim)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("Dimension must be ", value, " but is ", Value(dim)));
 }
 
 absl::Status InferenceContext::Merge(DimensionHandle d0, DimensionHandle d1,
@@ -425,9 +421,8 @@ absl::Status InferenceContext::Merge(DimensionHandle d0, DimensionHandle d1,
     return absl::OkStatus();
   }
   *out = DimensionHandle();
-  return absl::InvalidArgumentError(
-      absl::StrCat("Dimensions must be equal, but are ", Value(d0), " and ",
-                   Value(d1)));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Dimensions must be equal, but are ", Value(d0), " and ", Value(d1)));
 }
 
 absl::Status InferenceContext::Merge(ShapeHandle s0, ShapeHandle s1,
@@ -494,8 +489,8 @@ absl::Status InferenceContext::MergePrefix(ShapeHandle s, ShapeHandle prefix,
   for (int i = 0; i < rank; ++i) {
     SF_RETURN_IF_ERROR(Merge(s->dims_[i], prefix->dims_[i], &dims[i]));
   }
-  *prefix_out = MakeShape(std::vector<DimensionHandle>(
-      dims.begin(), dims.begin() + rank));
+  *prefix_out = MakeShape(
+      std::vector<DimensionHandle>(dims.begin(), dims.begin() + rank));
   *s_out = MakeShape(std::move(dims));
   return absl::OkStatus();
 }
@@ -560,10 +555,10 @@ absl::Status InferenceContext::Subshape(ShapeHandle s, int64_t start,
   }
   if (stride > 0 && start > end) {
     *out = ShapeHandle();
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Subshape must have computed start <= end, but is ", start, " and ",
-        end, " (computed from start ", start_in, " and end ", end_in,
-        " over shape with rank ", rank, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Subshape must have computed start <= end, but is ", start,
+                     " and ", end, " (computed from start ", start_in,
+                     " and end ", end_in, " over shape with rank ", rank, ")"));
   }
   if (stride < 0 && start < end) {
     *out = ShapeHandle();
@@ -605,9 +600,9 @@ absl::Status InferenceContext::ReplaceDim(ShapeHandle s, int64_t dim_index,
   if (dim_index < 0) dim_index += rank;
   if (dim_index < 0 || dim_index >= rank) {
     *out = ShapeHandle();
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Out of range dim_index ", in, " for shape with ", rank,
-        " dimensions"));
+    return absl::InvalidArgumentError(absl::StrCat("Out of range dim_index ",
+                                                   in, " for shape with ", rank,
+                                                   " dimensions"));
   }
   std::vector<DimensionHandle> dims(s->dims_.begin(), s->dims_.end());
   dims[dim_index] = new_dim;
@@ -671,9 +666,10 @@ absl::Status InferenceContext::MakeShapeFromShapeProto(
   dims.reserve(proto.dim_size());
   for (const auto& d : proto.dim()) {
     if (d.size() < -1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Shape ", proto.ShortDebugString(), " has dimensions with values "
-          "below -1 (where -1 means unknown)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Shape ", proto.ShortDebugString(),
+                       " has dimensions with values "
+                       "below -1 (where -1 means unknown)"));
     }
     dims.push_back(MakeDim(d.size()));
   }
@@ -812,14 +808,13 @@ absl::Status InferenceContext::MakeDimForScalarInput(int idx,
 absl::Status InferenceContext::GetScalarFromTensor(const Tensor* t,
                                                    int64_t* val) {
   if (t->dims() != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Input must be scalar but has rank ", t->dims()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Input must be scalar but has rank ", t->dims()));
   }
   return GetScalarFromTensor(t, 0, val);
 }
 
-absl::Status InferenceContext::GetScalarFromTensor(const Tensor* t,
-                                                   int64_t idx,
+absl::Status InferenceContext::GetScalarFromTensor(const Tensor* t, int64_t idx,
                                                    int64_t* val) {
   if (t->dtype() == DT_INT32) {
     *val = t->flat<int32_t>()(idx);
@@ -898,9 +893,8 @@ absl::Status InferenceContext::Divide(DimensionHandle dividend,
           absl::StrCat("Divisor must be positive but is ", d));
     }
     if (evenly_divisible && a % d != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Dimension size must be evenly divisible by ", d,
-                       " but is ", a));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Dimension size must be evenly divisible by ", d, " but is ", a));
     }
     *out = MakeDim(a / d);
   }

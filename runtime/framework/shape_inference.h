@@ -147,9 +147,8 @@ class InferenceContext {
   // unknown shapes). All pointers are borrowed and must outlive the
   // context; `constants` may be null.
   InferenceContext(const NodeDef* node_def, const OpDef* op_def,
-                   absl::Span<const ShapeHandle> input_shapes,
-                   int num_outputs, ShapeManager* manager,
-                   ConstantSource* constants);
+                   absl::Span<const ShapeHandle> input_shapes, int num_outputs,
+                   ShapeManager* manager, ConstantSource* constants);
   InferenceContext(const InferenceContext&) = delete;
   InferenceContext& operator=(const InferenceContext&) = delete;
 
@@ -183,22 +182,18 @@ class InferenceContext {
   // The first output index of output arg `name` and one past its last.
   absl::Status output_range(absl::string_view name, int* start,
                             int* stop) const;
-  absl::Status input_range(absl::string_view name, int* start,
-                           int* stop) const;
+  absl::Status input_range(absl::string_view name, int* start, int* stop) const;
 
   // The constant value of input `idx`, or null when it is not known.
   const Tensor* input_tensor(int idx);
 
   // Resource handles: what the handle at input `idx` refers to (null when
   // unknown), and what output `idx`'s handle refers to.
-  const std::vector<ShapeAndType>* input_handle_shapes_and_types(
-      int idx) const;
-  void set_input_handle_shapes_and_types(int idx,
-                                         std::vector<ShapeAndType> v);
+  const std::vector<ShapeAndType>* input_handle_shapes_and_types(int idx) const;
+  void set_input_handle_shapes_and_types(int idx, std::vector<ShapeAndType> v);
   const std::vector<ShapeAndType>* output_handle_shapes_and_types(
       int idx) const;
-  void set_output_handle_shapes_and_types(int idx,
-                                          std::vector<ShapeAndType> v);
+  void set_output_handle_shapes_and_types(int idx, std::vector<ShapeAndType> v);
 
   // Attr `name` of the node, else the OpDef's default.
   template <typename T>
@@ -284,8 +279,7 @@ class InferenceContext {
   absl::Status MakeDimForScalarInput(int idx, DimensionHandle* out);
   // The int32/int64 scalar `t` holds.
   absl::Status GetScalarFromTensor(const Tensor* t, int64_t* val);
-  absl::Status GetScalarFromTensor(const Tensor* t, int64_t idx,
-                                   int64_t* val);
+  absl::Status GetScalarFromTensor(const Tensor* t, int64_t idx, int64_t* val);
 
   // Dimension arithmetic (unknown in, unknown out).
   absl::Status Add(DimensionHandle first, DimensionOrConstant second,
@@ -304,9 +298,9 @@ class InferenceContext {
  private:
   absl::Status ShapeTensorToShape(int idx, bool scalar_is_unknown,
                                   ShapeHandle* out);
-  absl::Status ArgRange(const google::protobuf::RepeatedPtrField<
-                            OpDef::ArgDef>& args,
-                        absl::string_view name, int* start, int* stop) const;
+  absl::Status ArgRange(
+      const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args,
+      absl::string_view name, int* start, int* stop) const;
 
   const NodeDef* const node_def_;
   const OpDef* const op_def_;
@@ -354,8 +348,8 @@ template <>
 absl::Status InferenceContext::GetAttr(absl::string_view name,
                                        std::vector<DataType>* value) const;
 template <>
-absl::Status InferenceContext::GetAttr(absl::string_view name,
-                                       std::vector<TensorShapeProto>* value) const;
+absl::Status InferenceContext::GetAttr(
+    absl::string_view name, std::vector<TensorShapeProto>* value) const;
 
 }  // namespace shape_inference
 }  // namespace stepflow

@@ -15,8 +15,8 @@ bool IsIntType(DataType dt) { return dt == DT_INT32 || dt == DT_INT64; }
 std::vector<int64_t> Values(const Tensor& t) {
   std::vector<int64_t> out(t.NumElements());
   for (int64_t i = 0; i < t.NumElements(); ++i) {
-    out[i] = t.dtype() == DT_INT32 ? t.flat<int32_t>()(i)
-                                   : t.flat<int64_t>()(i);
+    out[i] =
+        t.dtype() == DT_INT32 ? t.flat<int32_t>()(i) : t.flat<int64_t>()(i);
   }
   return out;
 }
@@ -79,8 +79,8 @@ bool FoldBinary(const std::string& op, const Tensor& a, const Tensor& b,
 
 // StridedSlice of a 1-D tensor with constant begin/end/strides and no
 // ellipsis or new axes.
-bool FoldStridedSlice1D(const Node& node,
-                        absl::Span<const Tensor* const> in, Tensor* out) {
+bool FoldStridedSlice1D(const Node& node, absl::Span<const Tensor* const> in,
+                        Tensor* out) {
   const Tensor& t = *in[0];
   if (t.dims() != 1 || !IsIntType(t.dtype()) || in[1]->NumElements() != 1 ||
       in[2]->NumElements() != 1 || in[3]->NumElements() != 1 ||
@@ -104,8 +104,8 @@ bool FoldStridedSlice1D(const Node& node,
     if (x < 0) x += n;
     return std::min(std::max(x, lo), hi);
   };
-  begin = (AttrInt(node, "begin_mask") & 1) ? (stride > 0 ? lo : hi)
-                                             : clamp(begin);
+  begin =
+      (AttrInt(node, "begin_mask") & 1) ? (stride > 0 ? lo : hi) : clamp(begin);
   end = (AttrInt(node, "end_mask") & 1) ? (stride > 0 ? hi : lo) : clamp(end);
   std::vector<int64_t> r;
   for (int64_t i = begin; stride > 0 ? i < end : i > end; i += stride) {
@@ -119,11 +119,13 @@ bool FoldStridedSlice1D(const Node& node,
 
 bool IsFoldableForShapes(const Node& node) {
   static const char* const kOps[] = {
-      "Identity", "StopGradient", "Snapshot", "Cast",    "Pack",
-      "ConcatV2", "StridedSlice", "Add",      "AddV2",   "Sub",
-      "Mul",      "FloorDiv",     "Maximum",  "Minimum", "Prod",
-      "Sum",      "Range",        "GatherV2", "Fill",    "ExpandDims",
-      "Reshape",  "Squeeze"};
+      "Identity", "StopGradient", "Snapshot",     "Cast",
+      "Pack",     "ConcatV2",     "StridedSlice", "Add",
+      "AddV2",    "Sub",          "Mul",          "FloorDiv",
+      "Maximum",  "Minimum",      "Prod",         "Sum",
+      "Range",    "GatherV2",     "Fill",         "ExpandDims",
+      "Reshape",  "Squeeze",      "Slice",        "BroadcastGradientArgs",
+      "Transpose"};
   for (const char* op : kOps) {
     if (node.type_string() == op) return true;
   }
@@ -132,8 +134,57 @@ bool IsFoldableForShapes(const Node& node) {
 
 bool FoldConstant(const Node& node, int output,
                   absl::Span<const Tensor* const> in, Tensor* out) {
-  if (output != 0) return false;
   const std::string& op = node.type_string();
+  if (op == "BroadcastGradientArgs") {
+    // The axes each side's gradient sums over: where it is 1 (or absent)
+    // and the broadcast shape is not, and where both are 1.
+    if (in[0]->dims() != 1 || in[1]->dims() != 1 ||
+        !IsIntType(in[0]->dtype()) || in[0]->dtype() != in[1]->dtype()) {
+      return false;
+    }
+    const std::vector<int64_t> x = Values(*in[0]), y = Values(*in[1]);
+    const int64_t rank = static_cast<int64_t>(std::max(x.size(), y.size()));
+    std::vector<int64_t> rx, ry;
+    for (int64_t i = 0; i < rank; ++i) {
+      const int64_t ix = i - (rank - static_cast<int64_t>(x.size()));
+      const int64_t iy = i - (rank - static_cast<int64_t>(y.size()));
+      const int64_t xi = ix < 0 ? 1 : x[ix], yi = iy < 0 ? 1 : y[iy];
+      if (xi == yi) {
+        if (xi == 1) {
+          rx.push_back(i);
+          ry.push_back(i);
+        }
+      } else if (xi == 1) {
+        rx.push_back(i);
+      } else if (yi == 1) {
+        ry.push_back(i);
+      } else {
+        return false;
+      }
+    }
+    const std::vector<int64_t>& r = output == 0 ? rx : ry;
+    *out = MakeInt(in[0]->dtype(),
+                   TensorShape({static_cast<int64_t>(r.size())}), r);
+    return true;
+  }
+  if (output != 0) return false;
+  if (op == "Slice") {
+    const Tensor& t = *in[0];
+    if (t.dims() != 1 || !IsIntType(t.dtype()) || in[1]->NumElements() != 1 ||
+        in[2]->NumElements() != 1 || !IsIntType(in[1]->dtype())) {
+      return false;
+    }
+    const std::vector<int64_t> v = Values(t);
+    const int64_t begin = Values(*in[1])[0];
+    int64_t size = Values(*in[2])[0];
+    const int64_t n = static_cast<int64_t>(v.size());
+    if (size == -1) size = n - begin;
+    if (begin < 0 || size < 0 || begin + size > n) return false;
+    *out = MakeInt(
+        t.dtype(), TensorShape({size}),
+        std::vector<int64_t>(v.begin() + begin, v.begin() + begin + size));
+    return true;
+  }
   if (op == "Identity" || op == "StopGradient" || op == "Snapshot") {
     *out = *in[0];
     return true;
@@ -144,33 +195,82 @@ bool FoldConstant(const Node& node, int output,
     *out = MakeInt(dst, in[0]->shape(), Values(*in[0]));
     return true;
   }
-  if (op == "ExpandDims" || op == "Reshape" || op == "Squeeze") {
+  if (op == "ExpandDims" || op == "Squeeze") {
     // Only scalars and vectors of one element move between ranks here.
     if (!IsIntType(in[0]->dtype()) || in[0]->NumElements() != 1) return false;
     TensorShape shape;
     if (op == "ExpandDims") {
       if (in[0]->dims() != 0) return false;
       shape = TensorShape({1});
-    } else if (op == "Squeeze") {
-      if (in[0]->dims() != 1) return false;
-    } else {
-      if (in[1]->NumElements() == 1) shape = TensorShape({1});
+    } else if (in[0]->dims() != 1) {
+      return false;
     }
     *out = MakeInt(in[0]->dtype(), shape, Values(*in[0]));
     return true;
   }
+  if (op == "Reshape") {
+    if (!IsIntType(in[0]->dtype()) || !IsIntType(in[1]->dtype()) ||
+        in[1]->dims() > 1) {
+      return false;
+    }
+    const std::vector<int64_t> dims = Values(*in[1]);
+    int64_t known = 1, unknown = -1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] == -1 && unknown < 0) {
+        unknown = static_cast<int64_t>(i);
+      } else if (dims[i] < 0) {
+        return false;
+      } else {
+        known *= dims[i];
+      }
+    }
+    TensorShape shape;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (static_cast<int64_t>(i) == unknown) {
+        if (known == 0 || in[0]->NumElements() % known != 0) return false;
+        shape.AddDim(in[0]->NumElements() / known);
+      } else {
+        shape.AddDim(dims[i]);
+      }
+    }
+    if (shape.num_elements() != in[0]->NumElements()) return false;
+    *out = MakeInt(in[0]->dtype(), shape, Values(*in[0]));
+    return true;
+  }
+  if (op == "Transpose") {
+    const Tensor& t = *in[0];
+    if (t.dims() != 2 || !IsIntType(t.dtype()) || in[1]->NumElements() != 2) {
+      return false;
+    }
+    const std::vector<int64_t> perm = Values(*in[1]);
+    const std::vector<int64_t> v = Values(t);
+    const int64_t rows = t.dim_size(0), cols = t.dim_size(1);
+    if (perm == std::vector<int64_t>{0, 1}) {
+      *out = t;
+      return true;
+    }
+    if (perm != std::vector<int64_t>{1, 0}) return false;
+    std::vector<int64_t> r(v.size());
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t j = 0; j < cols; ++j) r[j * rows + i] = v[i * cols + j];
+    }
+    *out = MakeInt(t.dtype(), TensorShape({cols, rows}), r);
+    return true;
+  }
   if (op == "Pack") {
-    if (AttrInt(node, "axis") != 0) return false;
+    // Along axis 0: scalars into a vector, vectors into a matrix.
+    if (AttrInt(node, "axis") != 0 || in[0]->dims() > 1) return false;
     std::vector<int64_t> v;
     for (const Tensor* t : in) {
-      if (t->dims() != 0 || !IsIntType(t->dtype()) ||
+      if (!(t->shape() == in[0]->shape()) || !IsIntType(t->dtype()) ||
           t->dtype() != in[0]->dtype()) {
         return false;
       }
-      v.push_back(Values(*t)[0]);
+      for (int64_t x : Values(*t)) v.push_back(x);
     }
-    *out = MakeInt(in[0]->dtype(),
-                   TensorShape({static_cast<int64_t>(v.size())}), v);
+    TensorShape shape({static_cast<int64_t>(in.size())});
+    if (in[0]->dims() == 1) shape.AddDim(in[0]->dim_size(0));
+    *out = MakeInt(in[0]->dtype(), shape, v);
     return true;
   }
   if (op == "ConcatV2") {
@@ -197,8 +297,7 @@ bool FoldConstant(const Node& node, int output,
   }
   if (op == "Prod" || op == "Sum") {
     const Tensor& t = *in[0];
-    if (t.dims() != 1 || !IsIntType(t.dtype()) ||
-        !IsIntType(in[1]->dtype())) {
+    if (t.dims() != 1 || !IsIntType(t.dtype()) || !IsIntType(in[1]->dtype())) {
       return false;
     }
     for (int64_t a : Values(*in[1])) {
@@ -259,9 +358,9 @@ bool FoldConstant(const Node& node, int output,
       shape.AddDim(d);
     }
     if (shape.num_elements() > 1024) return false;
-    *out = MakeInt(in[1]->dtype(), shape,
-                   std::vector<int64_t>(shape.num_elements(),
-                                        Values(*in[1])[0]));
+    *out =
+        MakeInt(in[1]->dtype(), shape,
+                std::vector<int64_t>(shape.num_elements(), Values(*in[1])[0]));
     return true;
   }
   return false;

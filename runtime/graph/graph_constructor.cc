@@ -556,7 +556,10 @@ class Importer {
   absl::Status InferShapes(const std::vector<Node*>& added) {
     if (!opts_.infer_shapes) return absl::OkStatus();
     if (refiner_ != nullptr) {
-      if (g_->num_op_nodes() == static_cast<int>(added.size())) {
+      // The caller's refiner usually holds the graph's other nodes already;
+      // nodes added behind its back are inferred now too.
+      if (refiner_->num_nodes() + static_cast<int>(added.size()) ==
+          g_->num_op_nodes()) {
         return refiner_->AddNodes(added);
       }
       return refiner_->AddMissingNodes(*g_);

@@ -78,10 +78,10 @@ absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
 // producer versions must match. Library functions are merged by name
 // (a different definition under an existing name is InvalidArgument).
 //
-// With `refiner` (borrowed; it must hold `g`'s nodes or be empty), the
-// imported nodes' shapes are inferred there and stay available; without
-// it a temporary refiner checks the whole graph. A failed import leaves
-// the refiner as it was.
+// With `refiner` (borrowed, for `g`), the imported nodes' shapes are
+// inferred there and stay available (with any of `g`'s nodes it lacked);
+// without it a temporary refiner checks the whole graph. A failed import
+// leaves the refiner without the new nodes.
 absl::Status ImportGraphDef(const GraphConstructorOptions& opts,
                             const GraphDef& gdef, Graph* g,
                             ShapeRefiner* refiner = nullptr);

@@ -1,5 +1,6 @@
 #include "runtime/graph/shape_refiner.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
@@ -75,6 +76,7 @@ bool ShapeRefiner::HasNode(const Node* node) const {
 void ShapeRefiner::RemoveNode(const Node* node) {
   if (Record(node) == nullptr) return;
   records_[node->id()] = NodeRecord();
+  --num_nodes_;
   for (int i = 0; i < node->num_outputs(); ++i) {
     constants_.erase({node->id(), i});
   }
@@ -112,8 +114,8 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
     }
   }
   NodeConstants constants(this, node, 0);
-  InferenceContext c(&node->def(), &node->op_def(), inputs,
-                     node->num_outputs(), &manager_, &constants);
+  InferenceContext c(&node->def(), &node->op_def(), inputs, node->num_outputs(),
+                     &manager_, &constants);
   constants.set_context(&c);
   if (any_handle) {
     for (int i = 0; i < num_inputs; ++i) {
@@ -132,6 +134,7 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
   }
   NodeRecord& r = records_[node->id()];
   r.node = node;
+  ++num_nodes_;
   r.outputs.resize(node->num_outputs());
   for (int i = 0; i < node->num_outputs(); ++i) {
     ShapeHandle s = c.output(i);
@@ -139,8 +142,9 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
     const auto* h = c.output_handle_shapes_and_types(i);
     if (h != nullptr && !h->empty()) {
       if (r.handle_data == nullptr) {
-        r.handle_data = std::make_unique<
-            std::vector<std::vector<ShapeAndType>>>(node->num_outputs());
+        r.handle_data =
+            std::make_unique<std::vector<std::vector<ShapeAndType>>>(
+                node->num_outputs());
       }
       (*r.handle_data)[i] = *h;
     }
@@ -152,12 +156,26 @@ absl::Status ShapeRefiner::AddNodes(absl::Span<Node* const> nodes) {
   // Kahn's algorithm over `nodes`; edges from nodes outside the set or
   // from NextIteration into Merge do not hold a node back.
   const int n = static_cast<int>(nodes.size());
-  absl::flat_hash_map<const Node*, int> index;
-  index.reserve(n);
-  for (int i = 0; i < n; ++i) index.emplace(nodes[i], i);
+  if (n == 0) return absl::OkStatus();
+  // Position in `nodes` by node id - min_id (-1: not among them); the ids
+  // of nodes added together are close.
+  int min_id = nodes[0]->id(), max_id = nodes[0]->id();
+  for (const Node* node : nodes) {
+    min_id = std::min(min_id, node->id());
+    max_id = std::max(max_id, node->id());
+  }
+  std::vector<int> index(max_id - min_id + 1, -1);
+  for (int i = 0; i < n; ++i) index[nodes[i]->id() - min_id] = i;
+  if (max_id >= static_cast<int>(records_.size())) records_.resize(max_id + 1);
+  auto position = [&](const Node* node) {
+    const int id = node->id();
+    if (id < min_id || id > max_id) return -1;
+    const int i = index[id - min_id];
+    return i >= 0 && nodes[i] == node ? i : -1;
+  };
   std::vector<int> pending(n, 0);
   auto counts = [&](const Edge* e) {
-    if (!index.contains(e->src())) return false;
+    if (position(e->src()) < 0) return false;
     return !(IsNextIterationOp(e->src()) && e->dst()->IsMerge());
   };
   for (int i = 0; i < n; ++i) {
@@ -177,10 +195,8 @@ absl::Status ShapeRefiner::AddNodes(absl::Span<Node* const> nodes) {
     SF_RETURN_IF_ERROR(AddNode(nodes[i]));
     for (const Edge* e : nodes[i]->out_edges()) {
       if (!counts(e)) continue;
-      auto it = index.find(e->dst());
-      if (it != index.end() && --pending[it->second] == 0) {
-        ready.push_back(it->second);
-      }
+      const int j = position(e->dst());
+      if (j >= 0 && --pending[j] == 0) ready.push_back(j);
     }
   }
   // Nodes on a cycle not closed by NextIteration (the importer refuses
@@ -201,7 +217,8 @@ absl::Status ShapeRefiner::AddMissingNodes(const Graph& graph) {
 
 ShapeHandle ShapeRefiner::OutputShape(const Node* node, int index) const {
   const NodeRecord* r = Record(node);
-  if (r == nullptr || index < 0 || index >= static_cast<int>(r->outputs.size())) {
+  if (r == nullptr || index < 0 ||
+      index >= static_cast<int>(r->outputs.size())) {
     return ShapeHandle();
   }
   return r->outputs[index];
@@ -256,21 +273,14 @@ absl::Status ShapeRefiner::SetShape(const Node* node, int index,
         "Node ", node->name(), " has not been added to the shape refiner"));
   }
   if (index < 0 || index >= static_cast<int>(r->outputs.size())) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "Node '", node->name(), "' (type: '", node->type_string(),
-        "', num of outputs: ", node->num_outputs(),
-        ") does not have output ", index));
+    return absl::OutOfRangeError(
+        absl::StrCat("Node '", node->name(), "' (type: '", node->type_string(),
+                     "', num of outputs: ", node->num_outputs(),
+                     ") does not have output ", index));
   }
-  InferenceContext c(&node->def(), &node->op_def(), {}, 0, &manager_,
-                     nullptr);
+  InferenceContext c(&node->def(), &node->op_def(), {}, 0, &manager_, nullptr);
   ShapeHandle merged;
-  absl::Status s = c.Merge(r->outputs[index], shape, &merged);
-  if (!s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Trying to set shape of ", node->name(), ":", index, " to ",
-        DebugString(shape), ", which is incompatible with its existing shape ",
-        DebugString(r->outputs[index]), ": ", s.message()));
-  }
+  SF_RETURN_IF_ERROR(c.Merge(r->outputs[index], shape, &merged));
   records_[node->id()].outputs[index] = merged;
   constants_.erase({node->id(), index});
   return absl::OkStatus();
@@ -296,11 +306,11 @@ const Tensor* ShapeRefiner::EvaluateConstant(const Node* node, int index,
   if (op == "Const") {
     const AttrValue* v = FindNodeAttr(node->def(), "value");
     Tensor t;
-    if (v != nullptr && v->has_tensor() && TensorFromProto(v->tensor(), &t).ok()) {
+    if (v != nullptr && v->has_tensor() &&
+        TensorFromProto(v->tensor(), &t).ok()) {
       value = std::move(t);
     }
-  } else if (op == "Shape" || op == "Size" || op == "Rank" ||
-             op == "ShapeN") {
+  } else if (op == "Shape" || op == "Size" || op == "Rank" || op == "ShapeN") {
     // Known from the input's inferred shape.
     const Edge* e = InputEdge(node, op == "ShapeN" ? index : 0);
     ShapeHandle s =
@@ -401,7 +411,8 @@ absl::Status ShapeRefiner::ConstantPartialShape(InferenceContext* target,
     *result = target->Scalar();
   } else if (op == "Cast") {
     const Tensor* t = EvaluateConstantInput(node, input, depth);
-    if (t != nullptr && target->MakeShapeFromTensor(t, src_shape, result).ok()) {
+    if (t != nullptr &&
+        target->MakeShapeFromTensor(t, src_shape, result).ok()) {
       return absl::OkStatus();
     }
     ShapeHandle pre_cast;

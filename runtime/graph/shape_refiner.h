@@ -28,6 +28,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "proto/tensor_shape.pb.h"
@@ -56,6 +57,8 @@ class ShapeRefiner {
   // Forgets `node` (before it is removed from its graph).
   void RemoveNode(const Node* node);
   bool HasNode(const Node* node) const;
+  // How many nodes the refiner holds.
+  int num_nodes() const { return num_nodes_; }
 
   // Output `index` of an added node; unset if the node was not added.
   shape_inference::ShapeHandle OutputShape(const Node* node, int index) const;
@@ -67,8 +70,9 @@ class ShapeRefiner {
       const Node* node, int index) const;
 
   // Merges `shape` into output `index` of an added node (TensorFlow's
-  // SetShape); InvalidArgument naming both shapes when they are
-  // incompatible, FailedPrecondition when the node was not added.
+  // SetShape); Merge's InvalidArgument when they are incompatible
+  // ("Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes
+  // are [2] and [3]."), FailedPrecondition when the node was not added.
   absl::Status SetShape(const Node* node, int index,
                         shape_inference::ShapeHandle shape);
   // Builds shapes owned by this refiner (for SetShape).
@@ -103,8 +107,8 @@ class ShapeRefiner {
                                     const Node* node, int input, int depth,
                                     shape_inference::ShapeHandle* result);
   absl::Status PartialStridedSliceShape(
-      shape_inference::InferenceContext* target, const Node* slice,
-      int depth, shape_inference::ShapeHandle* result);
+      shape_inference::InferenceContext* target, const Node* slice, int depth,
+      shape_inference::ShapeHandle* result);
   // The scalar int value of input `input` of `node`.
   bool ConstantIntScalar(const Node* node, int input, int depth,
                          int64_t* value);
@@ -112,9 +116,11 @@ class ShapeRefiner {
   const OpRegistry* const ops_;
   shape_inference::ShapeManager manager_;
   std::vector<NodeRecord> records_;  // By node id.
+  int num_nodes_ = 0;
   absl::flat_hash_map<const OpDef*, const ShapeInferenceFn*> shape_fns_;
-  // Evaluated constants by (node id, output); nullopt: not constant.
-  absl::flat_hash_map<std::pair<int, int>, std::optional<Tensor>> constants_;
+  // Evaluated constants by (node id, output); nullopt: not constant. Node
+  // based: contexts hold pointers to the values.
+  absl::node_hash_map<std::pair<int, int>, std::optional<Tensor>> constants_;
 };
 
 }  // namespace stepflow

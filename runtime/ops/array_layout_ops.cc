@@ -56,19 +56,24 @@ REGISTER_OP("StridedSliceGrad")
     .Attr("end_mask: int = 0")
     .Attr("ellipsis_mask: int = 0")
     .Attr("new_axis_mask: int = 0")
-    .Attr("shrink_axis_mask: int = 0");
+    .Attr("shrink_axis_mask: int = 0")
+    .SetShapeFn(shape_inference::StridedSliceGradShape);
 
 REGISTER_OP("InvertPermutation")
     .Input("x: T")
     .Output("y: T")
-    .Attr("T: {int32, int64} = DT_INT32");
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 1);
+    });
 
 REGISTER_OP("ConcatOffset")
     .Input("concat_dim: int32")
     .Input("shape: N * shape_type")
     .Output("offset: N * shape_type")
     .Attr("N: int >= 2")
-    .Attr("shape_type: {int32, int64} = DT_INT32");
+    .Attr("shape_type: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ConcatOffsetShape);
 
 REGISTER_OP("Concat")
     .Input("concat_dim: int32")

@@ -25,7 +25,10 @@ REGISTER_OP("PlaceholderWithDefault")
     .Attr("shape: shape")
     .SetShapeFn(shape_inference::PlaceholderWithDefaultShape);
 
-REGISTER_OP("Identity").Input("input: T").Output("output: T").Attr("T: type")
+REGISTER_OP("Identity")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
     .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("StopGradient")
@@ -34,7 +37,10 @@ REGISTER_OP("StopGradient")
     .Attr("T: type")
     .SetShapeFn(shape_inference::UnchangedShape);
 
-REGISTER_OP("ZerosLike").Input("x: T").Output("y: T").Attr("T: type")
+REGISTER_OP("ZerosLike")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: type")
     .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("OnesLike")
@@ -52,7 +58,10 @@ REGISTER_OP("Shape")
     .Attr("out_type: {int32, int64} = DT_INT32")
     .SetShapeFn(shape_inference::ShapeShape);
 
-REGISTER_OP("Rank").Input("input: T").Output("output: int32").Attr("T: type")
+REGISTER_OP("Rank")
+    .Input("input: T")
+    .Output("output: int32")
+    .Attr("T: type")
     .SetShapeFn(shape_inference::ScalarShape);
 
 REGISTER_OP("Size")

@@ -13,18 +13,21 @@ constexpr char kIntTypes[] =
 
 }  // namespace
 
-REGISTER_OP("Invert").Input("x: T").Output("y: T").Attr(kIntTypes)
-    .SetShapeFn(shape_inference::UnchangedShape);
+REGISTER_OP("Invert").Input("x: T").Output("y: T").Attr(kIntTypes).SetShapeFn(
+    shape_inference::UnchangedShape);
 
-REGISTER_OP("PopulationCount").Input("x: T").Output("y: uint8").Attr(kIntTypes)
+REGISTER_OP("PopulationCount")
+    .Input("x: T")
+    .Output("y: uint8")
+    .Attr(kIntTypes)
     .SetShapeFn(shape_inference::UnchangedShape);
 
 #define SF_BITWISE_OP(NAME) \
-  REGISTER_OP(NAME)                                      \
-      .Input("x: T")                                     \
-      .Input("y: T")                                     \
-      .Output("z: T")                                    \
-      .Attr(kIntTypes)                                   \
+  REGISTER_OP(NAME)         \
+      .Input("x: T")        \
+      .Input("y: T")        \
+      .Output("z: T")       \
+      .Attr(kIntTypes)      \
       .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn)
 SF_BITWISE_OP("BitwiseAnd").SetIsCommutative();
 SF_BITWISE_OP("BitwiseOr").SetIsCommutative();

@@ -30,9 +30,12 @@ REGISTER_OP("Enter")
     .Attr("frame_name: string")
     .Attr("is_constant: bool = false")
     .Attr("parallel_iterations: int = 10")
-    .SetShapeFn(shape_inference::UnchangedShape);
+    .SetShapeFn(shape_inference::EnterShape);
 
-REGISTER_OP("Exit").Input("data: T").Output("output: T").Attr("T: type")
+REGISTER_OP("Exit")
+    .Input("data: T")
+    .Output("output: T")
+    .Attr("T: type")
     .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("NextIteration")
@@ -65,7 +68,7 @@ REGISTER_OP("RefEnter")
     .Attr("frame_name: string")
     .Attr("is_constant: bool = false")
     .Attr("parallel_iterations: int = 10")
-    .SetShapeFn(shape_inference::UnchangedShape);
+    .SetShapeFn(shape_inference::EnterShape);
 
 REGISTER_OP("RefExit")
     .Input("data: Ref(T)")
@@ -79,7 +82,9 @@ REGISTER_OP("RefNextIteration")
     .Attr("T: type")
     .SetShapeFn(shape_inference::UnchangedShape);
 
-REGISTER_OP("LoopCond").Input("input: bool").Output("output: bool")
+REGISTER_OP("LoopCond")
+    .Input("input: bool")
+    .Output("output: bool")
     .SetShapeFn([](shape_inference::InferenceContext* c) {
       return shape_inference::UnchangedShapeWithRank(c, 0);
     });

@@ -51,7 +51,10 @@ REGISTER_OP("IdentityN")
     .Attr("T: list(type) >= 1")
     .SetShapeFn(shape_inference::UnchangedShapes);
 
-REGISTER_OP("Snapshot").Input("input: T").Output("output: T").Attr("T: type")
+REGISTER_OP("Snapshot")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
     .SetShapeFn(shape_inference::UnchangedShape);
 
 }  // namespace stepflow

@@ -45,7 +45,11 @@ REGISTER_OP("FloorMod")
     .Attr(kFloorModTypes)
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Mod").Input("x: T").Input("y: T").Output("z: T").Attr(kModTypes)
+REGISTER_OP("Mod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kModTypes)
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("TruncateMod")
@@ -55,8 +59,11 @@ REGISTER_OP("TruncateMod")
     .Attr(kModTypes)
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Atan2").Input("y: T").Input("x: T").Output("z: T").Attr(
-    "T: {bfloat16, half, float, double}")
+REGISTER_OP("Atan2")
+    .Input("y: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}")
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("DivNoNan")
@@ -73,11 +80,11 @@ REGISTER_OP("MulNoNan")
     .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-#define SF_XLOGY_OP(NAME)                                            \
-  REGISTER_OP(NAME)                                                  \
-      .Input("x: T")                                                 \
-      .Input("y: T")                                                 \
-      .Output("z: T")                                                \
+#define SF_XLOGY_OP(NAME)                                                \
+  REGISTER_OP(NAME)                                                      \
+      .Input("x: T")                                                     \
+      .Input("y: T")                                                     \
+      .Output("z: T")                                                    \
       .Attr("T: {half, bfloat16, float, double, complex64, complex128}") \
       .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn)
 SF_XLOGY_OP("Xlogy");
@@ -125,7 +132,9 @@ REGISTER_OP("GreaterEqual")
     .Attr("T: realnumbertype")
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("LogicalNot").Input("x: bool").Output("y: bool")
+REGISTER_OP("LogicalNot")
+    .Input("x: bool")
+    .Output("y: bool")
     .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("LogicalAnd")

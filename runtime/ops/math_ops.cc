@@ -29,9 +29,13 @@ constexpr char kMinMaxTypes[] =
 
 }  // namespace
 
-REGISTER_OP("Add").Input("x: T").Input("y: T").Output("z: T").Attr(
-    "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, "
-    "complex64, complex128, string}")
+REGISTER_OP("Add")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, "
+        "complex64, complex128, string}")
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("AddV2")
@@ -45,8 +49,11 @@ REGISTER_OP("AddV2")
     .SetIsCommutative()
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Sub").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kBinaryMoreTypes)
+REGISTER_OP("Sub")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kBinaryMoreTypes)
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("Mul")
@@ -57,40 +64,69 @@ REGISTER_OP("Mul")
     .SetIsCommutative()
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Div").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kBinaryMoreTypes)
+REGISTER_OP("Div")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kBinaryMoreTypes)
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("RealDiv").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kBinaryMoreTypes)
+REGISTER_OP("RealDiv")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kBinaryMoreTypes)
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 // Not commutative in TensorFlow's OpDefs (a NaN operand decides).
-REGISTER_OP("Maximum").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kMinMaxTypes)
+REGISTER_OP("Maximum")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kMinMaxTypes)
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Minimum").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kMinMaxTypes)
+REGISTER_OP("Minimum")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kMinMaxTypes)
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Pow").Input("x: T").Input("y: T").Output("z: T").Attr(
-    "T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, "
-    "complex128}")
+REGISTER_OP("Pow")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(
+        "T: {bfloat16, float, half, double, int8, int16, int32, int64, "
+        "complex64, "
+        "complex128}")
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Neg").Input("x: T").Output("y: T").Attr(kUnaryTypes)
+REGISTER_OP("Neg")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kUnaryTypes)
     .SetShapeFn(shape_inference::UnchangedShape);
 
-REGISTER_OP("Square").Input("x: T").Output("y: T").Attr(kSquareTypes)
+REGISTER_OP("Square")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kSquareTypes)
     .SetShapeFn(shape_inference::UnchangedShape);
 
-REGISTER_OP("Less").Input("x: T").Input("y: T").Output("z: bool").Attr(
-    "T: realnumbertype")
+REGISTER_OP("Less")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: realnumbertype")
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Greater").Input("x: T").Input("y: T").Output("z: bool").Attr(
-    "T: realnumbertype")
+REGISTER_OP("Greater")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: realnumbertype")
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("Equal")

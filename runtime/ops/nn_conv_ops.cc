@@ -69,7 +69,10 @@ REGISTER_OP("DepthwiseConv2dNativeBackpropInput")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank4(c, 0);
+    });
 
 REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
     .Input("input: T")
@@ -81,7 +84,10 @@ REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank4(c, 1);
+    });
 
 REGISTER_OP("Conv3D")
     .Input("input: T")

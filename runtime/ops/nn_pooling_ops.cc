@@ -117,7 +117,10 @@ REGISTER_OP("AvgPoolGrad")
     .Attr("strides: list(int) >= 4")
     .Attr(kSpatialPadding)
     .Attr(kFormat2D)
-    .Attr(kFloatTypes);
+    .Attr(kFloatTypes)
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank4(c, 0);
+    });
 
 REGISTER_OP("MaxPool3DGrad")
     .Input("orig_input: TInput")

@@ -51,7 +51,8 @@ REGISTER_OP("AssignSubVariableOp")
 REGISTER_OP("VarIsInitializedOp")
     .Input("resource: resource")
     .Output("is_initialized: bool")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ScalarShape);
 
 REGISTER_OP("DestroyResourceOp")
     .Input("resource: resource")

@@ -37,7 +37,8 @@ REGISTER_OP("IsVariableInitialized")
     .Input("ref: Ref(dtype)")
     .Output("is_initialized: bool")
     .Attr("dtype: type")
-    .SetAllowsUninitializedInput();
+    .SetAllowsUninitializedInput()
+    .SetShapeFn(shape_inference::ScalarShape);
 
 REGISTER_OP("Assign")
     .Input("ref: Ref(T)")
