@@ -14,6 +14,9 @@ namespace stepflow {
 namespace shape_inference {
 namespace {
 
+// The message of `s` (owned: the status may be a temporary).
+std::string Msg(const absl::Status& s) { return std::string(s.message()); }
+
 class ContextTest : public ::testing::Test {
  protected:
   // A context for a node of `op_spec`'s two-input, one-output op whose
@@ -64,9 +67,9 @@ TEST_F(ContextTest, MergeKeepsWhatEitherKnows) {
   EXPECT_EQ(c->DebugString(out), "[2,3,?]");
   ASSERT_TRUE(c->Merge(c->input(0), c->UnknownShape(), &out).ok());
   EXPECT_TRUE(out.SameHandle(c->input(0)));
-  EXPECT_EQ(c->Merge(c->input(0), Parse("[2]"), &out).message(),
+  EXPECT_EQ(Msg(c->Merge(c->input(0), Parse("[2]"), &out)),
             "Shapes must be equal rank, but are 3 and 1");
-  EXPECT_EQ(c->Merge(c->input(0), Parse("[4,?,?]"), &out).message(),
+  EXPECT_EQ(Msg(c->Merge(c->input(0), Parse("[4,?,?]"), &out)),
             "Dimension 0 in both shapes must be equal, but are 2 and 4. "
             "Shapes are [2,?,?] and [4,?,?].");
 }
@@ -74,11 +77,11 @@ TEST_F(ContextTest, MergeKeepsWhatEitherKnows) {
 TEST_F(ContextTest, RankChecks) {
   InferenceContext* c = Context({"[2,3]", "?"});
   ShapeHandle out;
-  EXPECT_EQ(c->WithRank(c->input(0), 1, &out).message(),
+  EXPECT_EQ(Msg(c->WithRank(c->input(0), 1, &out)),
             "Shape must be rank 1 but is rank 2");
-  EXPECT_EQ(c->WithRankAtLeast(c->input(0), 3, &out).message(),
+  EXPECT_EQ(Msg(c->WithRankAtLeast(c->input(0), 3, &out)),
             "Shape must be at least rank 3 but is rank 2");
-  EXPECT_EQ(c->WithRankAtMost(c->input(0), 1, &out).message(),
+  EXPECT_EQ(Msg(c->WithRankAtMost(c->input(0), 1, &out)),
             "Shape must be at most rank 1 but is rank 2");
   ASSERT_TRUE(c->WithRank(c->input(1), 3, &out).ok());
   EXPECT_EQ(c->DebugString(out), "[?,?,?]");
@@ -111,9 +114,9 @@ TEST_F(ContextTest, Broadcasting) {
     EXPECT_EQ(c->DebugString(c->output(0)), k.want) << k.x << " " << k.y;
   }
   InferenceContext* c = Context({"[2]", "[3]"});
-  EXPECT_EQ(BroadcastBinaryOpShapeFn(c).message(),
+  EXPECT_EQ(Msg(BroadcastBinaryOpShapeFn(c)),
             "Dimensions must be equal, but are 2 and 3");
-  EXPECT_EQ(c->AttachContext(BroadcastBinaryOpShapeFn(c)).message(),
+  EXPECT_EQ(Msg(c->AttachContext(BroadcastBinaryOpShapeFn(c))),
             "Dimensions must be equal, but are 2 and 3 for '{{node n}} = "
             "Two[]()' with input shapes: [2], [3].");
 }
@@ -123,10 +126,9 @@ TEST_F(ContextTest, MatMul) {
   ASSERT_TRUE(MatMulShape(c).ok());
   EXPECT_EQ(c->DebugString(c->output(0)), "[2,5]");
   c = Context({"[2,3]", "[4,5]"});
-  EXPECT_EQ(MatMulShape(c).message(),
-            "Dimensions must be equal, but are 3 and 4");
+  EXPECT_EQ(Msg(MatMulShape(c)), "Dimensions must be equal, but are 3 and 4");
   c = Context({"[2]", "[4,5]"});
-  EXPECT_EQ(MatMulShape(c).message(), "Shape must be rank 2 but is rank 1");
+  EXPECT_EQ(Msg(MatMulShape(c)), "Shape must be rank 2 but is rank 1");
 }
 
 TEST_F(ContextTest, DimensionArithmetic) {
@@ -134,13 +136,13 @@ TEST_F(ContextTest, DimensionArithmetic) {
   DimensionHandle d;
   ASSERT_TRUE(c->Divide(c->Dim(c->input(0), 0), 3, true, &d).ok());
   EXPECT_EQ(c->Value(d), 2);
-  EXPECT_EQ(c->Divide(c->Dim(c->input(0), 0), 4, true, &d).message(),
+  EXPECT_EQ(Msg(c->Divide(c->Dim(c->input(0), 0), 4, true, &d)),
             "Dimension size must be evenly divisible by 4 but is 6");
   ASSERT_TRUE(c->Multiply(c->Dim(c->input(0), 1), 0, &d).ok());
   EXPECT_EQ(c->Value(d), 0);
   ASSERT_TRUE(c->Add(c->Dim(c->input(0), 1), 2, &d).ok());
   EXPECT_FALSE(c->ValueKnown(d));
-  EXPECT_EQ(c->Subtract(c->Dim(c->input(0), 0), 7, &d).message(),
+  EXPECT_EQ(Msg(c->Subtract(c->Dim(c->input(0), 0), 7, &d)),
             "Negative dimension size caused by subtracting 7 from 6");
 }
 
