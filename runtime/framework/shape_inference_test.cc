@@ -27,7 +27,9 @@ class ContextTest : public ::testing::Test {
     OpDefBuilder b("Two");
     b.Input("a: float").Input("b: float").Output("z: float");
     b.Attr("transpose_a: bool = false").Attr("transpose_b: bool = false");
+    op_def_.Clear();
     EXPECT_TRUE(b.Finalize(&op_def_).ok());
+    node_def_.Clear();
     node_def_.set_name("n");
     node_def_.set_op("Two");
     for (const auto& [name, v] : bool_attrs) {
