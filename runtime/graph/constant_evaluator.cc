@@ -118,14 +118,19 @@ bool FoldStridedSlice1D(const Node& node, absl::Span<const Tensor* const> in,
 }  // namespace
 
 bool IsFoldableForShapes(const Node& node) {
-  static const char* const kOps[] = {
-      "Identity", "StopGradient", "Snapshot",     "Cast",
-      "Pack",     "ConcatV2",     "StridedSlice", "Add",
-      "AddV2",    "Sub",          "Mul",          "FloorDiv",
-      "Maximum",  "Minimum",      "Prod",         "Sum",
-      "Range",    "GatherV2",     "Fill",         "ExpandDims",
-      "Reshape",  "Squeeze",      "Slice",        "BroadcastGradientArgs",
-      "Transpose"};
+  static const char* const kOps[] = {"Identity",     "StopGradient",
+                                     "Snapshot",     "Cast",
+                                     "Pack",         "ConcatV2",
+                                     "StridedSlice", "Add",
+                                     "AddV2",        "Sub",
+                                     "Mul",          "FloorDiv",
+                                     "Maximum",      "Minimum",
+                                     "Prod",         "Sum",
+                                     "Range",        "GatherV2",
+                                     "Fill",         "ExpandDims",
+                                     "Reshape",      "Squeeze",
+                                     "Slice",        "BroadcastGradientArgs",
+                                     "Transpose",    "InvertPermutation"};
   for (const char* op : kOps) {
     if (node.type_string() == op) return true;
   }
@@ -235,6 +240,19 @@ bool FoldConstant(const Node& node, int output,
     }
     if (shape.num_elements() != in[0]->NumElements()) return false;
     *out = MakeInt(in[0]->dtype(), shape, Values(*in[0]));
+    return true;
+  }
+  if (op == "InvertPermutation") {
+    const Tensor& t = *in[0];
+    if (t.dims() != 1 || !IsIntType(t.dtype())) return false;
+    const std::vector<int64_t> v = Values(t);
+    const int64_t n = static_cast<int64_t>(v.size());
+    std::vector<int64_t> r(n, -1);
+    for (int64_t i = 0; i < n; ++i) {
+      if (v[i] < 0 || v[i] >= n || r[v[i]] != -1) return false;
+      r[v[i]] = i;
+    }
+    *out = MakeInt(t.dtype(), t.shape(), r);
     return true;
   }
   if (op == "Transpose") {
