@@ -13,8 +13,10 @@ import os
 import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tf_oracle"))
 import tensorflow as tf  # noqa: E402
-from google.protobuf import text_format  # noqa: E402
+from tf_oracle import load_graph_def  # noqa: E402
 
 
 def shape_string(shape):
@@ -22,17 +24,6 @@ def shape_string(shape):
         return "?"
     return "[" + ",".join("?" if d is None else str(d)
                           for d in shape.as_list()) + "]"
-
-
-def load(path):
-    gdef = tf.compat.v1.GraphDef()
-    with open(path, "rb") as f:
-        data = f.read()
-    if path.endswith(".pbtxt"):
-        text_format.Merge(data.decode("utf-8"), gdef)
-    else:
-        gdef.ParseFromString(data)
-    return gdef
 
 
 def shapes_of(gdef):
@@ -64,7 +55,7 @@ def main(argv):
         dest = os.path.join(out, rel + ".shapes")
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, "w") as f:
-            f.write("\n".join(shapes_of(load(os.path.join(dirpath, graph))))
+            f.write("\n".join(shapes_of(load_graph_def(os.path.join(dirpath, graph))))
                     + "\n")
         n += 1
     print("wrote shapes of %d graphs under %s" % (n, out))
