@@ -9,7 +9,12 @@
 // One iteration runs the four phases in order on a fresh graph and times
 // each with a steady clock. Counters (averages over iterations):
 //   import_us_per_node, prune_us_per_node, place_us_per_node,
-//   partition_us_per_node  µs per node of the client GraphDef;
+//   partition_us_per_node  µs per node of the client GraphDef (import runs
+//                          shape inference, as sessions do);
+//   import_without_shapes_us_per_node  the same import with
+//                          GraphConstructorOptions::infer_shapes off (timed
+//                          outside the benchmark's own timer): the cost of
+//                          shape inference is the difference;
 //   ppp_s                   seconds for prune + place + partition;
 //   partitions, nodes_kept  sanity: partitions made, nodes left after prune.
 // Linear growth shows as a flat µs/node from 10k to 1M.
@@ -71,6 +76,7 @@ void BM_Pipeline(benchmark::State& state) {
   const std::vector<std::string> fetches = {p.fetch};
   const std::vector<std::string> targets = {p.target};
   double t_import = 0, t_prune = 0, t_place = 0, t_partition = 0;
+  double t_import_without_shapes = 0;
   int64_t kept = 0, num_partitions = 0;
   using Clock = std::chrono::steady_clock;
 
@@ -126,11 +132,21 @@ void BM_Pipeline(benchmark::State& state) {
     state.PauseTiming();
     partitions.clear();
     graph.reset();
+    {
+      Graph plain;
+      GraphConstructorOptions without_shapes;
+      without_shapes.infer_shapes = false;
+      const Clock::time_point a = Clock::now();
+      s = ConvertGraphDefToGraph(without_shapes, p.graph, &plain);
+      t_import_without_shapes += Seconds(a, Clock::now());
+    }
     state.ResumeTiming();
   }
   const double iters = static_cast<double>(state.iterations());
   const double us_per_node = 1e6 / (iters * n);
   state.counters["import_us_per_node"] = t_import * us_per_node;
+  state.counters["import_without_shapes_us_per_node"] =
+      t_import_without_shapes * us_per_node;
   state.counters["prune_us_per_node"] = t_prune * us_per_node;
   state.counters["place_us_per_node"] = t_place * us_per_node;
   state.counters["partition_us_per_node"] = t_partition * us_per_node;

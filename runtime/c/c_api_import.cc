@@ -230,7 +230,7 @@ absl::Status Import(TF_Graph* graph, GraphDef gdef,
 
   GraphConstructorOptions gopts;
   gopts.validate_colocation_constraints = true;
-  s = ImportGraphDef(gopts, gdef, &graph->graph);
+  s = ImportGraphDef(gopts, gdef, &graph->graph, &graph->refiner);
   if (!s.ok() || results == nullptr) return s;
 
   for (const auto& [name, index] : opts.return_outputs) {

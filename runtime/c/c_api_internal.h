@@ -39,6 +39,7 @@
 #include "runtime/env/env.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/graph/graph.h"
+#include "runtime/graph/shape_refiner.h"
 
 struct TF_Status {
   absl::Status status;
@@ -161,10 +162,9 @@ struct TF_Graph {
   // loop goes into and the loop's inputs there.
   TF_Graph* while_parent = nullptr;
   std::vector<TF_Output> while_inputs;
-  // Output shapes recorded by TF_GraphSetTensorShape, by (node id, output).
-  // Only known ranks are recorded; -1 is an unknown dimension.
-  std::map<std::pair<int, int>, std::vector<int64_t>> shapes
-      ABSL_GUARDED_BY(mu);
+  // The inferred shape of every output (TF_FinishOperation and imports add
+  // nodes to it), refined by TF_GraphSetTensorShape.
+  stepflow::ShapeRefiner refiner ABSL_GUARDED_BY(mu);
   // Set by the test-only early_graph_free planted bug
   // (runtime/framework/planted_bug.h) when it counted this graph as freed
   // early; the destructor then does not count it again.

@@ -188,7 +188,7 @@ TF_Operation* Finish(TF_OperationDescription* desc, TF_Status* status) {
   const std::string name = def.name();
   *gdef.add_node() = std::move(def);
   GraphConstructorOptions opts;
-  absl::Status s = ImportGraphDef(opts, gdef, &graph->graph);
+  absl::Status s = ImportGraphDef(opts, gdef, &graph->graph, &graph->refiner);
   if (!s.ok()) {
     Set(status, std::move(s));
     return nullptr;

@@ -1,11 +1,11 @@
 // Static output shapes: TF_GraphSetTensorShape, TF_GraphGetTensorNumDims,
 // TF_GraphGetTensorShape.
 //
-// The runtime has no shape inference. What it knows about an output is the
-// shape recorded with TF_GraphSetTensorShape, merged into what the graph
-// itself states: a Placeholder's (or PlaceholderWithDefault's) "shape"
-// attr, a Const's value, or an "_output_shapes" attr. Anything else has an
-// unknown rank. Records live in the TF_Graph, under its lock.
+// Shapes come from the graph's ShapeRefiner (runtime/graph/shape_refiner.h):
+// every operation's shape function ran when TF_FinishOperation or an import
+// added it; nodes added by other paths (while loops, SavedModels) are
+// inferred on the first query. TF_GraphSetTensorShape merges into the
+// inferred shape. All under the TF_Graph's lock.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -14,53 +14,15 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "proto/attr_value.pb.h"
-#include "proto/tensor_shape.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
+#include "runtime/framework/shape_inference.h"
 
 namespace stepflow {
 namespace c_api {
 namespace {
 
-// A shape as the C API reports it; rank -1 is unknown.
-struct StaticShape {
-  int rank = -1;
-  std::vector<int64_t> dims;
-};
-
-StaticShape FromProto(const TensorShapeProto& proto) {
-  StaticShape s;
-  if (proto.unknown_rank()) return s;
-  s.rank = proto.dim_size();
-  for (const auto& d : proto.dim())
-    s.dims.push_back(d.size() < 0 ? -1 : d.size());
-  return s;
-}
-
-// What the graph states about output `index` of `node`.
-StaticShape StatedShape(const Node& node, int index) {
-  const auto& attrs = node.def().attr();
-  const std::string& op = node.type_string();
-  if (op == "Placeholder" || op == "PlaceholderV2" ||
-      op == "PlaceholderWithDefault") {
-    auto it = attrs.find("shape");
-    if (it != attrs.end() && it->second.has_shape()) {
-      return FromProto(it->second.shape());
-    }
-  }
-  if (op == "Const") {
-    auto it = attrs.find("value");
-    if (it != attrs.end() && it->second.has_tensor()) {
-      return FromProto(it->second.tensor().tensor_shape());
-    }
-  }
-  auto it = attrs.find("_output_shapes");
-  if (it != attrs.end() && index < it->second.list().shape_size()) {
-    return FromProto(it->second.list().shape(index));
-  }
-  return StaticShape();
-}
+using shape_inference::ShapeHandle;
 
 // Checks `out` names an output of an operation of `graph`.
 absl::Status CheckOutput(const TF_Graph& graph, TF_Output out)
@@ -79,57 +41,15 @@ absl::Status CheckOutput(const TF_Graph& graph, TF_Output out)
   return absl::OkStatus();
 }
 
-StaticShape KnownShape(const TF_Graph& graph, TF_Output out)
-    ABSL_SHARED_LOCKS_REQUIRED(graph.mu) {
+// The inferred shape of `out` (which CheckOutput accepted).
+ShapeHandle KnownShape(TF_Graph& graph, TF_Output out)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph.mu) {
   const Node* node = ToNode(out.oper);
-  auto it = graph.shapes.find({node->id(), out.index});
-  if (it != graph.shapes.end()) {
-    StaticShape s;
-    s.rank = static_cast<int>(it->second.size());
-    s.dims = it->second;
-    return s;
+  if (!graph.refiner.HasNode(node)) {
+    // Best effort: an inconsistent node keeps unknown outputs.
+    graph.refiner.AddMissingNodes(graph.graph).IgnoreError();
   }
-  return StatedShape(*node, out.index);
-}
-
-// "[2,?,3]".
-std::string ShapeString(const std::vector<int64_t>& dims) {
-  std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    absl::StrAppend(&out, i == 0 ? "" : ",",
-                    dims[i] < 0 ? "?" : absl::StrCat(dims[i]));
-  }
-  return out + "]";
-}
-
-// Merges `dims` into `known`; InvalidArgument if they are incompatible.
-absl::Status Merge(const StaticShape& known, const int64_t* dims, int num_dims,
-                   std::vector<int64_t>* merged) {
-  merged->assign(dims, dims + num_dims);
-  for (int64_t& d : *merged) {
-    if (d < -1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("invalid dimension ", d, " (only -1 is unknown)"));
-    }
-  }
-  if (known.rank < 0) return absl::OkStatus();
-  if (known.rank != num_dims) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Shapes must be equal rank, but are ", known.rank, " and ", num_dims));
-  }
-  for (int i = 0; i < num_dims; ++i) {
-    const int64_t a = known.dims[i];
-    int64_t& b = (*merged)[i];
-    if (a >= 0 && b >= 0 && a != b) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Dimension ", i,
-                       " in both shapes must be equal, but "
-                       "are ",
-                       a, " and ", b));
-    }
-    if (b < 0) b = a;
-  }
-  return absl::OkStatus();
+  return graph.refiner.OutputShape(node, out.index);
 }
 
 }  // namespace
@@ -154,15 +74,26 @@ void TF_GraphSetTensorShape(TF_Graph* graph, TF_Output output,
     Set(status, std::move(s));
     return;
   }
-  std::vector<int64_t> merged;
-  s = stepflow::c_api::Merge(stepflow::c_api::KnownShape(*graph, output), dims,
-                             num_dims, &merged);
+  for (int i = 0; i < num_dims; ++i) {
+    if (dims[i] < -1) {
+      Set(status, absl::InvalidArgumentError(absl::StrCat(
+                      "invalid dimension ", dims[i], " (only -1 is unknown)")));
+      return;
+    }
+  }
+  const stepflow::Node* node = stepflow::c_api::ToNode(output.oper);
+  stepflow::c_api::KnownShape(*graph, output);  // Adds the node if missing.
+  std::vector<stepflow::shape_inference::DimensionHandle> handle_dims;
+  for (int i = 0; i < num_dims; ++i) {
+    handle_dims.push_back(graph->refiner.manager()->MakeDim(dims[i]));
+  }
+  s = graph->refiner.SetShape(
+      node, output.index,
+      graph->refiner.manager()->MakeShape(std::move(handle_dims)));
   if (!s.ok()) {
     Set(status, std::move(s));
     return;
   }
-  graph->shapes[{stepflow::c_api::ToNode(output.oper)->id(), output.index}] =
-      std::move(merged);
   Set(status, absl::OkStatus());
 }
 
@@ -179,7 +110,8 @@ int TF_GraphGetTensorNumDims(TF_Graph* graph, TF_Output output,
     return -1;
   }
   Set(status, absl::OkStatus());
-  return stepflow::c_api::KnownShape(*graph, output).rank;
+  return stepflow::shape_inference::InferenceContext::Rank(
+      stepflow::c_api::KnownShape(*graph, output));
 }
 
 void TF_GraphGetTensorShape(TF_Graph* graph, TF_Output output, int64_t* dims,
@@ -195,19 +127,23 @@ void TF_GraphGetTensorShape(TF_Graph* graph, TF_Output output, int64_t* dims,
     Set(status, std::move(s));
     return;
   }
+  using stepflow::shape_inference::InferenceContext;
   const auto shape = stepflow::c_api::KnownShape(*graph, output);
-  if (shape.rank < 0) {
+  const int rank = InferenceContext::Rank(shape);
+  if (rank < 0) {
     // Unknown rank: nothing to fill, as TensorFlow does.
     Set(status, absl::OkStatus());
     return;
   }
-  if (num_dims != shape.rank) {
-    Set(status, absl::InvalidArgumentError(
-                    absl::StrCat("Expected rank is ", shape.rank,
-                                 " but actual rank is ", num_dims)));
+  if (num_dims != rank) {
+    Set(status,
+        absl::InvalidArgumentError(absl::StrCat(
+            "Expected rank is ", rank, " but actual rank is ", num_dims)));
     return;
   }
-  for (int i = 0; i < num_dims; ++i) dims[i] = shape.dims[i];
+  for (int i = 0; i < num_dims; ++i) {
+    dims[i] = InferenceContext::Value(InferenceContext::DimKnownRank(shape, i));
+  }
   Set(status, absl::OkStatus());
 }
 

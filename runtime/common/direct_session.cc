@@ -486,6 +486,7 @@ absl::Status DirectSession::BuildExecutors(
     ek->client_graph = std::make_unique<Graph>();
     GraphConstructorOptions gopts;
     gopts.allow_internal_ops = true;
+    gopts.infer_shapes = false;  // A copy of a graph already checked.
     SF_RETURN_IF_ERROR(
         ConvertGraphDefToGraph(gopts, def, ek->client_graph.get()));
   }

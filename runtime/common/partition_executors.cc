@@ -40,6 +40,8 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
   GraphConstructorOptions gopts;
   gopts.allow_internal_ops = true;
   gopts.expect_device_spec = true;
+  // Partitions come from a client graph whose shapes were checked.
+  gopts.infer_shapes = false;
   SF_RETURN_IF_ERROR(
       ConvertGraphDefToGraph(gopts, std::move(partition_def), graph.get()));
   for (Node* n : graph->op_nodes()) n->set_assigned_device_name(device_name);

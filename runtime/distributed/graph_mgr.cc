@@ -40,6 +40,8 @@ absl::Status GraphMgr::Register(const GraphDef& graph_def,
   GraphConstructorOptions gopts;
   gopts.allow_internal_ops = true;
   gopts.expect_device_spec = true;
+  // Partitions come from a client graph the master checked.
+  gopts.infer_shapes = false;
   SF_RETURN_IF_ERROR(ConvertGraphDefToGraph(gopts, graph_def, graph.get()));
   // Every node must sit on one of this worker's devices; use full names.
   for (Node* n : graph->op_nodes()) {

@@ -34,7 +34,8 @@ OpRegistry* OpRegistry::Global() {
   return registry;
 }
 
-absl::Status OpRegistry::Register(const OpDef& op_def) {
+absl::Status OpRegistry::Register(const OpDef& op_def,
+                                  ShapeInferenceFn shape_fn) {
   absl::MutexLock l(&mu_);
   if (op_def.name().empty()) {
     return absl::InvalidArgumentError("Cannot register an op with no name");
@@ -44,14 +45,23 @@ absl::Status OpRegistry::Register(const OpDef& op_def) {
     return absl::AlreadyExistsError(
         absl::StrCat("Op with name '", op_def.name(), "' already registered"));
   }
-  ops_.emplace(op_def.name(), std::make_unique<OpDef>(op_def));
+  ops_.emplace(op_def.name(), std::make_unique<Registration>(
+                                  Registration{op_def, std::move(shape_fn)}));
   return absl::OkStatus();
 }
 
 const OpDef* OpRegistry::LookUpOrNull(absl::string_view op_type) const {
   absl::MutexLock l(&mu_);
   auto it = ops_.find(op_type);
-  return it == ops_.end() ? nullptr : it->second.get();
+  return it == ops_.end() ? nullptr : &it->second->op_def;
+}
+
+const ShapeInferenceFn* OpRegistry::LookUpShapeFn(
+    absl::string_view op_type) const {
+  absl::MutexLock l(&mu_);
+  auto it = ops_.find(op_type);
+  if (it == ops_.end() || !it->second->shape_fn) return nullptr;
+  return &it->second->shape_fn;
 }
 
 absl::Status OpRegistry::LookUp(absl::string_view op_type,
@@ -96,7 +106,7 @@ namespace register_op {
 OpDefBuilderReceiver::OpDefBuilderReceiver(const OpDefBuilder& builder) {
   OpDef op_def;
   absl::Status s = builder.Finalize(&op_def);
-  if (s.ok()) s = OpRegistry::Global()->Register(op_def);
+  if (s.ok()) s = OpRegistry::Global()->Register(op_def, builder.shape_fn());
   if (!s.ok()) {
     std::fprintf(stderr, "Fatal error registering op: %s\n",
                  s.ToString().c_str());

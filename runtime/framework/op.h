@@ -20,6 +20,7 @@
 #ifndef STEPFLOW_RUNTIME_FRAMEWORK_OP_H_
 #define STEPFLOW_RUNTIME_FRAMEWORK_OP_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -31,6 +32,17 @@
 #include "proto/op_def.pb.h"
 
 namespace stepflow {
+
+namespace shape_inference {
+class InferenceContext;
+}  // namespace shape_inference
+
+// An op's shape function (TensorFlow's SetShapeFn): reads the context's
+// input shapes (and, when constant, input tensors) and attrs, sets every
+// output's shape; an error means the node's inputs are inconsistent. Ops
+// registered without one give outputs of unknown shape.
+using ShapeInferenceFn =
+    std::function<absl::Status(shape_inference::InferenceContext* c)>;
 
 class OpDefBuilder {
  public:
@@ -44,6 +56,9 @@ class OpDefBuilder {
   OpDefBuilder& SetIsAggregate();
   OpDefBuilder& SetAllowsUninitializedInput();
   OpDefBuilder& Doc(std::string summary);
+  // The op's shape function (see ShapeInferenceFn).
+  OpDefBuilder& SetShapeFn(ShapeInferenceFn fn);
+  const ShapeInferenceFn& shape_fn() const { return shape_fn_; }
 
   // InvalidArgument naming the op and the bad spec if any spec fails to
   // parse or refers to an undeclared attr.
@@ -53,6 +68,7 @@ class OpDefBuilder {
   OpDef op_def_;
   std::vector<std::string> inputs_, outputs_, attrs_;
   std::vector<std::string> errors_;
+  ShapeInferenceFn shape_fn_;
 };
 
 class OpRegistry {
@@ -62,13 +78,17 @@ class OpRegistry {
 
   OpRegistry() = default;
 
-  // AlreadyExists if an op of that name is registered.
-  absl::Status Register(const OpDef& op_def);
+  // AlreadyExists if an op of that name is registered. `shape_fn` may be
+  // empty (outputs of unknown shape).
+  absl::Status Register(const OpDef& op_def, ShapeInferenceFn shape_fn = {});
 
   // NotFound: "Op type not registered '<name>'" (with a hint when a
   // similarly named op exists).
   absl::Status LookUp(absl::string_view op_type, const OpDef** op_def) const;
   const OpDef* LookUpOrNull(absl::string_view op_type) const;
+  // The shape function registered with `op_type`; null when the op is not
+  // registered or has none. The pointer stays valid forever.
+  const ShapeInferenceFn* LookUpShapeFn(absl::string_view op_type) const;
   // A registered op whose name is close to `op_type` (same letters in
   // another case, or within two edits), the first in sorted order; empty
   // when there is none. LookUp's "did you mean" hint.
@@ -79,8 +99,13 @@ class OpRegistry {
 
  private:
   mutable absl::Mutex mu_;
-  // Values are heap-allocated so OpDef pointers stay valid forever.
-  std::map<std::string, std::unique_ptr<OpDef>, std::less<>> ops_
+  // TensorFlow's OpRegistrationData: the OpDef and its shape function.
+  struct Registration {
+    OpDef op_def;
+    ShapeInferenceFn shape_fn;
+  };
+  // Values are heap-allocated so pointers into them stay valid forever.
+  std::map<std::string, std::unique_ptr<Registration>, std::less<>> ops_
       ABSL_GUARDED_BY(mu_);
 };
 

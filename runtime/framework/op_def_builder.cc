@@ -583,6 +583,11 @@ OpDefBuilder& OpDefBuilder::Doc(std::string summary) {
   return *this;
 }
 
+OpDefBuilder& OpDefBuilder::SetShapeFn(ShapeInferenceFn fn) {
+  shape_fn_ = std::move(fn);
+  return *this;
+}
+
 absl::Status OpDefBuilder::Finalize(OpDef* op_def) const {
   OpDef def = op_def_;
   const std::string& op = def.name();

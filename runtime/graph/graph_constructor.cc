@@ -75,8 +75,9 @@ struct Pending {
 
 class Importer {
  public:
-  Importer(const GraphConstructorOptions& opts, const GraphDef& gdef, Graph* g)
-      : opts_(opts), gdef_(gdef), g_(g) {}
+  Importer(const GraphConstructorOptions& opts, const GraphDef& gdef, Graph* g,
+           ShapeRefiner* refiner)
+      : opts_(opts), gdef_(gdef), g_(g), refiner_(refiner) {}
 
   // Consuming import: the NodeDefs move out of `*gdef` (which keeps its
   // versions and library but loses its nodes, whatever the outcome).
@@ -535,6 +536,14 @@ class Importer {
         }
       }
     }
+    absl::Status shapes = InferShapes(added);
+    if (!shapes.ok()) {
+      for (Node* n : added) {
+        if (refiner_ != nullptr) refiner_->RemoveNode(n);
+        g_->RemoveNode(n);
+      }
+      return shapes;
+    }
     for (Node* n : added) {
       if (n->in_edges().empty()) g_->AddControlEdge(g_->source_node(), n);
       if (n->out_edges().empty()) g_->AddControlEdge(n, g_->sink_node());
@@ -565,9 +574,29 @@ class Importer {
     return absl::OkStatus();
   }
 
+  // Runs the shape functions over the graph with the new nodes in it.
+  absl::Status InferShapes(const std::vector<Node*>& added) {
+    if (!opts_.infer_shapes) return absl::OkStatus();
+    if (refiner_ != nullptr) {
+      // The caller's refiner usually holds the graph's other nodes already;
+      // nodes added behind its back are inferred now too.
+      if (refiner_->num_nodes() + static_cast<int>(added.size()) ==
+          g_->num_op_nodes()) {
+        return refiner_->AddNodes(added);
+      }
+      return refiner_->AddMissingNodes(*g_);
+    }
+    ShapeRefiner refiner(g_->op_registry());
+    if (g_->num_op_nodes() == static_cast<int>(added.size())) {
+      return refiner.AddNodes(added);
+    }
+    return refiner.AddMissingNodes(*g_);
+  }
+
   const GraphConstructorOptions& opts_;
   const GraphDef& gdef_;
   Graph* const g_;
+  ShapeRefiner* const refiner_;
   std::vector<Pending> pending_;
   // Whether pending_[i].def came from the GraphDef by move (and gdef_ has
   // no nodes left).
@@ -587,7 +616,7 @@ absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
         "ConvertGraphDefToGraph requires an empty graph; this one has ",
         g->num_op_nodes(), " op nodes"));
   }
-  return Importer(opts, gdef, g).Run();
+  return Importer(opts, gdef, g, nullptr).Run();
 }
 
 absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
@@ -602,8 +631,9 @@ absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
 }
 
 absl::Status ImportGraphDef(const GraphConstructorOptions& opts,
-                            const GraphDef& gdef, Graph* g) {
-  return Importer(opts, gdef, g).Run();
+                            const GraphDef& gdef, Graph* g,
+                            ShapeRefiner* refiner) {
+  return Importer(opts, gdef, g, refiner).Run();
 }
 
 }  // namespace stepflow

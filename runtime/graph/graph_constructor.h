@@ -27,7 +27,12 @@
 //     ref input);
 //   - cycles, except those closing through a NextIteration -> Merge edge;
 //   - with validate_colocation_constraints, a `_class` entry "loc:@x" where
-//     x is not a node of the GraphDef.
+//     x is not a node of the GraphDef;
+//   - with infer_shapes, shapes: every op's shape function runs over the
+//     graph (ShapeRefiner) and a node whose inputs' shapes are inconsistent
+//     fails the import with the shape function's error, the node and its
+//     input shapes attached ("Dimensions must be equal, but are 2 and 3 for
+//     '{{node add}} = Add[T=DT_FLOAT](a, b)' with input shapes: [2], [3].").
 // Inputs may name nodes appearing later in the GraphDef. Nodes are added in
 // GraphDef order (so ids follow it). SOURCE/SINK are not visible by name.
 //
@@ -39,6 +44,7 @@
 #include "absl/status/status.h"
 #include "proto/graph.pb.h"
 #include "runtime/graph/graph.h"
+#include "runtime/graph/shape_refiner.h"
 
 namespace stepflow {
 
@@ -55,6 +61,10 @@ struct GraphConstructorOptions {
   // (TensorFlow's ImportGraphDef does; its ConvertGraphDefToGraph and the
   // sessions do not, and the placer treats an absent x as a group name).
   bool validate_colocation_constraints = false;
+  // Run shape inference over the imported nodes and refuse inconsistent
+  // shapes, as TensorFlow's importer does. Off only for graphs the runtime
+  // derived from an already checked one (partitions).
+  bool infer_shapes = true;
 };
 
 // Imports `gdef` into `g`, which must have no op nodes (InvalidArgument
@@ -73,8 +83,14 @@ absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
 // If `g` has no op nodes it takes the GraphDef's versions; otherwise the
 // producer versions must match. Library functions are merged by name
 // (a different definition under an existing name is InvalidArgument).
+//
+// With `refiner` (borrowed, for `g`), the imported nodes' shapes are
+// inferred there and stay available (with any of `g`'s nodes it lacked);
+// without it a temporary refiner checks the whole graph. A failed import
+// leaves the refiner without the new nodes.
 absl::Status ImportGraphDef(const GraphConstructorOptions& opts,
-                            const GraphDef& gdef, Graph* g);
+                            const GraphDef& gdef, Graph* g,
+                            ShapeRefiner* refiner = nullptr);
 
 }  // namespace stepflow
 

@@ -1,7 +1,9 @@
 // Array ops driven by indices or values: Where, TopKV2, NthElement,
 // Unique/UniqueV2/UniqueWithCounts, ListDiff, GatherNd, ScatterNd and the
 // TensorScatter updates. Signatures match TensorFlow's OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -11,7 +13,8 @@ REGISTER_OP("Where")
     .Attr(
         "T: {float, double, int32, uint8, int16, int8, complex64, int64, "
         "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
-        "half, uint32, uint64, bool} = DT_BOOL");
+        "half, uint32, uint64, bool} = DT_BOOL")
+    .SetShapeFn(shape_inference::WhereShape);
 
 REGISTER_OP("TopKV2")
     .Input("input: T")
@@ -23,7 +26,8 @@ REGISTER_OP("TopKV2")
         "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
         "uint16, half, uint32, uint64}")
     .Attr("Tk: {int16, int32, int64} = DT_INT32")
-    .Attr("index_type: {int16, int32, int64} = DT_INT32");
+    .Attr("index_type: {int16, int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::TopKV2Shape);
 
 REGISTER_OP("NthElement")
     .Input("input: T")
@@ -39,7 +43,8 @@ REGISTER_OP("Unique")
     .Output("y: T")
     .Output("idx: out_idx")
     .Attr("T: type")
-    .Attr("out_idx: {int32, int64} = DT_INT32");
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UniqueShape);
 
 REGISTER_OP("UniqueV2")
     .Input("x: T")

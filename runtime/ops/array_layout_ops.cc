@@ -3,7 +3,9 @@
 // legacy Concat, BroadcastTo, ReverseV2, ReverseSequence, Roll, Bitcast, and
 // the block rearrangements (SpaceToBatch[ND], BatchToSpace[ND],
 // SpaceToDepth, DepthToSpace). Signatures match TensorFlow's OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -12,7 +14,8 @@ REGISTER_OP("Pad")
     .Input("paddings: Tpaddings")
     .Output("output: T")
     .Attr("T: type")
-    .Attr("Tpaddings: {int32, int64} = DT_INT32");
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::PadShape);
 
 REGISTER_OP("PadV2")
     .Input("input: T")
@@ -20,7 +23,8 @@ REGISTER_OP("PadV2")
     .Input("constant_values: T")
     .Output("output: T")
     .Attr("T: type")
-    .Attr("Tpaddings: {int32, int64} = DT_INT32");
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::PadShape);
 
 REGISTER_OP("MirrorPad")
     .Input("input: T")
@@ -28,7 +32,8 @@ REGISTER_OP("MirrorPad")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tpaddings: {int32, int64} = DT_INT32")
-    .Attr("mode: {'REFLECT', 'SYMMETRIC'}");
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .SetShapeFn(shape_inference::PadShape);
 
 REGISTER_OP("MirrorPadGrad")
     .Input("input: T")
@@ -51,33 +56,42 @@ REGISTER_OP("StridedSliceGrad")
     .Attr("end_mask: int = 0")
     .Attr("ellipsis_mask: int = 0")
     .Attr("new_axis_mask: int = 0")
-    .Attr("shrink_axis_mask: int = 0");
+    .Attr("shrink_axis_mask: int = 0")
+    .SetShapeFn(shape_inference::StridedSliceGradShape);
 
 REGISTER_OP("InvertPermutation")
     .Input("x: T")
     .Output("y: T")
-    .Attr("T: {int32, int64} = DT_INT32");
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 1);
+    });
 
 REGISTER_OP("ConcatOffset")
     .Input("concat_dim: int32")
     .Input("shape: N * shape_type")
     .Output("offset: N * shape_type")
     .Attr("N: int >= 2")
-    .Attr("shape_type: {int32, int64} = DT_INT32");
+    .Attr("shape_type: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ConcatOffsetShape);
 
 REGISTER_OP("Concat")
     .Input("concat_dim: int32")
     .Input("values: N * T")
     .Output("output: T")
     .Attr("N: int >= 2")
-    .Attr("T: type");
+    .Attr("T: type")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ConcatShape(c, c->num_inputs() - 1);
+    });
 
 REGISTER_OP("BroadcastTo")
     .Input("input: T")
     .Input("shape: Tidx")
     .Output("output: T")
     .Attr("T: type")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::BroadcastToShape);
 
 REGISTER_OP("ReverseV2")
     .Input("tensor: T")
@@ -86,7 +100,8 @@ REGISTER_OP("ReverseV2")
     .Attr("Tidx: {int32, int64} = DT_INT32")
     .Attr(
         "T: {uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, "
-        "bfloat16, half, float, double, complex64, complex128, string}");
+        "bfloat16, half, float, double, complex64, complex128, string}")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("ReverseSequence")
     .Input("input: T")

@@ -4,7 +4,9 @@
 // OpDefs. Graph execution lowers or inlines them where TensorFlow does
 // (runtime/function/lower_functional_ops.h); the others run through the
 // call kernels of runtime/kernels/functional_ops.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -39,7 +41,8 @@ REGISTER_OP("If")
     .Attr("then_branch: func")
     .Attr("else_branch: func")
     .Attr("output_shapes: list(shape) = []")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::IfShape);
 
 REGISTER_OP("StatelessIf")
     .Input("cond: Tcond")
@@ -50,7 +53,8 @@ REGISTER_OP("StatelessIf")
     .Attr("Tout: list(type) >= 0")
     .Attr("then_branch: func")
     .Attr("else_branch: func")
-    .Attr("output_shapes: list(shape) = []");
+    .Attr("output_shapes: list(shape) = []")
+    .SetShapeFn(shape_inference::IfShape);
 
 REGISTER_OP("Case")
     .Input("branch_index: int32")
@@ -60,7 +64,8 @@ REGISTER_OP("Case")
     .Attr("Tout: list(type) >= 0")
     .Attr("branches: list(func) >= 1")
     .Attr("output_shapes: list(shape) = []")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::IfShape);
 
 REGISTER_OP("StatelessCase")
     .Input("branch_index: int32")
@@ -69,7 +74,8 @@ REGISTER_OP("StatelessCase")
     .Attr("Tin: list(type) >= 0")
     .Attr("Tout: list(type) >= 0")
     .Attr("branches: list(func) >= 1")
-    .Attr("output_shapes: list(shape) = []");
+    .Attr("output_shapes: list(shape) = []")
+    .SetShapeFn(shape_inference::IfShape);
 
 REGISTER_OP("While")
     .Input("input: T")
@@ -79,7 +85,8 @@ REGISTER_OP("While")
     .Attr("body: func")
     .Attr("output_shapes: list(shape) = []")
     .Attr("parallel_iterations: int = 10")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::WhileShape);
 
 REGISTER_OP("StatelessWhile")
     .Input("input: T")
@@ -88,6 +95,7 @@ REGISTER_OP("StatelessWhile")
     .Attr("cond: func")
     .Attr("body: func")
     .Attr("output_shapes: list(shape) = []")
-    .Attr("parallel_iterations: int = 10");
+    .Attr("parallel_iterations: int = 10")
+    .SetShapeFn(shape_inference::WhileShape);
 
 }  // namespace stepflow

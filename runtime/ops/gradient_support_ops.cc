@@ -4,7 +4,9 @@
 // (deprecated, still in old graphs) and the identity variants
 // PreventGradient, IdentityN and Snapshot. Signatures match TensorFlow's
 // OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -19,14 +21,16 @@ REGISTER_OP("BroadcastGradientArgs")
     .Input("s1: T")
     .Output("r0: T")
     .Output("r1: T")
-    .Attr("T: {int32, int64} = DT_INT32");
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::BroadcastGradientArgsShape);
 
 REGISTER_OP("ShapeN")
     .Input("input: N * T")
     .Output("output: N * out_type")
     .Attr("N: int")
     .Attr("T: type")
-    .Attr("out_type: {int32, int64} = DT_INT32");
+    .Attr("out_type: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ShapeNShape);
 
 REGISTER_OP("TileGrad")
     .Input("input: T")
@@ -38,13 +42,19 @@ REGISTER_OP("PreventGradient")
     .Input("input: T")
     .Output("output: T")
     .Attr("T: type")
-    .Attr("message: string = ''");
+    .Attr("message: string = ''")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("IdentityN")
     .Input("input: T")
     .Output("output: T")
-    .Attr("T: list(type) >= 1");
+    .Attr("T: list(type) >= 1")
+    .SetShapeFn(shape_inference::UnchangedShapes);
 
-REGISTER_OP("Snapshot").Input("input: T").Output("output: T").Attr("T: type");
+REGISTER_OP("Snapshot")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 }  // namespace stepflow

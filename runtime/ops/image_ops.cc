@@ -1,7 +1,9 @@
 // Image ops: the resizes (bilinear, nearest neighbour, area) and their
 // gradients, CropAndResize, AdjustContrastv2 and NonMaxSuppression V3-V5.
 // Signatures match TensorFlow's OpDefs, attr order included.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -13,7 +15,8 @@ REGISTER_OP("ResizeBilinear")
         "T: {int8, uint8, int16, uint16, int32, int64, bfloat16, half, "
         "float, double, bfloat16}")
     .Attr("align_corners: bool = false")
-    .Attr("half_pixel_centers: bool = false");
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(shape_inference::ResizeShape);
 
 REGISTER_OP("ResizeBilinearGrad")
     .Input("grads: float")
@@ -31,7 +34,8 @@ REGISTER_OP("ResizeNearestNeighbor")
         "T: {int8, uint8, int16, uint16, int32, int64, half, float, double, "
         "bfloat16}")
     .Attr("align_corners: bool = false")
-    .Attr("half_pixel_centers: bool = false");
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(shape_inference::ResizeShape);
 
 REGISTER_OP("ResizeNearestNeighborGrad")
     .Input("grads: T")
@@ -48,7 +52,8 @@ REGISTER_OP("ResizeArea")
     .Attr(
         "T: {int8, uint8, int16, uint16, int32, int64, half, float, double, "
         "bfloat16}")
-    .Attr("align_corners: bool = false");
+    .Attr("align_corners: bool = false")
+    .SetShapeFn(shape_inference::ResizeShape);
 
 REGISTER_OP("AdjustContrastv2")
     .Input("images: T")

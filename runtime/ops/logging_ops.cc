@@ -1,6 +1,8 @@
 // Logging ops: Assert, Print and PrintV2. Signatures match TensorFlow's
 // OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -20,7 +22,8 @@ REGISTER_OP("Print")
     .Attr("message: string = ''")
     .Attr("first_n: int = -1")
     .Attr("summarize: int = 3")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("PrintV2")
     .Input("input: string")

@@ -1,7 +1,9 @@
 // Math ops: element-wise arithmetic and comparison (NumPy broadcasting),
 // casts, reductions, MatMul, Range and AddN. Signatures match TensorFlow's
 // OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 namespace {
@@ -27,9 +29,14 @@ constexpr char kMinMaxTypes[] =
 
 }  // namespace
 
-REGISTER_OP("Add").Input("x: T").Input("y: T").Output("z: T").Attr(
-    "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, "
-    "complex64, complex128, string}");
+REGISTER_OP("Add")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, "
+        "complex64, complex128, string}")
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("AddV2")
     .Input("x: T")
@@ -39,44 +46,88 @@ REGISTER_OP("AddV2")
         "T: {bfloat16, half, float, double, uint8, uint16, uint32, uint64, "
         "int8, int16, int32, int64, complex64, complex128}")
     .SetIsAggregate()
-    .SetIsCommutative();
+    .SetIsCommutative()
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Sub").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kBinaryMoreTypes);
+REGISTER_OP("Sub")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kBinaryMoreTypes)
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("Mul")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
     .Attr(kBinaryMoreTypes)
-    .SetIsCommutative();
+    .SetIsCommutative()
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Div").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kBinaryMoreTypes);
+REGISTER_OP("Div")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kBinaryMoreTypes)
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("RealDiv").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kBinaryMoreTypes);
+REGISTER_OP("RealDiv")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kBinaryMoreTypes)
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 // Not commutative in TensorFlow's OpDefs (a NaN operand decides).
-REGISTER_OP("Maximum").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kMinMaxTypes);
+REGISTER_OP("Maximum")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kMinMaxTypes)
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Minimum").Input("x: T").Input("y: T").Output("z: T").Attr(
-    kMinMaxTypes);
+REGISTER_OP("Minimum")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kMinMaxTypes)
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Pow").Input("x: T").Input("y: T").Output("z: T").Attr(
-    "T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, "
-    "complex128}");
+REGISTER_OP("Pow")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(
+        "T: {bfloat16, float, half, double, int8, int16, int32, int64, "
+        "complex64, "
+        "complex128}")
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Neg").Input("x: T").Output("y: T").Attr(kUnaryTypes);
+REGISTER_OP("Neg")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kUnaryTypes)
+    .SetShapeFn(shape_inference::UnchangedShape);
 
-REGISTER_OP("Square").Input("x: T").Output("y: T").Attr(kSquareTypes);
+REGISTER_OP("Square")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kSquareTypes)
+    .SetShapeFn(shape_inference::UnchangedShape);
 
-REGISTER_OP("Less").Input("x: T").Input("y: T").Output("z: bool").Attr(
-    "T: realnumbertype");
+REGISTER_OP("Less")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: realnumbertype")
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
-REGISTER_OP("Greater").Input("x: T").Input("y: T").Output("z: bool").Attr(
-    "T: realnumbertype");
+REGISTER_OP("Greater")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: realnumbertype")
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("Equal")
     .Input("x: T")
@@ -84,14 +135,16 @@ REGISTER_OP("Equal")
     .Output("z: bool")
     .SetIsCommutative()
     .Attr("T: type")
-    .Attr("incompatible_shape_error: bool = true");
+    .Attr("incompatible_shape_error: bool = true")
+    .SetShapeFn(shape_inference::EqualShape);
 
 REGISTER_OP("Cast")
     .Input("x: SrcT")
     .Output("y: DstT")
     .Attr("SrcT: type")
     .Attr("DstT: type")
-    .Attr("Truncate: bool = false");
+    .Attr("Truncate: bool = false")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 // grad_a/grad_b only mark products that compute gradients (TensorFlow's
 // autodiff sets them); they do not change the result.
@@ -105,7 +158,8 @@ REGISTER_OP("MatMul")
         "T: {bfloat16, half, float, double, int32, int64, uint8, uint16, "
         "uint32, uint64, complex64, complex128}")
     .Attr("grad_a: bool = false")
-    .Attr("grad_b: bool = false");
+    .Attr("grad_b: bool = false")
+    .SetShapeFn(shape_inference::MatMulShape);
 
 REGISTER_OP("Sum")
     .Input("input: T")
@@ -113,7 +167,8 @@ REGISTER_OP("Sum")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
     .Attr("T: numbertype")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ReductionShape);
 
 REGISTER_OP("Mean")
     .Input("input: T")
@@ -121,7 +176,8 @@ REGISTER_OP("Mean")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
     .Attr("T: numbertype")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ReductionShape);
 
 REGISTER_OP("Prod")
     .Input("input: T")
@@ -129,7 +185,8 @@ REGISTER_OP("Prod")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
     .Attr("T: numbertype")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ReductionShape);
 
 REGISTER_OP("Range")
     .Input("start: Tidx")
@@ -138,7 +195,8 @@ REGISTER_OP("Range")
     .Output("output: Tidx")
     .Attr(
         "Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, "
-        "uint16, uint32, uint64} = DT_INT32");
+        "uint16, uint32, uint64} = DT_INT32")
+    .SetShapeFn(shape_inference::RangeShape);
 
 REGISTER_OP("AddN")
     .Input("inputs: N * T")
@@ -149,7 +207,8 @@ REGISTER_OP("AddN")
         "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, "
         "complex128, half, uint32, uint64, variant}")
     .SetIsCommutative()
-    .SetIsAggregate();
+    .SetIsAggregate()
+    .SetShapeFn(shape_inference::MergeAllInputsShapeFn);
 
 REGISTER_OP("AccumulateNV2")
     .Input("inputs: N * T")

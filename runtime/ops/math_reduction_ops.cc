@@ -2,7 +2,9 @@
 // in `reduction_indices`), ArgMax/ArgMin (index of the extreme value along
 // one axis), Cumsum and Cumprod (running sum and product along one axis).
 // Signatures match TensorFlow's OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 namespace {
@@ -25,7 +27,8 @@ REGISTER_OP("Max")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
     .Attr(kOrderedTypes)
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ReductionShape);
 
 REGISTER_OP("Min")
     .Input("input: T")
@@ -33,21 +36,24 @@ REGISTER_OP("Min")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
     .Attr(kOrderedTypes)
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ReductionShape);
 
 REGISTER_OP("All")
     .Input("input: bool")
     .Input("reduction_indices: Tidx")
     .Output("output: bool")
     .Attr("keep_dims: bool = false")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ReductionShape);
 
 REGISTER_OP("Any")
     .Input("input: bool")
     .Input("reduction_indices: Tidx")
     .Attr("keep_dims: bool = false")
     .Output("output: bool")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ReductionShape);
 
 REGISTER_OP("ArgMax")
     .Input("input: T")
@@ -55,7 +61,8 @@ REGISTER_OP("ArgMax")
     .Output("output: output_type")
     .Attr(kArgTypes)
     .Attr("Tidx: {int16, int32, int64} = DT_INT32")
-    .Attr("output_type: {int16, uint16, int32, int64} = DT_INT64");
+    .Attr("output_type: {int16, uint16, int32, int64} = DT_INT64")
+    .SetShapeFn(shape_inference::ArgOpShape);
 
 REGISTER_OP("ArgMin")
     .Input("input: T")
@@ -63,7 +70,8 @@ REGISTER_OP("ArgMin")
     .Output("output: output_type")
     .Attr(kArgTypes)
     .Attr("Tidx: {int32, int64} = DT_INT32")
-    .Attr("output_type: {int32, int64} = DT_INT64");
+    .Attr("output_type: {int32, int64} = DT_INT64")
+    .SetShapeFn(shape_inference::ArgOpShape);
 
 REGISTER_OP("Cumsum")
     .Input("x: T")
@@ -72,7 +80,8 @@ REGISTER_OP("Cumsum")
     .Attr("reverse: bool = false")
     .Output("out: T")
     .Attr("T: numbertype")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("Cumprod")
     .Input("x: T")
@@ -81,6 +90,7 @@ REGISTER_OP("Cumprod")
     .Attr("reverse: bool = false")
     .Output("out: T")
     .Attr("T: numbertype")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 }  // namespace stepflow

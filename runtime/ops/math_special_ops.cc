@@ -3,12 +3,19 @@
 // and IgammaGradA (d Igamma / d a), Hurwitz Zeta, Polygamma and the
 // regularized incomplete beta function Betainc. Signatures match
 // TensorFlow's OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
 #define SF_SPECIAL_OP(NAME, A, B, TYPES) \
-  REGISTER_OP(NAME).Input(A ": T").Input(B ": T").Output("z: T").Attr(TYPES)
+  REGISTER_OP(NAME)                      \
+      .Input(A ": T")                    \
+      .Input(B ": T")                    \
+      .Output("z: T")                    \
+      .Attr(TYPES)                       \
+      .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn)
 SF_SPECIAL_OP("Igamma", "a", "x", "T: {bfloat16, half, float, double}");
 SF_SPECIAL_OP("Igammac", "a", "x", "T: {bfloat16, half, float, double}");
 SF_SPECIAL_OP("IgammaGradA", "a", "x", "T: {float, double}");

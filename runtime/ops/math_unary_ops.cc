@@ -5,7 +5,9 @@
 // TensorFlow's gradient code emits for them (SqrtGrad, RsqrtGrad, TanhGrad,
 // SigmoidGrad, ReciprocalGrad, InvGrad). Signatures match TensorFlow's
 // OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 namespace {
@@ -21,12 +23,17 @@ constexpr char kFloatTypes[] = "T: {bfloat16, half, float, double}";
 
 }  // namespace
 
-#define SF_UNARY_OP(NAME, TYPES) \
-  REGISTER_OP(NAME).Input("x: T").Output("y: T").Attr(TYPES)
+#define SF_UNARY_OP(NAME, TYPES)                                         \
+  REGISTER_OP(NAME).Input("x: T").Output("y: T").Attr(TYPES).SetShapeFn( \
+      shape_inference::UnchangedShape)
 // UNARY_GRADIENT_COMPLEX(): z = dy * f'(x), written in terms of y = f(x).
-#define SF_UNARY_GRAD_OP(NAME)                                        \
-  REGISTER_OP(NAME).Input("y: T").Input("dy: T").Output("z: T").Attr( \
-      kUnaryComplexTypes)
+#define SF_UNARY_GRAD_OP(NAME)  \
+  REGISTER_OP(NAME)             \
+      .Input("y: T")            \
+      .Input("dy: T")           \
+      .Output("z: T")           \
+      .Attr(kUnaryComplexTypes) \
+      .SetShapeFn(shape_inference::MergeBothInputsShapeFn)
 
 SF_UNARY_OP("Abs",
             "T: {bfloat16, half, float, double, int8, int16, int32, int64}");
@@ -62,9 +69,21 @@ SF_UNARY_OP("Erfc", kFloatTypes);
 SF_UNARY_OP("Lgamma", kFloatTypes);
 SF_UNARY_OP("Digamma", kFloatTypes);
 
-REGISTER_OP("IsFinite").Input("x: T").Output("y: bool").Attr(kFloatTypes);
-REGISTER_OP("IsNan").Input("x: T").Output("y: bool").Attr(kFloatTypes);
-REGISTER_OP("IsInf").Input("x: T").Output("y: bool").Attr(kFloatTypes);
+REGISTER_OP("IsFinite")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr(kFloatTypes)
+    .SetShapeFn(shape_inference::UnchangedShape);
+REGISTER_OP("IsNan")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr(kFloatTypes)
+    .SetShapeFn(shape_inference::UnchangedShape);
+REGISTER_OP("IsInf")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr(kFloatTypes)
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 SF_UNARY_GRAD_OP("SqrtGrad");
 SF_UNARY_GRAD_OP("RsqrtGrad");

@@ -1,7 +1,9 @@
 // Batched matrix diagonals and bands: MatrixBandPart, MatrixDiag[V2,V3],
 // MatrixDiagPart[V2,V3], MatrixSetDiag[V2,V3]. Signatures match
 // TensorFlow's OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -11,7 +13,8 @@ REGISTER_OP("MatrixBandPart")
     .Input("num_upper: Tindex")
     .Output("band: T")
     .Attr("T: type")
-    .Attr("Tindex: {int32, int64} = DT_INT64");
+    .Attr("Tindex: {int32, int64} = DT_INT64")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("MatrixDiag")
     .Input("diagonal: T")

@@ -1,6 +1,8 @@
 // Convolution ops: Conv2D, Conv3D and DepthwiseConv2dNative with their
 // input and filter gradients. Signatures match TensorFlow's OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -14,7 +16,8 @@ REGISTER_OP("Conv2D")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::Conv2DShape);
 
 REGISTER_OP("Conv2DBackpropInput")
     .Input("input_sizes: int32")
@@ -27,7 +30,8 @@ REGISTER_OP("Conv2DBackpropInput")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::Conv2DBackpropInputShape);
 
 REGISTER_OP("Conv2DBackpropFilter")
     .Input("input: T")
@@ -40,7 +44,8 @@ REGISTER_OP("Conv2DBackpropFilter")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::Conv2DBackpropFilterShape);
 
 REGISTER_OP("DepthwiseConv2dNative")
     .Input("input: T")
@@ -51,7 +56,8 @@ REGISTER_OP("DepthwiseConv2dNative")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::DepthwiseConv2DNativeShape);
 
 REGISTER_OP("DepthwiseConv2dNativeBackpropInput")
     .Input("input_sizes: int32")
@@ -63,7 +69,10 @@ REGISTER_OP("DepthwiseConv2dNativeBackpropInput")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank4(c, 0);
+    });
 
 REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
     .Input("input: T")
@@ -75,7 +84,10 @@ REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank4(c, 1);
+    });
 
 REGISTER_OP("Conv3D")
     .Input("input: T")

@@ -1,6 +1,8 @@
 // Normalisation ops: FusedBatchNorm (V1, V2, V3) and their gradients, LRN
 // and LRNGrad. Signatures match TensorFlow's OpDefs, attr order included.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -19,7 +21,8 @@ REGISTER_OP("FusedBatchNorm")
     .Attr("epsilon: float = 0.0001")
     .Attr("exponential_avg_factor: float = 1.0")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("is_training: bool = true");
+    .Attr("is_training: bool = true")
+    .SetShapeFn(shape_inference::FusedBatchNormShape);
 
 REGISTER_OP("FusedBatchNormV2")
     .Input("x: T")
@@ -37,7 +40,8 @@ REGISTER_OP("FusedBatchNormV2")
     .Attr("epsilon: float = 0.0001")
     .Attr("exponential_avg_factor: float = 1.0")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("is_training: bool = true");
+    .Attr("is_training: bool = true")
+    .SetShapeFn(shape_inference::FusedBatchNormShape);
 
 REGISTER_OP("FusedBatchNormV3")
     .Input("x: T")
@@ -56,7 +60,8 @@ REGISTER_OP("FusedBatchNormV3")
     .Attr("epsilon: float = 0.0001")
     .Attr("exponential_avg_factor: float = 1.0")
     .Attr("data_format: {'NHWC', 'NCHW', 'NDHWC', 'NCDHW'} = 'NHWC'")
-    .Attr("is_training: bool = true");
+    .Attr("is_training: bool = true")
+    .SetShapeFn(shape_inference::FusedBatchNormV3Shape);
 
 REGISTER_OP("FusedBatchNormGrad")
     .Input("y_backprop: T")
@@ -72,7 +77,8 @@ REGISTER_OP("FusedBatchNormGrad")
     .Attr("T: {float}")
     .Attr("epsilon: float = 0.0001")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("is_training: bool = true");
+    .Attr("is_training: bool = true")
+    .SetShapeFn(shape_inference::FusedBatchNormGradShape);
 
 REGISTER_OP("FusedBatchNormGradV2")
     .Input("y_backprop: T")
@@ -89,7 +95,8 @@ REGISTER_OP("FusedBatchNormGradV2")
     .Attr("U: {float}")
     .Attr("epsilon: float = 0.0001")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-    .Attr("is_training: bool = true");
+    .Attr("is_training: bool = true")
+    .SetShapeFn(shape_inference::FusedBatchNormGradShape);
 
 REGISTER_OP("FusedBatchNormGradV3")
     .Input("y_backprop: T")
@@ -107,7 +114,8 @@ REGISTER_OP("FusedBatchNormGradV3")
     .Attr("U: {float}")
     .Attr("epsilon: float = 0.0001")
     .Attr("data_format: {'NHWC', 'NCHW', 'NDHWC', 'NCDHW'} = 'NHWC'")
-    .Attr("is_training: bool = true");
+    .Attr("is_training: bool = true")
+    .SetShapeFn(shape_inference::FusedBatchNormGradShape);
 
 REGISTER_OP("LRN")
     .Input("input: T")

@@ -3,7 +3,9 @@
 // code emits for them (MaxPoolGrad(V2), AvgPoolGrad, MaxPool3DGrad,
 // AvgPool3DGrad, the second-order MaxPoolGradGrad family and the argmax
 // forms). Signatures match TensorFlow's OpDefs, attr order included.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 namespace {
@@ -30,7 +32,8 @@ REGISTER_OP("MaxPool")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
     .Input("input: T")
-    .Output("output: T");
+    .Output("output: T")
+    .SetShapeFn(shape_inference::MaxPoolShape);
 
 REGISTER_OP("MaxPoolV2")
     .Attr(kMaxPoolTypes)
@@ -48,7 +51,8 @@ REGISTER_OP("AvgPool")
     .Attr("strides: list(int) >= 4")
     .Attr(kSpatialPadding)
     .Attr(kFormat2D)
-    .Attr(kFloatTypes);
+    .Attr(kFloatTypes)
+    .SetShapeFn(shape_inference::AvgPoolShape);
 
 REGISTER_OP("MaxPool3D")
     .Input("input: T")
@@ -89,7 +93,10 @@ REGISTER_OP("MaxPoolGrad")
     .Input("orig_output: T")
     .Input("grad: T")
     .Output("output: T")
-    .Attr(kMaxPoolGradTypesDefault);
+    .Attr(kMaxPoolGradTypesDefault)
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 4);
+    });
 
 REGISTER_OP("MaxPoolGradV2")
     .Attr(kSpatialPadding)
@@ -110,7 +117,10 @@ REGISTER_OP("AvgPoolGrad")
     .Attr("strides: list(int) >= 4")
     .Attr(kSpatialPadding)
     .Attr(kFormat2D)
-    .Attr(kFloatTypes);
+    .Attr(kFloatTypes)
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank4(c, 0);
+    });
 
 REGISTER_OP("MaxPool3DGrad")
     .Input("orig_input: TInput")

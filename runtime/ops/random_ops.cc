@@ -5,7 +5,9 @@
 // each run draws fresh numbers, so they must never be folded or merged.
 // With seed == seed2 == 0 the stream's key comes from the device's injected
 // Env random; otherwise it is determined by (seed, seed2).
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -16,7 +18,8 @@ REGISTER_OP("RandomUniform")
     .Attr("seed2: int = 0")
     .Attr("dtype: {half, bfloat16, float, double}")
     .Attr("T: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RandomShape);
 
 REGISTER_OP("RandomStandardNormal")
     .Input("shape: T")
@@ -25,7 +28,8 @@ REGISTER_OP("RandomStandardNormal")
     .Attr("seed2: int = 0")
     .Attr("dtype: {half, bfloat16, float, double}")
     .Attr("T: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RandomShape);
 
 REGISTER_OP("TruncatedNormal")
     .Input("shape: T")
@@ -34,7 +38,8 @@ REGISTER_OP("TruncatedNormal")
     .Attr("seed2: int = 0")
     .Attr("dtype: {half, bfloat16, float, double}")
     .Attr("T: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RandomShape);
 
 REGISTER_OP("RandomUniformInt")
     .Input("shape: T")
@@ -45,7 +50,8 @@ REGISTER_OP("RandomUniformInt")
     .Attr("seed2: int = 0")
     .Attr("Tout: {int32, int64}")
     .Attr("T: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RandomShape);
 
 REGISTER_OP("Multinomial")
     .Input("logits: T")
@@ -72,7 +78,8 @@ REGISTER_OP("RandomShuffle")
     .Attr("seed: int = 0")
     .Attr("seed2: int = 0")
     .Attr("T: type")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("StatelessShuffle")
     .Input("value: T")

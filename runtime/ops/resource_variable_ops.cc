@@ -4,7 +4,9 @@
 //
 // Every op here is stateful, as in TensorFlow: a read or a write must run
 // whenever its step asks for it, never be merged or folded.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -16,20 +18,23 @@ REGISTER_OP("VarHandleOp")
     .Attr("dtype: type")
     .Attr("shape: shape")
     .Attr("allowed_devices: list(string) = []")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::VarHandleShape);
 
 REGISTER_OP("ReadVariableOp")
     .Input("resource: resource")
     .Output("value: dtype")
     .Attr("dtype: type")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ReadVariableShape);
 
 REGISTER_OP("AssignVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
     .Attr("dtype: type")
     .Attr("validate_shape: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::AssignVariableShape);
 
 REGISTER_OP("AssignAddVariableOp")
     .Input("resource: resource")
@@ -46,7 +51,8 @@ REGISTER_OP("AssignSubVariableOp")
 REGISTER_OP("VarIsInitializedOp")
     .Input("resource: resource")
     .Output("is_initialized: bool")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ScalarShape);
 
 REGISTER_OP("DestroyResourceOp")
     .Input("resource: resource")

@@ -1,7 +1,9 @@
 // The fused recurrent cells: LSTMBlockCell, GRUBlockCell, the sequence
 // LSTMs BlockLSTM and BlockLSTMV2, and their gradients. Signatures match
 // TensorFlow's OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -24,7 +26,8 @@ REGISTER_OP("LSTMBlockCell")
     .Attr("forget_bias: float = 1.0")
     .Attr("cell_clip: float = 3.0")
     .Attr("use_peephole: bool = false")
-    .Attr("T: {half, float}");
+    .Attr("T: {half, float}")
+    .SetShapeFn(shape_inference::LSTMBlockCellShape);
 
 REGISTER_OP("LSTMBlockCellGrad")
     .Input("x: T")
@@ -49,7 +52,8 @@ REGISTER_OP("LSTMBlockCellGrad")
     .Output("wcf_grad: T")
     .Output("wco_grad: T")
     .Attr("use_peephole: bool")
-    .Attr("T: {half, float}");
+    .Attr("T: {half, float}")
+    .SetShapeFn(shape_inference::LSTMBlockCellGradShape);
 
 REGISTER_OP("GRUBlockCell")
     .Input("x: T")
@@ -62,7 +66,8 @@ REGISTER_OP("GRUBlockCell")
     .Output("u: T")
     .Output("c: T")
     .Output("h: T")
-    .Attr("T: {float}");
+    .Attr("T: {float}")
+    .SetShapeFn(shape_inference::GRUBlockCellShape);
 
 REGISTER_OP("GRUBlockCellGrad")
     .Input("x: T")
@@ -101,7 +106,8 @@ REGISTER_OP("BlockLSTM")
     .Attr("forget_bias: float = 1.0")
     .Attr("cell_clip: float = 3.0")
     .Attr("use_peephole: bool = false")
-    .Attr("T: {half, float}");
+    .Attr("T: {half, float}")
+    .SetShapeFn(shape_inference::BlockLSTMShape);
 
 REGISTER_OP("BlockLSTMV2")
     .Input("seq_len_max: int64")
@@ -122,7 +128,8 @@ REGISTER_OP("BlockLSTMV2")
     .Output("h: T")
     .Attr("cell_clip: float = 0.0")
     .Attr("use_peephole: bool = false")
-    .Attr("T: {half, float}");
+    .Attr("T: {half, float}")
+    .SetShapeFn(shape_inference::BlockLSTMShape);
 
 REGISTER_OP("BlockLSTMGrad")
     .Input("seq_len_max: int64")

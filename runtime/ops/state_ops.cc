@@ -8,7 +8,9 @@
 // are how a variable gets its first value / how one asks whether it has
 // one); every other consumer of an uninitialized ref fails in the executor
 // with FailedPrecondition "Attempting to use uninitialized value <input>".
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -18,7 +20,8 @@ REGISTER_OP("VariableV2")
     .Attr("dtype: type")
     .Attr("container: string = ''")
     .Attr("shared_name: string = ''")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ExplicitShape);
 
 // The deprecated name, still written by old TensorFlow graphs.
 REGISTER_OP("Variable")
@@ -27,13 +30,15 @@ REGISTER_OP("Variable")
     .Attr("dtype: type")
     .Attr("container: string = ''")
     .Attr("shared_name: string = ''")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ExplicitShape);
 
 REGISTER_OP("IsVariableInitialized")
     .Input("ref: Ref(dtype)")
     .Output("is_initialized: bool")
     .Attr("dtype: type")
-    .SetAllowsUninitializedInput();
+    .SetAllowsUninitializedInput()
+    .SetShapeFn(shape_inference::ScalarShape);
 
 REGISTER_OP("Assign")
     .Input("ref: Ref(T)")
@@ -42,21 +47,24 @@ REGISTER_OP("Assign")
     .Attr("T: type")
     .Attr("validate_shape: bool = true")
     .Attr("use_locking: bool = true")
-    .SetAllowsUninitializedInput();
+    .SetAllowsUninitializedInput()
+    .SetShapeFn(shape_inference::AssignShape);
 
 REGISTER_OP("AssignAdd")
     .Input("ref: Ref(T)")
     .Input("value: T")
     .Output("output_ref: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::MergeBothInputsShapeFn);
 
 REGISTER_OP("AssignSub")
     .Input("ref: Ref(T)")
     .Input("value: T")
     .Output("output_ref: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::MergeBothInputsShapeFn);
 
 REGISTER_OP("ScatterUpdate")
     .Input("ref: Ref(T)")

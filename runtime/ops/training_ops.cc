@@ -1,7 +1,9 @@
 // Optimizer update ops (TensorFlow's training_ops): each updates a variable
 // in place, given as a ref (Apply*) or as a resource handle
 // (ResourceApply*). Signatures match TensorFlow's OpDefs.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
+#include "runtime/framework/op_shape_fns.h"
 
 namespace stepflow {
 
@@ -11,7 +13,8 @@ REGISTER_OP("ApplyGradientDescent")
     .Input("delta: T")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyGradientDescent")
     .Input("var: resource")
@@ -30,7 +33,8 @@ REGISTER_OP("ApplyMomentum")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false");
+    .Attr("use_nesterov: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyMomentum")
     .Input("var: resource")
@@ -57,7 +61,8 @@ REGISTER_OP("ApplyAdam")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false");
+    .Attr("use_nesterov: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyAdam")
     .Input("var: resource")
@@ -86,7 +91,8 @@ REGISTER_OP("ApplyRMSProp")
     .Input("grad: T")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyRMSProp")
     .Input("var: resource")
@@ -113,7 +119,8 @@ REGISTER_OP("ApplyCenteredRMSProp")
     .Input("grad: T")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyCenteredRMSProp")
     .Input("var: resource")
@@ -199,7 +206,8 @@ REGISTER_OP("ApplyAdagrad")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true");
+    .Attr("update_slots: bool = true")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyAdagrad")
     .Input("var: resource")
@@ -293,7 +301,8 @@ REGISTER_OP("ApplyAdadelta")
     .Input("grad: T")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyAdadelta")
     .Input("var: resource")
@@ -319,7 +328,8 @@ REGISTER_OP("ApplyAdaMax")
     .Input("grad: T")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyAdaMax")
     .Input("var: resource")
@@ -344,7 +354,8 @@ REGISTER_OP("ApplyProximalAdagrad")
     .Input("grad: T")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyProximalAdagrad")
     .Input("var: resource")
@@ -369,7 +380,8 @@ REGISTER_OP("ApplyFtrl")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false");
+    .Attr("multiply_linear_by_lr: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyFtrl")
     .Input("var: resource")
@@ -398,7 +410,8 @@ REGISTER_OP("ApplyFtrlV2")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false");
+    .Attr("multiply_linear_by_lr: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyFtrlV2")
     .Input("var: resource")
@@ -449,7 +462,8 @@ REGISTER_OP("ApplyProximalGradientDescent")
     .Input("delta: T")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyShape);
 
 REGISTER_OP("ResourceApplyProximalGradientDescent")
     .Input("var: resource")

@@ -37,4 +37,5 @@ SUPPORT_PACKAGES = [
     "//testing",
     "//testing/tf_ops",
     "//testing/tf_oracle",
+    "//testing/tf_shapes",
 ]

@@ -1,0 +1,128 @@
+// ShapeRefiner: runs each op's shape function over a graph's nodes and
+// keeps the inferred output shapes (TensorFlow's ShapeRefiner).
+//
+// Nodes are added after their inputs. An input whose producer has not been
+// added reads as an unknown shape: that is how a while loop's back edge
+// (NextIteration -> Merge) is broken, so a loop's Merge gets the shapes its
+// inputs agree on and unknown elsewhere, as in TensorFlow. Ops registered
+// without a shape function give outputs of unknown shape. A shape function
+// that asks for an input's value gets it when the input is constant (a
+// Const, or a small int computation over constants and known shapes, see
+// constant_evaluator.h) and null otherwise.
+//
+// Errors: AddNode returns the shape function's error (InvalidArgument) with
+// the node and its input shapes attached in TensorFlow's form:
+//   Dimensions must be equal, but are 2 and 3 for '{{node add}} =
+//   Add[T=DT_FLOAT](a, b)' with input shapes: [2], [3].
+// The node then stays out of the refiner.
+//
+// Ownership: borrows the nodes (which must outlive their records: call
+// RemoveNode before removing one from its graph) and the op registry.
+// Thread-compatible.
+#ifndef STEPFLOW_RUNTIME_GRAPH_SHAPE_REFINER_H_
+#define STEPFLOW_RUNTIME_GRAPH_SHAPE_REFINER_H_
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/container/node_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "proto/tensor_shape.pb.h"
+#include "runtime/framework/op.h"
+#include "runtime/framework/shape_inference.h"
+#include "runtime/framework/tensor.h"
+#include "runtime/graph/graph.h"
+
+namespace stepflow {
+
+class ShapeRefiner {
+ public:
+  explicit ShapeRefiner(const OpRegistry* ops = OpRegistry::Global());
+  ~ShapeRefiner();
+  ShapeRefiner(const ShapeRefiner&) = delete;
+  ShapeRefiner& operator=(const ShapeRefiner&) = delete;
+
+  // Runs `node`'s shape function on its inputs' shapes and records its
+  // outputs. Adding a node twice is a no-op.
+  absl::Status AddNode(const Node* node);
+  // Adds `nodes` in topological order (data and control edges among them,
+  // ignoring NextIteration -> Merge back edges); stops at the first error.
+  absl::Status AddNodes(absl::Span<Node* const> nodes);
+  // Adds every op node of `graph` the refiner does not have yet.
+  absl::Status AddMissingNodes(const Graph& graph);
+  // Forgets `node` (before it is removed from its graph).
+  void RemoveNode(const Node* node);
+  bool HasNode(const Node* node) const;
+  // How many nodes the refiner holds.
+  int num_nodes() const { return num_nodes_; }
+
+  // Output `index` of an added node; unset if the node was not added.
+  shape_inference::ShapeHandle OutputShape(const Node* node, int index) const;
+  // The same as a proto (unknown rank when not added).
+  void OutputShapeProto(const Node* node, int index,
+                        TensorShapeProto* proto) const;
+  // What output `index`'s resource handle refers to, or null.
+  const std::vector<shape_inference::ShapeAndType>* OutputHandleShapes(
+      const Node* node, int index) const;
+
+  // Merges `shape` into output `index` of an added node (TensorFlow's
+  // SetShape); Merge's InvalidArgument when they are incompatible
+  // ("Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes
+  // are [2] and [3]."), FailedPrecondition when the node was not added.
+  absl::Status SetShape(const Node* node, int index,
+                        shape_inference::ShapeHandle shape);
+  // Builds shapes owned by this refiner (for SetShape).
+  shape_inference::ShapeManager* manager() { return &manager_; }
+  absl::Status MakeShapeFromProto(const TensorShapeProto& proto,
+                                  shape_inference::ShapeHandle* out);
+  std::string DebugString(shape_inference::ShapeHandle s) const;
+
+ private:
+  class NodeConstants;
+  friend class NodeConstants;
+
+  struct NodeRecord {
+    const Node* node = nullptr;
+    absl::InlinedVector<shape_inference::ShapeHandle, 1> outputs;
+    // Set only for nodes whose outputs carry resource handle data.
+    std::unique_ptr<std::vector<std::vector<shape_inference::ShapeAndType>>>
+        handle_data;
+  };
+
+  const NodeRecord* Record(const Node* node) const;
+  const ShapeInferenceFn* ShapeFnFor(const Node* node);
+
+  // The value of output `index` of `node` when it is a constant the
+  // evaluator can compute (cached); null otherwise.
+  const Tensor* EvaluateConstant(const Node* node, int index, int depth);
+  // The value of data input `input` of `node`, or null.
+  const Tensor* EvaluateConstantInput(const Node* node, int input, int depth);
+  // Input `input` of `node`, an int vector, read as a partial shape
+  // (TensorFlow's ConstantPartialShape); unset when unknown.
+  absl::Status ConstantPartialShape(shape_inference::InferenceContext* target,
+                                    const Node* node, int input, int depth,
+                                    shape_inference::ShapeHandle* result);
+  absl::Status PartialStridedSliceShape(
+      shape_inference::InferenceContext* target, const Node* slice, int depth,
+      shape_inference::ShapeHandle* result);
+  // The scalar int value of input `input` of `node`.
+  bool ConstantIntScalar(const Node* node, int input, int depth,
+                         int64_t* value);
+
+  const OpRegistry* const ops_;
+  shape_inference::ShapeManager manager_;
+  std::vector<NodeRecord> records_;  // By node id.
+  int num_nodes_ = 0;
+  absl::flat_hash_map<const OpDef*, const ShapeInferenceFn*> shape_fns_;
+  // Evaluated constants by (node id, output); nullopt: not constant. Node
+  // based: contexts hold pointers to the values.
+  absl::node_hash_map<std::pair<int, int>, std::optional<Tensor>> constants_;
+};
+
+}  // namespace stepflow
+
+#endif  // STEPFLOW_RUNTIME_GRAPH_SHAPE_REFINER_H_

@@ -1,0 +1,204 @@
+// ShapeRefiner over the real op registrations, and the importer refusing
+// inconsistent shapes. Expected shapes and messages are TensorFlow 2.21's
+// for the same GraphDefs (the wide comparison is testing/tf_shapes).
+#include "runtime/graph/shape_refiner.h"
+
+#include <string>
+
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "proto/graph.pb.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/graph_constructor.h"
+
+namespace stepflow {
+namespace {
+
+GraphDef Parse(const std::string& text) {
+  GraphDef gdef;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &gdef));
+  return gdef;
+}
+
+constexpr char kFloatPlaceholder[] = R"(
+  node { name: "%s" op: "Placeholder"
+         attr { key: "dtype" value { type: DT_FLOAT } }
+         attr { key: "shape" value { shape { %s } } } })";
+
+std::string Placeholder(const std::string& name, const std::string& dims) {
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), kFloatPlaceholder, name.c_str(),
+                dims.c_str());
+  return buf;
+}
+
+std::string IntConst(const std::string& name, const std::string& values,
+                     int n) {
+  return "node { name: '" + name +
+         "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+         "attr { key: 'value' value { tensor { dtype: DT_INT32 "
+         "tensor_shape { dim { size: " +
+         std::to_string(n) + " } } " + values + " } } } }";
+}
+
+// Imports `gdef` without checks and returns each named output's shape.
+class RefinerTest : public ::testing::Test {
+ protected:
+  absl::Status Import(const GraphDef& gdef) {
+    GraphConstructorOptions opts;
+    opts.infer_shapes = false;
+    absl::Status s = ConvertGraphDefToGraph(opts, gdef, &graph_);
+    if (!s.ok()) return s;
+    return refiner_.AddNodes(graph_.op_nodes());
+  }
+  std::string ShapeOf(const std::string& name, int index = 0) {
+    const Node* n = graph_.FindNodeByName(name);
+    EXPECT_NE(n, nullptr) << name;
+    return refiner_.DebugString(refiner_.OutputShape(n, index));
+  }
+
+  Graph graph_;
+  ShapeRefiner refiner_;
+};
+
+TEST_F(RefinerTest, BroadcastsAndMatMul) {
+  ASSERT_TRUE(
+      Import(Parse(Placeholder("a", "dim { size: -1 } dim { size: 3 }") +
+                   Placeholder("b", "dim { size: 3 } dim { size: 5 }") +
+                   Placeholder("c", "dim { size: 5 }") + R"(
+    node { name: "m" op: "MatMul" input: "a" input: "b"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "add" op: "AddV2" input: "m" input: "c"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "s" op: "Shape" input: "add"
+           attr { key: "T" value { type: DT_FLOAT } } })"))
+          .ok());
+  EXPECT_EQ(ShapeOf("m"), "[?,5]");
+  EXPECT_EQ(ShapeOf("add"), "[?,5]");
+  EXPECT_EQ(ShapeOf("s"), "[2]");
+}
+
+TEST_F(RefinerTest, ReshapeReadsConstantsAndInfersTheMinusOne) {
+  ASSERT_TRUE(Import(Parse(Placeholder("x", "dim { size: 4 } dim { size: 6 }") +
+                           IntConst("target", "int_val: 3 int_val: -1", 2) + R"(
+    node { name: "r" op: "Reshape" input: "x" input: "target"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tshape" value { type: DT_INT32 } } }
+    node { name: "shape_x" op: "Shape" input: "x"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "r2" op: "Reshape" input: "r" input: "shape_x"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tshape" value { type: DT_INT32 } } })"))
+                  .ok());
+  EXPECT_EQ(ShapeOf("r"), "[3,8]");
+  // The target is the Shape of a fully known input.
+  EXPECT_EQ(ShapeOf("r2"), "[4,6]");
+}
+
+TEST_F(RefinerTest, LoopMergeSeesTheBackEdgeAsUnknown) {
+  ASSERT_TRUE(Import(Parse(Placeholder("x", "dim { size: 2 }") + R"(
+    node { name: "enter" op: "Enter" input: "x"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "frame_name" value { s: "loop" } } }
+    node { name: "merge" op: "Merge" input: "enter" input: "next"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "N" value { i: 2 } } }
+    node { name: "next" op: "NextIteration" input: "merge"
+           attr { key: "T" value { type: DT_FLOAT } } })"))
+                  .ok());
+  // Enter is unknown unless is_constant, as in TensorFlow.
+  EXPECT_EQ(ShapeOf("enter"), "?");
+  EXPECT_EQ(ShapeOf("merge"), "?");
+  EXPECT_EQ(ShapeOf("merge", 1), "[]");
+  EXPECT_EQ(ShapeOf("next"), "?");
+}
+
+TEST_F(RefinerTest, OpsWithoutAShapeFunctionGiveUnknownShapes) {
+  ASSERT_TRUE(Import(Parse(Placeholder("x", "dim { size: 2 }") + R"(
+    node { name: "u" op: "UniqueWithCounts" input: "x"
+           attr { key: "T" value { type: DT_FLOAT } } })"))
+                  .ok());
+  EXPECT_EQ(ShapeOf("u", 0), "?");
+  EXPECT_EQ(ShapeOf("u", 2), "?");
+}
+
+TEST_F(RefinerTest, SetShapeMergesAndRefusesConflicts) {
+  ASSERT_TRUE(
+      Import(Parse(Placeholder("x", "dim { size: -1 } dim { size: 3 }"))).ok());
+  const Node* x = graph_.FindNodeByName("x");
+  shape_inference::ShapeHandle s;
+  TensorShapeProto proto;
+  proto.add_dim()->set_size(7);
+  proto.add_dim()->set_size(-1);
+  ASSERT_TRUE(refiner_.MakeShapeFromProto(proto, &s).ok());
+  ASSERT_TRUE(refiner_.SetShape(x, 0, s).ok());
+  EXPECT_EQ(ShapeOf("x"), "[7,3]");
+  proto.mutable_dim(1)->set_size(4);
+  ASSERT_TRUE(refiner_.MakeShapeFromProto(proto, &s).ok());
+  absl::Status st = refiner_.SetShape(x, 0, s);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(),
+            "Dimension 1 in both shapes must be equal, but are 3 and 4. "
+            "Shapes are [7,3] and [7,4].");
+}
+
+// TensorFlow's importer refuses this GraphDef with exactly this message.
+TEST(ImportShapesTest, InconsistentShapesFailTheImportNamingTheNode) {
+  GraphDef gdef = Parse(Placeholder("a", "dim { size: 2 }") +
+                        Placeholder("b", "dim { size: 3 }") + R"(
+    node { name: "add" op: "Add" input: "a" input: "b"
+           attr { key: "T" value { type: DT_FLOAT } } })");
+  Graph g;
+  absl::Status s = ConvertGraphDefToGraph(GraphConstructorOptions(), gdef, &g);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            "Dimensions must be equal, but are 2 and 3 for '{{node add}} = "
+            "Add[T=DT_FLOAT](a, b)' with input shapes: [2], [3].");
+  EXPECT_EQ(g.num_op_nodes(), 0);  // Unchanged.
+
+  // Into a graph that already has nodes: the graph and refiner keep only
+  // what they had.
+  Graph h;
+  ShapeRefiner refiner;
+  GraphDef first = Parse(Placeholder("a", "dim { size: 2 }"));
+  ASSERT_TRUE(
+      ImportGraphDef(GraphConstructorOptions(), first, &h, &refiner).ok());
+  GraphDef second = Parse(Placeholder("b", "dim { size: 3 }") + R"(
+    node { name: "add" op: "Add" input: "a" input: "b"
+           attr { key: "T" value { type: DT_FLOAT } } })");
+  s = ImportGraphDef(GraphConstructorOptions(), second, &h, &refiner);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(h.num_op_nodes(), 1);
+  EXPECT_EQ(refiner.DebugString(refiner.OutputShape(h.FindNodeByName("a"), 0)),
+            "[2]");
+}
+
+TEST(ImportShapesTest, ContextAddedByTheShapeFunctionComesFirst) {
+  GraphDef gdef = Parse(Placeholder("a", "dim { size: 7 } dim { size: 3 }") +
+                        Placeholder("b", "dim { size: 7 } dim { size: 4 }") +
+                        R"(
+    node { name: "p" op: "Pack" input: "a" input: "b"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "N" value { i: 2 } } })");
+  Graph g;
+  absl::Status s = ConvertGraphDefToGraph(GraphConstructorOptions(), gdef, &g);
+  EXPECT_EQ(s.message(),
+            "Dimension 1 in both shapes must be equal, but are 3 and 4. Shapes "
+            "are [7,3] and [7,4].\n\tFrom merging shape 0 with other shapes. "
+            "for '{{node p}} = Pack[N=2, T=DT_FLOAT, axis=0](a, b)' with "
+            "input shapes: [7,3], [7,4].");
+}
+
+TEST(ImportShapesTest, ShapeInferenceCanBeTurnedOff) {
+  GraphDef gdef = Parse(Placeholder("a", "dim { size: 2 }") +
+                        Placeholder("b", "dim { size: 3 }") + R"(
+    node { name: "add" op: "Add" input: "a" input: "b"
+           attr { key: "T" value { type: DT_FLOAT } } })");
+  Graph g;
+  GraphConstructorOptions opts;
+  opts.infer_shapes = false;
+  EXPECT_TRUE(ConvertGraphDefToGraph(opts, gdef, &g).ok());
+}
+
+}  // namespace
+}  // namespace stepflow
