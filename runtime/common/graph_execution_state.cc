@@ -14,11 +14,13 @@ namespace {
 
 // Imports `def` into a fresh graph (user graph: internal ops rejected),
 // with its function calls inlined and functional control flow lowered.
-// Consumes `def`.
-absl::Status ImportUserGraph(GraphDef def, Graph* g) {
+// Consumes `def`. Shapes are inferred (and inconsistent ones refused)
+// unless `def` is the session's own, already checked, graph.
+absl::Status ImportUserGraph(GraphDef def, bool infer_shapes, Graph* g) {
   GraphConstructorOptions opts;
   opts.allow_internal_ops = false;
   opts.add_default_attributes = true;
+  opts.infer_shapes = infer_shapes;
   if (!HasFunctionalOps(def, g->op_registry())) {
     return ConvertGraphDefToGraph(opts, std::move(def), g);
   }
@@ -51,7 +53,7 @@ absl::Status GraphExecutionState::Create(
     Options options, const GraphDef& graph,
     std::unique_ptr<GraphExecutionState>* out) {
   Graph g;
-  SF_RETURN_IF_ERROR(ImportUserGraph(graph, &g));
+  SF_RETURN_IF_ERROR(ImportUserGraph(graph, /*infer_shapes=*/true, &g));
   // Keep the user's GraphDef with defaults filled in (round-tripped through
   // the validated graph so every later import sees canonical NodeDefs).
   return FromGraph(options, g, graph.library(), out);
@@ -64,7 +66,8 @@ absl::Status GraphExecutionState::Extend(
   SF_RETURN_IF_ERROR(GetOriginalGraphDef(&original));
   const FunctionDefLibrary library = original.library();
   Graph g;
-  SF_RETURN_IF_ERROR(ImportUserGraph(std::move(original), &g));
+  SF_RETURN_IF_ERROR(
+      ImportUserGraph(std::move(original), /*infer_shapes=*/true, &g));
   GraphConstructorOptions opts;
   opts.allow_internal_ops = false;
   opts.add_default_attributes = true;
@@ -102,7 +105,8 @@ absl::Status GraphExecutionState::BuildGraph(
   {
     GraphDef original;
     SF_RETURN_IF_ERROR(GetOriginalGraphDef(&original));
-    SF_RETURN_IF_ERROR(ImportUserGraph(std::move(original), g.get()));
+    SF_RETURN_IF_ERROR(ImportUserGraph(std::move(original),
+                                       /*infer_shapes=*/false, g.get()));
   }
 
   subgraph::RewriteGraphMetadata metadata;

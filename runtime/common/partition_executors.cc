@@ -57,8 +57,7 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
     params.create_shared_kernel = [segment, device](
                                       const NodeDef& ndef,
                                       std::shared_ptr<OpKernel>* kernel) {
-      return segment->GetOrCreateKernel(device, ndef, kernel,
-                                        /*ndef_outlives_kernel=*/true);
+      return segment->GetOrCreateKernel(device, ndef, kernel);
     };
   }
   out->device = device;

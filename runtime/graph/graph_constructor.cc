@@ -81,8 +81,9 @@ class Importer {
 
   // Consuming import: the NodeDefs move out of `*gdef` (which keeps its
   // versions and library but loses its nodes, whatever the outcome).
-  Importer(const GraphConstructorOptions& opts, GraphDef* gdef, Graph* g)
-      : opts_(opts), gdef_(*gdef), g_(g) {
+  Importer(const GraphConstructorOptions& opts, GraphDef* gdef, Graph* g,
+           ShapeRefiner* refiner)
+      : opts_(opts), gdef_(*gdef), g_(g), refiner_(refiner) {
     pending_.resize(gdef->node_size());
     for (int i = 0; i < gdef->node_size(); ++i) {
       pending_[i].def = std::move(*gdef->mutable_node(i));
@@ -627,7 +628,7 @@ absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts,
         g->num_op_nodes(), " op nodes"));
   }
   GraphDef consumed = std::move(gdef);
-  return Importer(opts, &consumed, g).Run();
+  return Importer(opts, &consumed, g, nullptr).Run();
 }
 
 absl::Status ImportGraphDef(const GraphConstructorOptions& opts,
