@@ -586,8 +586,10 @@ TEST_F(CApiFunctionTest, DescriptionAndStatefulness) {
   TF_DeleteFunction(func_);
   func_ = nullptr;
 
+  // RandomUniform's shape is a vector (TensorFlow refuses a scalar).
   TF_OperationDescription* c = TF_NewOperation(fn_graph_, "Const", "shape");
-  TF_Tensor* t = TF_AllocateTensor(TF_INT32, nullptr, 0, sizeof(int32_t));
+  const int64_t shape_dims[] = {1};
+  TF_Tensor* t = TF_AllocateTensor(TF_INT32, shape_dims, 1, sizeof(int32_t));
   *static_cast<int32_t*>(TF_TensorData(t)) = 1;
   TF_SetAttrTensor(c, "value", t, s());
   TF_DeleteTensor(t);

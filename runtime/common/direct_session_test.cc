@@ -176,10 +176,15 @@ TEST_F(DirectSessionTest, ListDevicesFollowsDeviceCount) {
 // surface. Fetched or targeted, it runs and fails, naming the node.
 TEST_F(DirectSessionTest, ComputationOnlyWaitedForIsSkipped) {
   auto session = NewLocalSession();
-  // `bad` multiplies scalars: MatMul rejects them when it runs.
+  // `bad` multiplies scalars: MatMul rejects them when it runs. (Through
+  // `u`, whose shape is unknown to shape inference; with y's known scalar
+  // shape the import itself would refuse the MatMul, as TensorFlow's does.)
   const std::string graph =
       PlaceholderNode("x", "DT_FLOAT") + ConstFloatNode("y", 2) +
-      Binary("MatMul", "bad", "y", "y") +
+      "node { name: 'u' op: 'PlaceholderWithDefault' input: 'y' "
+      "attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'shape' value { shape { unknown_rank: true } } } }\n" +
+      Binary("MatMul", "bad", "u", "u") +
       "node { name: 'gate' op: 'NoOp' input: '^bad' }\n"
       "node { name: 'z' op: 'AddV2' input: 'x' input: 'y' input: '^gate' "
       "attr { key: 'T' value { type: DT_FLOAT } } }\n";

@@ -90,8 +90,8 @@ absl::Status BuildPartitionExecutors(
     // Each partition's GraphDef goes into its executor's graph.
     partitions.erase(it);
     PartitionExecutor item;
-    SF_RETURN_IF_ERROR(NewPartitionExecutor(
-        options, device_name, std::move(partition_def), &item));
+    SF_RETURN_IF_ERROR(NewPartitionExecutor(options, device_name,
+                                            std::move(partition_def), &item));
     executors->push_back(std::move(item));
   }
   return absl::OkStatus();

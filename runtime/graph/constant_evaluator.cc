@@ -54,7 +54,9 @@ bool FoldBinary(const std::string& op, const Tensor& a, const Tensor& b,
   if (!(a.shape() == b.shape()) && !a_scalar && !b_scalar) return false;
   const std::vector<int64_t> x = Values(a), y = Values(b);
   const TensorShape& shape = a_scalar && !b_scalar ? b.shape() : a.shape();
-  const size_t n = std::max(x.size(), y.size());
+  // The result's size, not the larger input's: a one-element tensor with
+  // an empty one gives an empty result.
+  const size_t n = static_cast<size_t>(shape.num_elements());
   std::vector<int64_t> z(n);
   for (size_t i = 0; i < n; ++i) {
     const int64_t u = x[x.size() == 1 ? 0 : i], v = y[y.size() == 1 ? 0 : i];

@@ -427,10 +427,9 @@ void Graph::ToNodeDef(const Node* node, NodeDefScratch* scratch,
   std::sort(control_inputs.begin(), control_inputs.end(),
             [](const std::string* a, const std::string* b) { return *a < *b; });
   control_inputs.erase(
-      std::unique(control_inputs.begin(), control_inputs.end(),
-                  [](const std::string* a, const std::string* b) {
-                    return *a == *b;
-                  }),
+      std::unique(
+          control_inputs.begin(), control_inputs.end(),
+          [](const std::string* a, const std::string* b) { return *a == *b; }),
       control_inputs.end());
   for (const std::string* name : control_inputs) {
     def->add_input(absl::StrCat("^", *name));

@@ -273,8 +273,7 @@ class Graph {
     std::vector<const std::string*> control_inputs;
   };
   // `node`'s NodeDef as ToGraphDef writes it.
-  void ToNodeDef(const Node* node, NodeDefScratch* scratch,
-                 NodeDef* def) const;
+  void ToNodeDef(const Node* node, NodeDefScratch* scratch, NodeDef* def) const;
   Node* AllocateNode();
   void ReleaseNode(Node* node);
 

@@ -136,6 +136,34 @@ TEST_F(GraphConstructorTest, RoundTripsThroughToGraphDef) {
   EXPECT_FALSE(g_.FindNodeByName("a")->has_assigned_device_name());
 }
 
+TEST_F(GraphConstructorTest, ConsumingImportMovesNodeDefsAndMatchesCopying) {
+  GraphDef def = Def({
+      MakeNodeDef("a", "Const", {}, DT_FLOAT),
+      MakeNodeDef("b", "NoOp"),
+      MakeNodeDef("c", "Add", {"a", "a", "^b"}, DT_FLOAT),
+  });
+  ASSERT_TRUE(Convert(def).ok());
+  GraphDef copied;
+  g_.ToGraphDef(&copied);
+
+  Graph moved(TestOpRegistry());
+  GraphDef consumed = def;
+  ASSERT_TRUE(ConvertGraphDefToGraph(opts_, std::move(consumed), &moved).ok());
+  GraphDef out;
+  moved.ToGraphDef(&out);
+  EXPECT_TRUE(MessageDifferencer::Equals(out, copied));
+  EXPECT_EQ(consumed.node_size(), 0);
+
+  // Errors name the node as the copying import does.
+  GraphDef bad =
+      Def({MakeNodeDef("d", "Add", {"missing", "missing"}, DT_FLOAT)});
+  Graph g2(TestOpRegistry());
+  absl::Status s = ConvertGraphDefToGraph(opts_, std::move(bad), &g2);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("{{node d}}"));
+  EXPECT_EQ(g2.num_op_nodes(), 0);
+}
+
 TEST_F(GraphConstructorTest, ExpectDeviceSpecAssignsDevices) {
   opts_.expect_device_spec = true;
   GraphDef def = Def({MakeNodeDef("a", "Const", {}, DT_FLOAT)});

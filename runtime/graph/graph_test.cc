@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "google/protobuf/util/message_differencer.h"
+
 #include "runtime/framework/node_def_util.h"
 #include "runtime/graph/graph_test_util.h"
 
@@ -336,6 +338,35 @@ TEST(GraphTest, ToGraphDefOrdersInputs) {
   ASSERT_EQ(def.node_size(), 5);
   EXPECT_EQ(def.node(1).name(), "sw");
   EXPECT_THAT(Inputs(def.node(1)), ElementsAre("a"));
+}
+
+TEST(GraphTest, ToSerializedGraphDefIsToGraphDefWithTheGivenLibrary) {
+  Graph g(TestOpRegistry());
+  Node* a = AddNodeOrDie(&g, "a", "Const", DT_FLOAT);
+  Node* y = AddNodeOrDie(&g, "y", "NoOp");
+  Node* add = AddNodeOrDie(&g, "add", "Add", DT_FLOAT);
+  g.AddEdge(a, 0, add, 0);
+  g.AddEdge(a, 0, add, 1);
+  g.AddControlEdge(y, add);
+  add->set_assigned_device_name("/job:localhost/replica:0/task:0/device:CPU:0");
+  VersionDef v;
+  v.set_producer(27);
+  g.set_versions(v);
+  FunctionDefLibrary library;
+  library.add_function()->mutable_signature()->set_name("f");
+
+  std::string bytes;
+  ASSERT_TRUE(g.ToSerializedGraphDef(library, &bytes).ok());
+  GraphDef parsed;
+  ASSERT_TRUE(parsed.ParseFromString(bytes));
+  GraphDef expected;
+  g.ToGraphDef(&expected);
+  *expected.mutable_library() = library;
+  EXPECT_TRUE(
+      google::protobuf::util::MessageDifferencer::Equals(parsed, expected))
+      << parsed.DebugString();
+  EXPECT_EQ(parsed.library().function(0).signature().name(), "f");
+  EXPECT_THAT(Inputs(parsed.node(2)), ElementsAre("a", "a", "^y"));
 }
 
 TEST(GraphTest, NewNameIsUnused) {

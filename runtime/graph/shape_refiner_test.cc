@@ -78,6 +78,22 @@ TEST_F(RefinerTest, BroadcastsAndMatMul) {
   EXPECT_EQ(ShapeOf("s"), "[2]");
 }
 
+TEST_F(RefinerTest, FoldedBinaryOfAnEmptyAndAOneElementTensorIsEmpty) {
+  // Axes = [] + [1] broadcast: empty (an Einsum gradient builds such sums);
+  // reducing over no axes keeps the shape.
+  ASSERT_TRUE(
+      Import(Parse(Placeholder("x", "dim { size: 2 } dim { size: 3 }") +
+                   IntConst("e", "", 0) + IntConst("one", "int_val: 1", 1) +
+                   R"(
+    node { name: "axes" op: "AddV2" input: "e" input: "one"
+           attr { key: "T" value { type: DT_INT32 } } }
+    node { name: "sum" op: "Sum" input: "x" input: "axes"
+           attr { key: "T" value { type: DT_FLOAT } } })"))
+          .ok());
+  EXPECT_EQ(ShapeOf("axes"), "[0]");
+  EXPECT_EQ(ShapeOf("sum"), "[2,3]");
+}
+
 TEST_F(RefinerTest, ReshapeReadsConstantsAndInfersTheMinusOne) {
   ASSERT_TRUE(Import(Parse(Placeholder("x", "dim { size: 4 } dim { size: 6 }") +
                            IntConst("target", "int_val: 3 int_val: -1", 2) + R"(
