@@ -691,6 +691,14 @@ void MasterSession::CallRunGraph(std::shared_ptr<Step> step, size_t part,
           if (!(answered && absl::IsDeadlineExceeded(s))) {
             step->cancellation.StartCancel();
           }
+          // Perhaps this worker restarted. Noted here, per worker: the
+          // step's combined status may carry another task's error instead
+          // (StatusGroup lets Aborted give way), and the next step must
+          // still check the incarnations first.
+          if (absl::IsAborted(s) || IsRetriableRpcError(s)) {
+            absl::MutexLock l(&self->mu_);
+            self->needs_refresh_ = true;
+          }
         }
         group->Report(s);
       });
