@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The same C programs (c_api_program.c, c_api_differential_program.c),
+# The same C programs (c_api_program.c, c_api_differential_program.c,
+# c_api_experimental_program.c),
 # built once against stepflow's installed libtensorflow.so.2 and once
 # against the installed TensorFlow's own library (its wheel's
 # libtensorflow_cc.so.2 and libtensorflow_framework.so.2 export the C API),
@@ -24,9 +25,10 @@ STEPFLOW_C_LIBRARY="$root/runtime/c/libtensorflow.so.2" \
   STEPFLOW_C_HEADERS="$root/runtime/c/include" \
   "$root/tools/install_c_library.sh" "$prefix" >/dev/null
 saved_model="$root/testing/tf_goldens/zoo/tf1_saved_model/saved_model"
+checkpoint="$saved_model/variables/variables"
 
 status=0
-for prog in c_api_program c_api_differential_program; do
+for prog in c_api_program c_api_differential_program c_api_experimental_program; do
   src="$root/runtime/c/$prog.c"
   cc -std=c11 -o "$tmp/${prog}_ours" "$src" -I"$prefix/include" \
     -L"$prefix/lib" -ltensorflow -lm
@@ -35,6 +37,7 @@ for prog in c_api_program c_api_differential_program; do
     -Wl,-rpath,"$tf_dir" -lm
   args=()
   if [ "$prog" = c_api_program ]; then args=("$saved_model"); fi
+  if [ "$prog" = c_api_experimental_program ]; then args=("$checkpoint"); fi
   LD_LIBRARY_PATH="$prefix/lib" "$tmp/${prog}_ours" "${args[@]}" \
     >"$tmp/${prog}_ours.txt" 2>"$tmp/${prog}_ours.err" || true
   TF_CPP_MIN_LOG_LEVEL=3 "$tmp/${prog}_tf" "${args[@]}" \

@@ -1,17 +1,22 @@
-// TF_Function: a FunctionDef held by the caller, and the functions of a
-// graph's library (TF_GraphCopyFunction, TF_GraphNumFunctions,
-// TF_GraphGetFunctions). Building a function from a graph is
+// TF_Function: a FunctionDef held by the caller (TF_FunctionDebugString
+// prints it), and the functions of a graph's library
+// (TF_GraphCopyFunction, TF_GraphNumFunctions, TF_GraphGetFunctions,
+// TF_GraphRemoveFunction). Building a function from a graph is
 // c_api_graph_to_function.cc.
 //
 // Copying a function into a graph merges it into the graph's
 // FunctionDefLibrary by name: the same definition again is a no-op, a
 // different one under a taken name is InvalidArgument.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "proto/attr_value.pb.h"
 #include "proto/function.pb.h"
@@ -163,6 +168,54 @@ int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func,
   }
   Set(status, absl::OkStatus());
   return n;
+}
+
+void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name,
+                            TF_Status* status) {
+  if (g == nullptr || func_name == nullptr) {
+    Set(status, absl::InvalidArgumentError(
+                    "TF_GraphRemoveFunction: graph and name are required"));
+    return;
+  }
+  absl::MutexLock l(&g->mu);
+  stepflow::FunctionDefLibrary lib = g->graph.library();
+  auto* functions = lib.mutable_function();
+  const int before = functions->size();
+  functions->erase(
+      std::remove_if(functions->begin(), functions->end(),
+                     [func_name](const stepflow::FunctionDef& f) {
+                       return f.signature().name() == func_name;
+                     }),
+      functions->end());
+  if (functions->size() == before) {
+    Set(status, absl::InvalidArgumentError(absl::StrCat(
+                    "Tried to remove non-existent function '", func_name,
+                    "'.")));
+    return;
+  }
+  // Its registered gradient goes with it (the gradient function stays).
+  auto* gradients = lib.mutable_gradient();
+  gradients->erase(
+      std::remove_if(gradients->begin(), gradients->end(),
+                     [func_name](const stepflow::GradientDef& gd) {
+                       return gd.function_name() == func_name;
+                     }),
+      gradients->end());
+  g->graph.set_library(lib);
+  Set(status, absl::OkStatus());
+}
+
+char* TF_FunctionDebugString(TF_Function* func, size_t* len) {
+  if (func == nullptr) return nullptr;
+  // The FunctionDef in protobuf text form (TensorFlow prints its own
+  // summary form; both name the function and its nodes).
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(func->fdef, &text);
+  char* out = static_cast<char*>(std::malloc(text.size() + 1));
+  if (out == nullptr) return nullptr;
+  std::memcpy(out, text.c_str(), text.size() + 1);
+  if (len != nullptr) *len = text.size();
+  return out;
 }
 
 }  // extern "C"

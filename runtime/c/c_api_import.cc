@@ -229,7 +229,7 @@ absl::Status Import(TF_Graph* graph, GraphDef gdef,
   }
 
   GraphConstructorOptions gopts;
-  gopts.validate_colocation_constraints = true;
+  gopts.validate_colocation_constraints = opts.validate_colocation_constraints;
   s = ImportGraphDef(gopts, gdef, &graph->graph, &graph->refiner);
   if (!s.ok() || results == nullptr) return s;
 

@@ -107,6 +107,9 @@ struct TF_ImportGraphDefOptions {
   std::vector<TF_Operation*> control_dependencies;
   std::vector<std::pair<std::string, int>> return_outputs;
   std::vector<std::string> return_operations;
+  // A node colocated ("loc:@x") with a node neither imported nor in the
+  // graph fails the import (TensorFlow's default); off, it imports.
+  bool validate_colocation_constraints = true;
 };
 
 struct TF_ImportGraphDefResults {

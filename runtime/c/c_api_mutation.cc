@@ -1,8 +1,8 @@
 // Graph mutations (the C++ ones of c_api_mutation.h and TensorFlow's C
 // mutation calls: TF_SetAttr, TF_ClearAttr, TF_UpdateEdge,
 // TF_RemoveAllControlInputs, TF_AddOperationControlInput,
-// TF_SetRequestedDevice), the mutation warnings they leave for sessions,
-// and TF_ExtendSession.
+// TF_SetRequestedDevice, TF_AddWhileInputHack), the mutation warnings they
+// leave for sessions, and TF_ExtendSession.
 #include "runtime/c/c_api_mutation.h"
 
 #include <string>
@@ -164,6 +164,49 @@ void TF_RemoveAllControlInputs(TF_Graph* graph, TF_Operation* op) {
   if (!control.empty()) {
     stepflow::c_api::RecordMutation(graph, *node, "RemoveAllControlInputs");
   }
+}
+
+void TF_AddWhileInputHack(TF_Graph* graph, TF_Output new_src, TF_Operation* dst,
+                          TF_Status* status) {
+  if (graph == nullptr) {
+    Set(status, absl::InvalidArgumentError("TF_AddWhileInputHack: NULL graph"));
+    return;
+  }
+  absl::MutexLock l(&graph->mu);
+  stepflow::Node* src = stepflow::MutableNode(graph, new_src.oper, status);
+  stepflow::Node* loop =
+      src == nullptr ? nullptr : stepflow::MutableNode(graph, dst, status);
+  if (loop == nullptr) return;
+  if (loop->type_string() != "While" && loop->type_string() != "StatelessWhile") {
+    Set(status, absl::InternalError(absl::StrCat(
+                    "dst argument to AddWhileInputHack should be a While op, "
+                    "got: ",
+                    loop->DebugString())));
+    return;
+  }
+  if (new_src.index < 0 || new_src.index >= src->num_outputs()) {
+    Set(status, absl::OutOfRangeError(absl::StrCat(
+                    "Node '", src->name(), "' (type: '", src->type_string(),
+                    "', num of outputs: ", src->num_outputs(),
+                    ") does not have output ", new_src.index)));
+    return;
+  }
+  // The new edge fills the first data input no edge feeds yet: the caller
+  // has already grown the loop's "T" (TF_SetAttr retypes the node).
+  int slot = 0;
+  for (const stepflow::Edge* e : loop->in_edges()) {
+    if (!e->IsControlEdge()) ++slot;
+  }
+  if (slot >= loop->num_inputs()) {
+    Set(status, absl::OutOfRangeError(absl::StrCat(
+                    "Node '", loop->name(), "' (type: '", loop->type_string(),
+                    "', num of inputs: ", loop->num_inputs(),
+                    ") does not have input ", slot)));
+    return;
+  }
+  graph->graph.AddEdge(src, new_src.index, loop, slot);
+  stepflow::c_api::RecordMutation(graph, *loop, "AddWhileInputHack");
+  Set(status, absl::OkStatus());
 }
 
 void TF_ExtendSession(TF_Session* session, TF_Status* status) {

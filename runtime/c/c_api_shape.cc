@@ -1,5 +1,8 @@
 // Static output shapes: TF_GraphSetTensorShape, TF_GraphGetTensorNumDims,
-// TF_GraphGetTensorShape.
+// TF_GraphGetTensorShape; what resource and variant handles refer to
+// (TF_GetHandleShapeAndType / TF_SetHandleShapeAndType, as serialized
+// CppShapeInferenceResult.HandleData: NULL for an output without handle
+// data, as TensorFlow returns); TF_SetRequireShapeInferenceFns.
 //
 // Shapes come from the graph's ShapeRefiner (runtime/graph/shape_refiner.h):
 // every operation's shape function ran when TF_FinishOperation or an import
@@ -14,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "proto/cpp_shape_inference.pb.h"
 #include "runtime/c/c_api.h"
 #include "runtime/c/c_api_internal.h"
 #include "runtime/framework/shape_inference.h"
@@ -50,6 +54,19 @@ ShapeHandle KnownShape(TF_Graph& graph, TF_Output out)
     graph.refiner.AddMissingNodes(graph.graph).IgnoreError();
   }
   return graph.refiner.OutputShape(node, out.index);
+}
+
+void ShapeToProto(ShapeHandle shape, TensorShapeProto* proto) {
+  using shape_inference::InferenceContext;
+  const int rank = InferenceContext::Rank(shape);
+  if (rank < 0) {
+    proto->set_unknown_rank(true);
+    return;
+  }
+  for (int i = 0; i < rank; ++i) {
+    proto->add_dim()->set_size(
+        InferenceContext::Value(InferenceContext::DimKnownRank(shape, i)));
+  }
 }
 
 }  // namespace
@@ -145,6 +162,68 @@ void TF_GraphGetTensorShape(TF_Graph* graph, TF_Output output, int64_t* dims,
     dims[i] = InferenceContext::Value(InferenceContext::DimKnownRank(shape, i));
   }
   Set(status, absl::OkStatus());
+}
+
+TF_Buffer* TF_GetHandleShapeAndType(TF_Graph* graph, TF_Output output) {
+  if (graph == nullptr) return nullptr;
+  absl::MutexLock l(&graph->mu);
+  if (!stepflow::c_api::CheckOutput(*graph, output).ok()) return nullptr;
+  stepflow::c_api::KnownShape(*graph, output);  // Adds the node if missing.
+  const auto* handle = graph->refiner.OutputHandleShapes(
+      stepflow::c_api::ToNode(output.oper), output.index);
+  if (handle == nullptr) return nullptr;
+  stepflow::CppShapeInferenceResult::HandleData data;
+  data.set_is_set(true);
+  for (const auto& shape_and_type : *handle) {
+    auto* out = data.add_shape_and_type();
+    stepflow::c_api::ShapeToProto(shape_and_type.shape, out->mutable_shape());
+    out->set_dtype(shape_and_type.dtype);
+    out->mutable_type();  // No full type is tracked: present and empty.
+  }
+  TF_Buffer* buffer = TF_NewBuffer();
+  stepflow::c_api::SetBufferBytes(data.SerializeAsString(), buffer);
+  return buffer;
+}
+
+void TF_SetHandleShapeAndType(TF_Graph* graph, TF_Output output,
+                              const void* proto, size_t proto_len,
+                              TF_Status* status) {
+  stepflow::CppShapeInferenceResult::HandleData data;
+  if (graph == nullptr || (proto == nullptr && proto_len > 0) ||
+      !data.ParseFromArray(proto, static_cast<int>(proto_len))) {
+    Set(status, absl::InvalidArgumentError(
+                    "Couldn't deserialize HandleData proto"));
+    return;
+  }
+  absl::MutexLock l(&graph->mu);
+  absl::Status s = stepflow::c_api::CheckOutput(*graph, output);
+  if (!s.ok()) {
+    Set(status, std::move(s));
+    return;
+  }
+  const stepflow::Node* node = stepflow::c_api::ToNode(output.oper);
+  stepflow::c_api::KnownShape(*graph, output);  // Adds the node if missing.
+  std::vector<stepflow::shape_inference::ShapeAndType> handle;
+  if (data.is_set()) {
+    for (const auto& in : data.shape_and_type()) {
+      stepflow::shape_inference::ShapeAndType item;
+      s = graph->refiner.MakeShapeFromProto(in.shape(), &item.shape);
+      if (!s.ok()) {
+        Set(status, std::move(s));
+        return;
+      }
+      item.dtype = in.dtype();
+      handle.push_back(item);
+    }
+  }
+  Set(status, graph->refiner.SetOutputHandleShapes(node, output.index,
+                                                   std::move(handle)));
+}
+
+void TF_SetRequireShapeInferenceFns(TF_Graph* graph, bool require) {
+  if (graph == nullptr) return;
+  absl::MutexLock l(&graph->mu);
+  graph->refiner.set_require_shape_fns(require);
 }
 
 }  // extern "C"

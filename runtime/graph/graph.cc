@@ -112,8 +112,34 @@ absl::Status Node::input_node(int idx, const Node** n) const {
   return absl::OkStatus();
 }
 
+namespace {
+
+// True if `attr` decides the type or the length of one of `op`'s arguments.
+bool AttrShapesArguments(const OpDef& op, const std::string& attr) {
+  auto names = [&attr](const OpDef::ArgDef& arg) {
+    return arg.type_attr() == attr || arg.number_attr() == attr ||
+           arg.type_list_attr() == attr;
+  };
+  for (const OpDef::ArgDef& arg : op.input_arg()) {
+    if (names(arg)) return true;
+  }
+  for (const OpDef::ArgDef& arg : op.output_arg()) {
+    if (names(arg)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void Node::AddAttr(const std::string& name, const AttrValue& value) {
   (*def_.mutable_attr())[name] = value;
+  // As TensorFlow's Node does: a changed "T" (say) changes the arguments.
+  if (op_def_ == nullptr || !AttrShapesArguments(*op_def_, name)) return;
+  DataTypeVector inputs, outputs;
+  if (InOutTypesForNode(def_, *op_def_, &inputs, &outputs).ok()) {
+    input_types_ = std::move(inputs);
+    output_types_ = std::move(outputs);
+  }
 }
 
 void Node::ClearAttr(const std::string& name) {

@@ -104,6 +104,8 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
     if (i < 0 || i >= num_inputs) continue;
     const NodeRecord* src = Record(e->src());
     if (src == nullptr) continue;  // Not added yet: unknown (back edge).
+    // An output beyond the record (its node was retyped since) is unknown.
+    if (e->src_output() >= static_cast<int>(src->outputs.size())) continue;
     inputs[i] = src->outputs[e->src_output()];
     if (src->handle_data != nullptr) {
       const auto& h = (*src->handle_data)[e->src_output()];
@@ -128,6 +130,10 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
   if (fn != nullptr) {
     absl::Status s = (*fn)(&c);
     if (!s.ok()) return c.AttachContext(s);
+  } else if (require_shape_fns_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "No shape inference function exists for op '", node->type_string(),
+        "', did you forget to define it?"));
   }
   if (node->id() >= static_cast<int>(records_.size())) {
     records_.resize(node->id() + 1);
@@ -241,9 +247,32 @@ void ShapeRefiner::OutputShapeProto(const Node* node, int index,
 const std::vector<ShapeAndType>* ShapeRefiner::OutputHandleShapes(
     const Node* node, int index) const {
   const NodeRecord* r = Record(node);
-  if (r == nullptr || r->handle_data == nullptr) return nullptr;
+  if (r == nullptr || r->handle_data == nullptr || index < 0 ||
+      index >= static_cast<int>(r->handle_data->size())) {
+    return nullptr;
+  }
   const auto& h = (*r->handle_data)[index];
   return h.empty() ? nullptr : &h;
+}
+
+absl::Status ShapeRefiner::SetOutputHandleShapes(
+    const Node* node, int index, std::vector<ShapeAndType> handle) {
+  const NodeRecord* found = Record(node);
+  if (found == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Node ", node->name(), " has not been added to the shape refiner"));
+  }
+  NodeRecord& r = records_[node->id()];
+  if (index < 0 || index >= static_cast<int>(r.outputs.size())) {
+    return absl::OutOfRangeError(absl::StrCat(
+        "Node ", node->name(), " has no output ", index));
+  }
+  if (r.handle_data == nullptr) {
+    r.handle_data = std::make_unique<std::vector<std::vector<ShapeAndType>>>(
+        r.outputs.size());
+  }
+  (*r.handle_data)[index] = std::move(handle);
+  return absl::OkStatus();
 }
 
 std::string ShapeRefiner::DebugString(ShapeHandle s) const {

@@ -68,6 +68,18 @@ class ShapeRefiner {
   // What output `index`'s resource handle refers to, or null.
   const std::vector<shape_inference::ShapeAndType>* OutputHandleShapes(
       const Node* node, int index) const;
+  // Replaces it (TensorFlow's set_output_handle_shapes_and_types; empty
+  // clears it); nodes added afterwards read the new value through their
+  // inputs. FailedPrecondition when the node was not added, OutOfRange for
+  // an index beyond its outputs. Shapes must come from manager().
+  absl::Status SetOutputHandleShapes(
+      const Node* node, int index,
+      std::vector<shape_inference::ShapeAndType> handle);
+
+  // When set, AddNode refuses an op registered without a shape function
+  // (InvalidArgument), as TensorFlow's refiner does when told to require
+  // them; by default such ops give unknown shapes.
+  void set_require_shape_fns(bool require) { require_shape_fns_ = require; }
 
   // Merges `shape` into output `index` of an added node (TensorFlow's
   // SetShape); Merge's InvalidArgument when they are incompatible
@@ -117,6 +129,7 @@ class ShapeRefiner {
   shape_inference::ShapeManager manager_;
   std::vector<NodeRecord> records_;  // By node id.
   int num_nodes_ = 0;
+  bool require_shape_fns_ = false;
   absl::flat_hash_map<const OpDef*, const ShapeInferenceFn*> shape_fns_;
   // Evaluated constants by (node id, output); nullopt: not constant. Node
   // based: contexts hold pointers to the values.
