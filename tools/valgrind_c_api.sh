@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the C API's tests under valgrind (memcheck, full leak check) and
+# Runs the C API's tests (and the experimental-API program) under valgrind (memcheck, full leak check) and
 # prints one line per test: exit status, definitely lost bytes, errors.
 # A test fails (exit 9) on any memory error or definitely lost block.
 #
@@ -13,7 +13,7 @@ tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
   tests=(c_api_function_test c_api_gradients_test c_api_server_test
     c_api_build_test c_api_import_test c_api_string_test c_api_tensor_test
-    c_api_session_test)
+    c_api_session_test c_api_experimental_program)
 fi
 targets=()
 for t in "${tests[@]}"; do targets+=("//runtime/c:$t"); done
@@ -23,13 +23,16 @@ out="${TMPDIR:-/tmp}/valgrind_c_api"
 mkdir -p "$out"
 status=0
 for t in "${tests[@]}"; do
-  filter='*'
-  if [ "$t" = c_api_gradients_test ]; then
-    filter='GoldenGradients*:CApiGradientsTest*:*GoldenGradientTest*/1:*GoldenGradientTest*/30:*GoldenGradientTest*/50:*GoldenGradientTest*/58'
-  fi
+  case "$t" in
+    c_api_experimental_program)
+      args=("$PWD/testing/tf_goldens/zoo/tf1_saved_model/saved_model/variables/variables") ;;
+    c_api_gradients_test)
+      args=(--gtest_filter='GoldenGradients*:CApiGradientsTest*:*GoldenGradientTest*/1:*GoldenGradientTest*/30:*GoldenGradientTest*/50:*GoldenGradientTest*/58') ;;
+    *) args=() ;;
+  esac
   TEST_SRCDIR="$PWD/bazel-bin/runtime/c/$t.runfiles" TEST_WORKSPACE=stepflow \
     valgrind --leak-check=full --errors-for-leak-kinds=definite \
-    --error-exitcode=9 "bazel-bin/runtime/c/$t" --gtest_filter="$filter" \
+    --error-exitcode=9 "bazel-bin/runtime/c/$t" "${args[@]}" \
     >"$out/$t.log" 2>&1
   rc=$?
   [ $rc -ne 0 ] && status=1

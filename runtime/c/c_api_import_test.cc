@@ -2,7 +2,9 @@
 // names and prefixes, input mappings (and the unused ones reported back),
 // control remapping and dependencies, default devices, return outputs and
 // operations, and atomicity on error.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -191,6 +193,76 @@ TEST_F(CApiImportTest, BadRequestsLeaveTheGraphUnchanged) {
                                               status_.get()),
             nullptr);
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+}
+
+// Shapes a GraphDef's writer recorded in "_output_shapes" refine the
+// inferred ones at import, and contradicting ones refuse the import, with
+// TensorFlow's messages (cases checked against tf.import_graph_def).
+TEST(CApiImportOutputShapesTest, RecordedShapesRefineOrRefuse) {
+  const std::string x =
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: "
+      "DT_FLOAT } } attr { key: '_output_shapes' value { list { shape { dim "
+      "{ size: 2 } dim { size: -1 } } } } } }";
+  auto neg = [](const std::string& shapes) {
+    return "node { name: 'y' op: 'Neg' input: 'x' attr { key: 'T' value { "
+           "type: DT_FLOAT } }" +
+           (shapes.empty() ? std::string()
+                           : " attr { key: '_output_shapes' value { list { " +
+                                 shapes + " } } }") +
+           " }";
+  };
+  auto shape_of = [](TF_Graph* g, const char* name) {
+    StatusPtr status = NewStatus();
+    TF_Output out{TF_GraphOperationByName(g, name), 0};
+    const int rank = TF_GraphGetTensorNumDims(g, out, status.get());
+    std::vector<int64_t> dims(std::max(rank, 0));
+    TF_GraphGetTensorShape(g, out, dims.data(), rank, status.get());
+    std::string text;
+    for (int64_t d : dims) text += (text.empty() ? "" : ",") + std::to_string(d);
+    return "[" + text + "]";
+  };
+
+  TF_Graph* g = TF_NewGraph();
+  ASSERT_EQ(c_api_test::ImportText(g, x + neg("")), TF_OK);
+  EXPECT_EQ(shape_of(g, "x"), "[2,-1]");
+  EXPECT_EQ(shape_of(g, "y"), "[2,-1]");  // Inferred from the refined x.
+  TF_DeleteGraph(g);
+
+  g = TF_NewGraph();
+  ASSERT_EQ(c_api_test::ImportText(
+                g, x + neg("shape { dim { size: 2 } dim { size: 3 } }")),
+            TF_OK);
+  EXPECT_EQ(shape_of(g, "y"), "[2,3]");
+  TF_DeleteGraph(g);
+
+  g = TF_NewGraph();
+  std::string message;
+  EXPECT_EQ(c_api_test::ImportText(
+                g, x + neg("shape { dim { size: 3 } dim { size: 3 } }"), "",
+                &message),
+            TF_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("Node 'y' has an _output_shapes attribute "
+                         "inconsistent with the GraphDef for output #0: "
+                         "Dimension 0 in both shapes must be equal, but are "
+                         "2 and 3. Shapes are [2,?] and [3,3]."),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(TF_GraphOperationByName(g, "y"), nullptr);
+  TF_DeleteGraph(g);
+
+  g = TF_NewGraph();
+  EXPECT_EQ(c_api_test::ImportText(
+                g,
+                "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value "
+                "{ type: DT_FLOAT } } attr { key: '_output_shapes' value { "
+                "list { } } } }",
+                "", &message),
+            TF_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("Node 'x' has 1 outputs but the _output_shapes "
+                         "attribute specifies shapes for 0 outputs"),
+            std::string::npos)
+      << message;
+  TF_DeleteGraph(g);
 }
 
 }  // namespace

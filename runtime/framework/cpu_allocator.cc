@@ -61,7 +61,10 @@ void CpuAllocator::DeallocateRaw(void* ptr, size_t alignment,
   std::free(block);
   const int64_t bytes = static_cast<int64_t>(num_bytes);
   bytes_in_use_.fetch_sub(bytes, std::memory_order_relaxed);
-  if (budget_ != nullptr) budget_->Release(bytes);
+  // An empty block reserved nothing: it does not touch the budget, which
+  // may be gone once nothing is reserved in it (GrpcServer frees its
+  // process budget then).
+  if (budget_ != nullptr && bytes > 0) budget_->Release(bytes);
   Unref();
 }
 

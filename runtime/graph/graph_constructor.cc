@@ -579,15 +579,21 @@ class Importer {
   absl::Status InferShapes(const std::vector<Node*>& added) {
     if (!opts_.infer_shapes) return absl::OkStatus();
     if (refiner_ != nullptr) {
+      refiner_->set_merge_output_shapes_attr(opts_.merge_output_shapes_attr);
+      absl::Status s;
       // The caller's refiner usually holds the graph's other nodes already;
       // nodes added behind its back are inferred now too.
       if (refiner_->num_nodes() + static_cast<int>(added.size()) ==
           g_->num_op_nodes()) {
-        return refiner_->AddNodes(added);
+        s = refiner_->AddNodes(added);
+      } else {
+        s = refiner_->AddMissingNodes(*g_);
       }
-      return refiner_->AddMissingNodes(*g_);
+      refiner_->set_merge_output_shapes_attr(false);
+      return s;
     }
     ShapeRefiner refiner(g_->op_registry());
+    refiner.set_merge_output_shapes_attr(opts_.merge_output_shapes_attr);
     if (g_->num_op_nodes() == static_cast<int>(added.size())) {
       return refiner.AddNodes(added);
     }

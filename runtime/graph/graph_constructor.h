@@ -65,6 +65,10 @@ struct GraphConstructorOptions {
   // shapes, as TensorFlow's importer does. Off only for graphs the runtime
   // derived from an already checked one (partitions).
   bool infer_shapes = true;
+  // With infer_shapes: merge each node's "_output_shapes" attr into its
+  // inferred shapes (ShapeRefiner::set_merge_output_shapes_attr), as
+  // TensorFlow's ImportGraphDef does (its sessions do not).
+  bool merge_output_shapes_attr = false;
 };
 
 // Imports `gdef` into `g`, which must have no op nodes (InvalidArgument

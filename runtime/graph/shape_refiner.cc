@@ -155,6 +155,38 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
       (*r.handle_data)[i] = *h;
     }
   }
+  if (merge_output_shapes_attr_) {
+    absl::Status s = MergeOutputShapesAttr(node);
+    if (!s.ok()) {
+      RemoveNode(node);
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ShapeRefiner::MergeOutputShapesAttr(const Node* node) {
+  auto it = node->def().attr().find("_output_shapes");
+  if (it == node->def().attr().end()) return absl::OkStatus();
+  const auto& shapes = it->second.list().shape();
+  if (shapes.size() < node->num_outputs()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Node '", node->name(), "' has ", node->num_outputs(),
+        " outputs but the _output_shapes attribute specifies shapes for ",
+        shapes.size(), " outputs"));
+  }
+  for (int i = 0; i < node->num_outputs(); ++i) {
+    ShapeHandle recorded;
+    absl::Status s = MakeShapeFromProto(shapes[i], &recorded);
+    if (s.ok()) s = SetShape(node, i, recorded);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Node '", node->name(),
+          "' has an _output_shapes attribute inconsistent with the GraphDef "
+          "for output #",
+          i, ": ", s.message()));
+    }
+  }
   return absl::OkStatus();
 }
 

@@ -81,6 +81,15 @@ class ShapeRefiner {
   // them; by default such ops give unknown shapes.
   void set_require_shape_fns(bool require) { require_shape_fns_ = require; }
 
+  // When set, AddNode merges a node's "_output_shapes" attr (the shapes a
+  // GraphDef's writer recorded) into its inferred outputs, as TensorFlow's
+  // ImportGraphDef does: InvalidArgument ("Node 'y' has an _output_shapes
+  // attribute inconsistent with the GraphDef for output #0: ...") when they
+  // disagree or the attr lists fewer shapes than the node has outputs.
+  void set_merge_output_shapes_attr(bool merge) {
+    merge_output_shapes_attr_ = merge;
+  }
+
   // Merges `shape` into output `index` of an added node (TensorFlow's
   // SetShape); Merge's InvalidArgument when they are incompatible
   // ("Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes
@@ -107,6 +116,8 @@ class ShapeRefiner {
 
   const NodeRecord* Record(const Node* node) const;
   const ShapeInferenceFn* ShapeFnFor(const Node* node);
+  // Merges `node`'s "_output_shapes" into its recorded outputs.
+  absl::Status MergeOutputShapesAttr(const Node* node);
 
   // The value of output `index` of `node` when it is a constant the
   // evaluator can compute (cached); null otherwise.
@@ -130,6 +141,7 @@ class ShapeRefiner {
   std::vector<NodeRecord> records_;  // By node id.
   int num_nodes_ = 0;
   bool require_shape_fns_ = false;
+  bool merge_output_shapes_attr_ = false;
   absl::flat_hash_map<const OpDef*, const ShapeInferenceFn*> shape_fns_;
   // Evaluated constants by (node id, output); nullopt: not constant. Node
   // based: contexts hold pointers to the values.
