@@ -293,6 +293,38 @@ static void WhileInputHack(void) {
   TF_CloseSession(session, s);
   TF_DeleteSession(session, s);
 
+  /* A direct call of body2 by name, as TensorFlow's graphs use functions. */
+  d = TF_NewOperation(g, "body2", "direct_call");
+  TF_AddInput(d, x[0]);
+  TF_AddInput(d, x[1]);
+  TF_Operation* call = TF_FinishOperation(d, s);
+  PrintStatus("direct call of body2");
+  if (call != NULL) {
+    printf("direct call: op type %s, %d inputs, %d outputs\n",
+           TF_OperationOpType(call), TF_OperationNumInputs(call),
+           TF_OperationNumOutputs(call));
+    opts = TF_NewSessionOptions();
+    session = TF_NewSession(g, opts, s);
+    TF_DeleteSessionOptions(opts);
+    if (TF_GetCode(s) != TF_OK) Die("session");
+    TF_Output call_out[2] = {{call, 0}, {call, 1}};
+    TF_SessionRun(session, NULL, NULL, NULL, 0, call_out, got, 2, NULL, 0, NULL,
+                  s);
+    PrintStatus("run of the direct call");
+    if (TF_GetCode(s) == TF_OK) {
+      printf("direct call results: %g %g\n", *(float*)TF_TensorData(got[0]),
+             *(float*)TF_TensorData(got[1]));
+      TF_DeleteTensor(got[0]);
+      TF_DeleteTensor(got[1]);
+    }
+    TF_CloseSession(session, s);
+    TF_DeleteSession(session, s);
+  }
+  d = TF_NewOperation(g, "no_such_function", "bad_call");
+  TF_AddInput(d, x[0]);
+  TF_FinishOperation(d, s);
+  printf("call of an unknown function: code %d\n", TF_GetCode(s));
+
   /* Function removal and debug strings. */
   size_t len = 0;
   char* text = TF_FunctionDebugString(body, &len);

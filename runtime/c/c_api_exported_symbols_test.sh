@@ -9,9 +9,10 @@ root="${TEST_SRCDIR:?}/${TEST_WORKSPACE:-stepflow}"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 lib="$root/runtime/c/libtensorflow.so.2"
 
-# Declared: "TF_CAPI_EXPORT extern <type> TF_Name(" possibly over lines.
+# Declared: "TF_CAPI_EXPORT [extern] <type> TF_Name(" possibly over lines
+# (TensorFlow leaves out the extern on a few, e.g. the XLA switches).
 cat "$root"/runtime/c/include/tensorflow/c/*.h "$root/runtime/c/c_api.h" | tr '\n' ' ' |
-  grep -oE 'TF_CAPI_EXPORT +extern +[^;(]*[^A-Za-z0-9_](TF_[A-Za-z0-9_]+) *\(' |
+  grep -oE 'TF_CAPI_EXPORT +(extern +)?[^;(]*[^A-Za-z0-9_](TF_[A-Za-z0-9_]+) *\(' |
   grep -oE 'TF_[A-Za-z0-9_]+ *\($' | tr -d ' (' | sort -u >"$tmp/declared.txt"
 # Exported: defined dynamic symbols of the library.
 nm -D --defined-only "$lib" | awk '{print $3}' | sed 's/@.*//' |

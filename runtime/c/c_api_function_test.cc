@@ -136,9 +136,10 @@ class CApiFunctionTest : public ::testing::Test {
     return fdef;
   }
 
-  // Calls func_ in host_ on float scalar `args` through PartitionedCall and
-  // returns the outputs. (A direct call, an op named after the function, is
-  // Unimplemented here: checked on the way.)
+  // Calls func_ in host_ on float scalar `args` twice, directly (an op
+  // named after the function, as TensorFlow's own tests call it) and
+  // through PartitionedCall, checks both give the same outputs and returns
+  // them.
   std::vector<float> Call(const std::vector<float>& args) {
     TF_GraphCopyFunction(host_, func_, nullptr, s());
     EXPECT_EQ(TF_GetCode(s()), TF_OK) << TF_Message(s());
@@ -152,12 +153,13 @@ class CApiFunctionTest : public ::testing::Test {
            0});
       values.push_back(FloatScalar(args[i]));
     }
-    // A direct call (an op named after the function) is not supported.
     TF_OperationDescription* d = TF_NewOperation(host_, TF_FunctionName(func_),
                                                  (prefix + "_direct").c_str());
-    if (!feeds.empty()) TF_AddInputList(d, feeds.data(), feeds.size());
-    EXPECT_EQ(TF_FinishOperation(d, s()), nullptr);
-    EXPECT_EQ(TF_GetCode(s()), TF_UNIMPLEMENTED) << TF_Message(s());
+    for (const TF_Output& feed : feeds) TF_AddInput(d, feed);
+    TF_Operation* direct = TF_FinishOperation(d, s());
+    EXPECT_EQ(TF_GetCode(s()), TF_OK) << TF_Message(s());
+    if (direct == nullptr) return {};
+    EXPECT_EQ(TF_OperationNumOutputs(direct), n_out);
 
     d = TF_NewOperation(host_, "PartitionedCall", (prefix + "_pc").c_str());
     TF_AddInputList(d, feeds.data(), feeds.size());
@@ -173,6 +175,7 @@ class CApiFunctionTest : public ::testing::Test {
 
     std::vector<TF_Output> fetches;
     for (int i = 0; i < n_out; ++i) fetches.push_back({pc, i});
+    for (int i = 0; i < n_out; ++i) fetches.push_back({direct, i});
     std::vector<TF_Tensor*> results(fetches.size(), nullptr);
     TF_SessionOptions* opts = TF_NewSessionOptions();
     TF_Session* session = TF_NewSession(host_, opts, s());
@@ -186,6 +189,8 @@ class CApiFunctionTest : public ::testing::Test {
     std::vector<float> out;
     for (int i = 0; i < n_out && TF_GetCode(s()) == TF_OK; ++i) {
       out.push_back(FloatValue(results[i]));
+      EXPECT_EQ(FloatValue(results[n_out + i]), out.back())
+          << "direct call output " << i;
     }
     for (TF_Tensor* t : results) {
       if (t != nullptr) TF_DeleteTensor(t);

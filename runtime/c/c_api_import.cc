@@ -231,6 +231,7 @@ absl::Status Import(TF_Graph* graph, GraphDef gdef,
   GraphConstructorOptions gopts;
   gopts.validate_colocation_constraints = opts.validate_colocation_constraints;
   gopts.merge_output_shapes_attr = true;
+  gopts.allow_function_calls = true;
   s = ImportGraphDef(gopts, gdef, &graph->graph, &graph->refiner);
   if (!s.ok() || results == nullptr) return s;
 

@@ -25,6 +25,7 @@
 #include "runtime/framework/tensor.h"
 #include "runtime/framework/tensor_util.h"
 #include "runtime/framework/types.h"
+#include "runtime/graph/function_call_op.h"
 #include "runtime/graph/graph_constructor.h"
 
 namespace stepflow {
@@ -165,17 +166,10 @@ TF_Operation* Finish(TF_OperationDescription* desc, TF_Status* status) {
   }
   const OpDef* op_def = graph->graph.op_registry()->LookUpOrNull(def.op());
   if (op_def == nullptr) {
-    for (const FunctionDef& f : graph->graph.library().function()) {
-      if (f.signature().name() != def.op()) continue;
-      // Graphs here hold calls only as PartitionedCall nodes (lowered by
-      // the sessions); TensorFlow would accept the direct call.
-      Set(status,
-          absl::UnimplementedError(absl::StrCat(
-              "Operation '", def.name(), "' calls library function '", def.op(),
-              "' directly, which this runtime does not support; call "
-              "it through PartitionedCall or StatefulPartitionedCall")));
-      return nullptr;
-    }
+    // A call of a function of the graph's library, by name.
+    op_def = FunctionCallOpDef(graph->graph.library(), def.op());
+  }
+  if (op_def == nullptr) {
     // As TensorFlow's builder: InvalidArgument (an import says NotFound).
     Set(status, absl::InvalidArgumentError(absl::StrCat(
                     "Op type not registered '", def.op(),
@@ -188,6 +182,7 @@ TF_Operation* Finish(TF_OperationDescription* desc, TF_Status* status) {
   const std::string name = def.name();
   *gdef.add_node() = std::move(def);
   GraphConstructorOptions opts;
+  opts.allow_function_calls = true;
   absl::Status s = ImportGraphDef(opts, gdef, &graph->graph, &graph->refiner);
   if (!s.ok()) {
     Set(status, std::move(s));

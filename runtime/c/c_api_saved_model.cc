@@ -76,6 +76,7 @@ absl::Status LoadIntoGraph(const TF_SessionOptions* session_options,
       s = absl::InvalidArgumentError("Graph is non-empty.");
     } else {
       GraphConstructorOptions gopts;
+      gopts.allow_function_calls = true;
       s = ImportGraphDef(gopts, bundle.meta_graph_def.graph_def(),
                          &graph->graph);
     }

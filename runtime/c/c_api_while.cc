@@ -194,6 +194,7 @@ absl::Status FinishWhile(const TF_WhileParams& params, TF_Output* outputs) {
         ->add_input(body_mapped[i]);
   }
   GraphConstructorOptions opts;
+  opts.allow_function_calls = true;
   s = ImportGraphDef(opts, gdef, &parent->graph);
   if (!s.ok()) return s;
   for (int i = 0; i < n; ++i) {

@@ -10,6 +10,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/versions.h"
+#include "runtime/graph/function_call_op.h"
 
 namespace stepflow {
 
@@ -262,6 +263,11 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef node_def) {
                                             FormatNodeName(node_def.name())));
   }
   absl::Status s = ops_->LookUp(node_def.op(), &op_def);
+  if (!s.ok()) {
+    // A call of a library function by name (its signature is the OpDef).
+    op_def = FunctionCallOpDef(library_, node_def.op());
+    if (op_def != nullptr) s = absl::OkStatus();
+  }
   if (!s.ok()) {
     return absl::Status(s.code(),
                         absl::StrCat(s.message(), " (for ",

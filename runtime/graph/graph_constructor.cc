@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor_id.h"
 #include "runtime/framework/versions.h"
+#include "runtime/graph/function_call_op.h"
 
 namespace stepflow {
 namespace {
@@ -206,6 +208,13 @@ class Importer {
       pending_[i].op_def = ops->LookUpOrNull(op);
       if (pending_[i].op_def != nullptr) continue;
       if (IsLibraryFunction(op)) {
+        if (opts_.allow_function_calls) {
+          pending_[i].op_def = FunctionCallOpDef(gdef_.library(), op);
+          if (pending_[i].op_def == nullptr) {
+            pending_[i].op_def = FunctionCallOpDef(g_->library(), op);
+          }
+          continue;
+        }
         note(&calls, op, node);
         continue;
       }
@@ -505,6 +514,17 @@ class Importer {
 
   absl::Status Commit() {
     const bool was_empty = g_->num_op_nodes() == 0;
+    // Functions are merged first: a node may call one by name. A failed
+    // commit puts the old library back.
+    std::optional<FunctionDefLibrary> old_library;
+    if (gdef_.library().function_size() > 0 ||
+        gdef_.library().gradient_size() > 0) {
+      old_library = g_->library();
+      MergeLibrary();
+    }
+    auto undo_library = [&] {
+      if (old_library.has_value()) g_->set_library(*old_library);
+    };
     std::vector<Node*> added;
     added.reserve(pending_.size());
     for (Pending& p : pending_) {
@@ -516,6 +536,7 @@ class Importer {
         // Validation above should make this unreachable; keep the graph
         // unchanged anyway.
         for (Node* n : added) g_->RemoveNode(n);
+        undo_library();
         return node.status().code() == absl::StatusCode::kNotFound
                    ? node.status()
                    : absl::InvalidArgumentError(node.status().message());
@@ -543,36 +564,38 @@ class Importer {
         if (refiner_ != nullptr) refiner_->RemoveNode(n);
         g_->RemoveNode(n);
       }
+      undo_library();
       return shapes;
     }
     for (Node* n : added) {
       if (n->in_edges().empty()) g_->AddControlEdge(g_->source_node(), n);
       if (n->out_edges().empty()) g_->AddControlEdge(n, g_->sink_node());
     }
-    // A graph without op nodes takes the GraphDef's versions; functions
-    // are merged either way (a graph may hold functions before any node,
+    // A graph without op nodes takes the GraphDef's versions (functions
+    // were merged either way: a graph may hold functions before any node,
     // e.g. after TF_GraphCopyFunction).
     if (was_empty) g_->set_versions(gdef_.versions());
-    if (gdef_.library().function_size() > 0 ||
-        gdef_.library().gradient_size() > 0) {
-      FunctionDefLibrary lib = g_->library();
-      for (const FunctionDef& f : gdef_.library().function()) {
-        bool present = false;
-        for (const FunctionDef& e : lib.function()) {
-          present |= e.signature().name() == f.signature().name();
-        }
-        if (!present) *lib.add_function() = f;
-      }
-      for (const GradientDef& grad : gdef_.library().gradient()) {
-        bool present = false;
-        for (const GradientDef& e : lib.gradient()) {
-          present |= e.function_name() == grad.function_name();
-        }
-        if (!present) *lib.add_gradient() = grad;
-      }
-      g_->set_library(lib);
-    }
     return absl::OkStatus();
+  }
+
+  // Adds the GraphDef's functions and gradients the graph lacks by name.
+  void MergeLibrary() {
+    FunctionDefLibrary lib = g_->library();
+    for (const FunctionDef& f : gdef_.library().function()) {
+      bool present = false;
+      for (const FunctionDef& e : lib.function()) {
+        present |= e.signature().name() == f.signature().name();
+      }
+      if (!present) *lib.add_function() = f;
+    }
+    for (const GradientDef& grad : gdef_.library().gradient()) {
+      bool present = false;
+      for (const GradientDef& e : lib.gradient()) {
+        present |= e.function_name() == grad.function_name();
+      }
+      if (!present) *lib.add_gradient() = grad;
+    }
+    g_->set_library(lib);
   }
 
   // Runs the shape functions over the graph with the new nodes in it.

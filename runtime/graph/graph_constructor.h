@@ -69,6 +69,11 @@ struct GraphConstructorOptions {
   // inferred shapes (ShapeRefiner::set_merge_output_shapes_attr), as
   // TensorFlow's ImportGraphDef does (its sessions do not).
   bool merge_output_shapes_attr = false;
+  // Accept nodes that call a library function by name (their OpDef is the
+  // function's signature, function_call_op.h), as TensorFlow's graphs do;
+  // off, such a node is Unimplemented (sessions rewrite calls before they
+  // import a graph, and the executor has no kernel for them).
+  bool allow_function_calls = false;
 };
 
 // Imports `gdef` into `g`, which must have no op nodes (InvalidArgument

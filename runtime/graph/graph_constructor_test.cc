@@ -311,6 +311,38 @@ TEST_F(GraphConstructorTest, EveryUnregisteredOpTypeIsNamedInOneError) {
 // such as StatefulPartitionedCall, is a function call that direct import
 // cannot take (a session rewrites it first): said so, rather than "op not
 // registered".
+// With allow_function_calls a call by name imports, its OpDef the
+// function's signature (the function may come in the same GraphDef); a
+// failed import leaves the graph's library as it was.
+TEST_F(GraphConstructorTest, FunctionCallsImportWhenAllowed) {
+  opts_.allow_function_calls = true;
+  GraphDef def = Def({MakeNodeDef("x", "Placeholder", {}, DT_FLOAT),
+                      MakeNodeDef("call", "my_fn", {"x"})});
+  OpDef* sig = def.mutable_library()->add_function()->mutable_signature();
+  sig->set_name("my_fn");
+  OpDef::ArgDef* in = sig->add_input_arg();
+  in->set_name("a");
+  in->set_type(DT_FLOAT);
+  OpDef::ArgDef* out = sig->add_output_arg();
+  out->set_name("b");
+  out->set_type(DT_FLOAT);
+  ASSERT_TRUE(Import(def).ok());
+  const Node* call = g_.FindNodeByName("call");
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->op_def().name(), "my_fn");
+  EXPECT_EQ(call->num_inputs(), 1);
+  EXPECT_EQ(call->num_outputs(), 1);
+  EXPECT_EQ(g_.library().function_size(), 1);
+
+  // Two inputs for a one-input signature: refused, library unchanged.
+  GraphDef bad = Def({MakeNodeDef("call2", "other_fn", {"x", "x"})});
+  *bad.mutable_library()->add_function() = def.library().function(0);
+  bad.mutable_library()->mutable_function(0)->mutable_signature()->set_name(
+      "other_fn");
+  ExpectError(bad, absl::StatusCode::kInvalidArgument, {"call2"});
+  EXPECT_EQ(g_.library().function_size(), 1);
+}
+
 TEST_F(GraphConstructorTest, FunctionCallsAreUnimplementedNamingTheFunction) {
   GraphDef def = Def({MakeNodeDef("x", "Placeholder", {}, DT_FLOAT),
                       MakeNodeDef("call", "my_fn", {"x"})});
