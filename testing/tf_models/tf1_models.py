@@ -56,22 +56,27 @@ def _train_case(model_dir, build, note):
 
 # --- training models -------------------------------------------------------
 
+def mlp_adam_graph():
+    """The zoo's MLP in the current graph: (loss, train_op, feeds). Also
+    trained by TensorFlow's own client on a stepflow cluster
+    (runtime/distributed/rpc/tf_client_program.py)."""
+    r = rng(1)
+    x = v1.placeholder(tf.float32, [16, 20], name="x")
+    y = v1.placeholder(tf.float32, [16, 4], name="y")
+    h = tf.nn.relu(_dense(x, r, 20, 32, "fc1"))
+    h = tf.nn.relu(_dense(h, r, 32, 16, "fc2"))
+    logits = _dense(h, r, 16, 4, "out")
+    loss = tf.reduce_mean(
+        tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits),
+        name="loss")
+    train = v1.train.AdamOptimizer(0.01).minimize(loss, name="train")
+    d = rng(101)
+    labels = np.eye(4, dtype=np.float32)[d.randint(0, 4, 16)]
+    return loss, train, {x: d.randn(16, 20).astype(np.float32), y: labels}
+
+
 def mlp_adam(model_dir):
-    def build():
-        r = rng(1)
-        x = v1.placeholder(tf.float32, [16, 20], name="x")
-        y = v1.placeholder(tf.float32, [16, 4], name="y")
-        h = tf.nn.relu(_dense(x, r, 20, 32, "fc1"))
-        h = tf.nn.relu(_dense(h, r, 32, 16, "fc2"))
-        logits = _dense(h, r, 16, 4, "out")
-        loss = tf.reduce_mean(
-            tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits),
-            name="loss")
-        train = v1.train.AdamOptimizer(0.01).minimize(loss, name="train")
-        d = rng(101)
-        labels = np.eye(4, dtype=np.float32)[d.randint(0, 4, 16)]
-        return loss, train, {x: d.randn(16, 20).astype(np.float32), y: labels}
-    return _train_case(model_dir, build,
+    return _train_case(model_dir, mlp_adam_graph,
                        "MLP 20-32-16-4, softmax cross-entropy, Adam, ref variables")
 
 

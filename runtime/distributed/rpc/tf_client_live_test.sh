@@ -10,6 +10,8 @@
 # runs and the callable's results must match it; the error types must be
 # TensorFlow's (InvalidArgumentError, DeadlineExceededError); the step
 # stats must show w and its update on task 1, b and the math on task 0.
+# Then the zoo's MLP (Adam, 20 steps, its first layer on task 1) must give
+# every step's loss of the local run.
 #
 #   stepflow      both tasks are stepflow grpc_servers (stepflow's master)
 #   tf_master     task 0 is a TensorFlow server (TensorFlow's master and a
@@ -25,6 +27,7 @@ mode="$1"
 server="$2"
 tf_server="$3"
 program="$4"
+zoo_models="$(cd "$(dirname "$6")" && pwd)"
 source "$(dirname "$0")/server_test_lib.sh"
 source "$5"
 tf_python_or_skip
@@ -58,9 +61,9 @@ await_listening "$tmp/s0.log" 600
 await_listening "$tmp/s1.log" 600
 
 mkdir -p "$tmp/ckpt"
-"$TF_PYTHON" "$program" local "$tmp/ckpt" >"$tmp/local.json" 2>"$tmp/local.err" ||
+"$TF_PYTHON" "$program" local "$tmp/ckpt" "$zoo_models" >"$tmp/local.json" 2>"$tmp/local.err" ||
   { echo "FAIL: the local TensorFlow run failed"; cat "$tmp/local.err"; exit 1; }
-timeout 400 "$TF_PYTHON" "$program" "grpc://127.0.0.1:$p0" "$tmp/ckpt" \
+timeout 400 "$TF_PYTHON" "$program" "grpc://127.0.0.1:$p0" "$tmp/ckpt" "$zoo_models" \
     >"$tmp/remote.json" 2>"$tmp/remote.err" ||
   { echo "FAIL: TensorFlow's client on the stepflow cluster failed";
     tail -40 "$tmp/remote.err"; echo "--- task 0"; tail -20 "$tmp/s0.log";
@@ -86,7 +89,7 @@ def close(a, b, tol=1e-5):
   return abs(a - b) <= tol * max(1.0, abs(a))
 
 for key in ("w", "b", "loss_first", "loss_last", "prun_r1", "prun_r2",
-            "callable", "clobbered"):
+            "callable", "clobbered", "mlp_losses"):
   check(close(local[key], remote[key]),
         "%s: cluster %s, local TensorFlow %s" % (key, remote[key], local[key]))
 check(close([remote["w"], remote["b"]], remote["restored"], 0),
@@ -107,6 +110,12 @@ for node, task in (("w", t1), ("GradientDescent/update_w/ApplyGradientDescent", 
                    ("mul", t0), ("add", t0)):
   ran = remote["trace_tasks"].get(node)
   check(ran == task, "step stats: %s ran on %s (want %s)" % (node, ran, task))
+check(len(local["mlp_losses"]) == 20 and
+      local["mlp_losses"][-1] < local["mlp_losses"][0],
+      "the local MLP trains: loss %s -> %s" % (local["mlp_losses"][0],
+                                              local["mlp_losses"][-1]))
+check(remote["mlp_devices"] == ["/job:worker/task:0", "/job:worker/task:1"],
+      "the MLP spans both tasks: %s" % remote["mlp_devices"])
 sys.exit(1 if failures else 0)
 PY
 

@@ -1,6 +1,6 @@
 """A TensorFlow 1.x-style program, run by TensorFlow's own Python client.
 
-    python tf_client_program.py <target> <tmpdir>
+    python tf_client_program.py <target> <tmpdir> <zoo models dir>
 
 <target> is "grpc://host:port" (a two-task cluster whose tasks are
 /job:worker/task:0 and /job:worker/task:1, task 0 its master) or "local"
@@ -10,6 +10,9 @@ the math on task 0. It prints one JSON object on stdout with what it saw:
 the trained values, a saver round trip, partial runs, a callable, step
 stats, and which errors TensorFlow raised; the test driver compares the
 cluster's object with the local one and checks the cluster-only facts.
+It then trains the zoo's MLP (testing/tf_models/tf1_models.py, Adam, 20
+steps) with its first layer on task 1 and the rest on task 0, and prints
+every step's loss.
 """
 
 import json
@@ -28,8 +31,33 @@ def device(spec, remote):
   return tf.device(spec) if remote else tf.device(None)
 
 
+def train_zoo_mlp(sess_target, remote):
+  """The zoo's MLP trained 20 steps; fc1 (and its Adam slots) on task 1."""
+  from tf1_models import mlp_adam_graph  # pylint: disable=import-outside-toplevel
+
+  def place(op):
+    if not remote:
+      return ""
+    task = 1 if op.name.startswith("fc1/") else 0
+    return "/job:worker/task:%d" % task
+
+  graph = tf.Graph()
+  with graph.as_default(), graph.device(place):
+    loss, train, feeds = mlp_adam_graph()
+    init = tf1.global_variables_initializer()
+  with tf1.Session(sess_target, graph=graph) as sess:
+    sess.run(init)
+    losses = []
+    for _ in range(20):
+      l, _ = sess.run([loss, train], feed_dict=feeds)
+      losses.append(float(l))
+    tasks = sorted({op.device for op in graph.get_operations() if op.device})
+  return losses, tasks
+
+
 def main():
   target, tmpdir = sys.argv[1], sys.argv[2]
+  sys.path.insert(0, sys.argv[3])
   remote = target != "local"
   out = {}
   graph = tf.Graph()
@@ -120,6 +148,7 @@ def main():
         out["deadline"] = type(e).__name__
       # The session still works after both errors.
       out["after_errors"] = sess.run(r1, feed_dict={pa: 1.0, pb: 1.0}).item()
+  out["mlp_losses"], out["mlp_devices"] = train_zoo_mlp(sess_target, remote)
   print(json.dumps(out, sort_keys=True))
 
 
