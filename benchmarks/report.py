@@ -196,7 +196,9 @@ def pipeline_section(runs):
 def rpc_section(runs):
     print("== Distributed runtime on loopback (best over repetitions) ==")
     targets = ["RecvTensor 4 MiB: gRPC >= 0.5x raw TCP throughput",
-               "RecvTensor 4 MiB: gRPC >= 0.7x raw TCP throughput"]
+               "RecvTensor 4 MiB: gRPC >= 0.7x raw TCP throughput",
+               "2-task step below TensorFlow's servers' on the same graph",
+               "cross-task 4 MiB step no slower than TensorFlow's servers'"]
     if runs is None:
         return not_run("rpc_benchmark", targets)
     big, small = 4 << 20, 4
@@ -239,12 +241,35 @@ def rpc_section(runs):
         row("2-task grpc:// step, CPU us/Run", cpu["dist"], cpu["local"], 1e6,
             1, direct),
     ]
+    # The same client on stepflow's servers and on TensorFlow's.
+    tf = "TensorFlow's servers"
+    step_sf = best(runs, "BM_ClusterStep/cluster:0/real_time", "per_run")
+    step_tf = best(runs, "BM_ClusterStep/cluster:1/real_time", "per_run")
+    xfer = {(b, c): best(runs, "BM_CrossTaskTransfer/bytes:%d/cluster:%d/"
+                         "real_time" % (b, c), "per_run")
+            for b in (big, small) for c in (0, 1)}
+    rows += [
+        row("2-task step, us/Run", step_sf, step_tf, 1e6, 1, tf),
+        row("cross-task 4 MiB step, ms/Run", xfer[(big, 0)], xfer[(big, 1)],
+            1e3, 2, tf),
+        row("cross-task 1 float step, us/Run", xfer[(small, 0)],
+            xfer[(small, 1)], 1e6, 1, tf),
+    ]
     print(table(["measure", "ours", "peer", "ours/peer", "peer is"], rows))
     print("(GB/s: 10^9 tensor bytes per second, higher is better; us: wall "
           "time of one\n round trip or Run; CPU: CPU time of the whole "
-          "process, all threads, per call\n or Run; lower is better)\n")
+          "process, all threads, per call\n or Run; lower is better. The "
+          "last three rows: stepflow's grpc:// client\n on two stepflow "
+          "servers vs two TensorFlow servers, all on loopback)\n")
+    if step_tf is None:
+        print("(no TensorFlow cluster rows: run_all.sh starts TensorFlow's "
+              "servers when\n STEPFLOW_TF_PYTHON is set)\n")
+    r_step = ratio(step_sf, step_tf)
+    r_xfer = ratio(xfer[(big, 0)], xfer[(big, 1)])
     return [(targets[0], None if r_bps is None else r_bps >= 0.5),
-            (targets[1], None if r_bps is None else r_bps >= 0.7)]
+            (targets[1], None if r_bps is None else r_bps >= 0.7),
+            (targets[2], None if r_step is None else r_step < 1.0),
+            (targets[3], None if r_xfer is None else r_xfer <= 1.0)]
 
 
 def sim_section(runs):

@@ -41,6 +41,13 @@ expect '^RecvTensor 1 float, CPU us/call +120\.0 +30\.0 +4\.00 +raw loopback TCP
 expect '^2-task grpc:// step, us/Run +1000\.0 +50\.0 +20\.00 +DirectSession, 2 CPUs$'
 expect '^2-task grpc:// step, CPU us/Run +2000\.0 +60\.0 +33\.33 +DirectSession, 2 CPUs$'
 expect 'RecvTensor 4 MiB: gRPC >= 0\.5x raw TCP throughput +met$'
+# The same client on stepflow's and TensorFlow's servers: best of 800/600 us
+# against 2400 us; 6 ms against 5 ms; the failed TensorFlow row unmeasured.
+expect '^2-task step, us/Run +600\.0 +2400\.0 +0\.25 +TensorFlow.s servers$'
+expect '^cross-task 4 MiB step, ms/Run +6\.00 +5\.00 +1\.20 +TensorFlow.s servers$'
+expect '^cross-task 1 float step, us/Run +700\.0 +- +- +TensorFlow.s servers$'
+expect "2-task step below TensorFlow's servers' on the same graph +met$"
+expect "cross-task 4 MiB step no slower than TensorFlow's servers' +MISSED$"
 expect 'RecvTensor 4 MiB: gRPC >= 0\.7x raw TCP throughput +MISSED$'
 # Simulator: the larger repetition (220 seeds/s, 5280 steps/s); the mean
 # aggregate (99999) ignored; the multi-client workload counts no steps.

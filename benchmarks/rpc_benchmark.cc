@@ -23,6 +23,17 @@
 //    RunGraph per task and a RecvTensor per step.
 //  * BM_LocalStep (peer): the same graph with a on /device:CPU:0 and b on
 //    /device:CPU:1 of a DirectSession (NewSession with target "").
+//  * BM_ClusterStep/cluster:C and BM_CrossTaskTransfer/bytes:N/cluster:C:
+//    the same stepflow client (a "grpc://" session) against a two-task
+//    cluster of stepflow servers (C = 0, in this process) and of
+//    TensorFlow's own servers (C = 1: tf.distribute.Server processes whose
+//    addresses --tf_cluster=HOST:PORT,HOST:PORT gives; benchmarks/
+//    run_all.sh starts them; without the flag the C = 1 rows are skipped).
+//    ClusterStep is BM_DistributedStep's graph. CrossTaskTransfer: a
+//    variable of N bytes of floats on task 1 (initialised once) read by an
+//    Identity on task 0, run as a target (nothing fetched): a RunGraph per
+//    task and a worker-to-worker RecvTensor of N bytes per step. After
+//    timing, a Sum of the Identity is fetched once and checked.
 //
 // Counters: per_call / per_run (seconds; printed with an SI prefix, e.g.
 // "85u"), cpu_per_call / cpu_per_run (CPU seconds of the whole process, all
@@ -42,6 +53,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -52,6 +64,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/synchronization/notification.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
@@ -63,6 +78,7 @@
 #include "runtime/env/real/real_env.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/framework/tensor_util.h"
+#include "benchmarks/run_benchmarks.h"
 
 namespace stepflow::bench {
 namespace {
@@ -462,6 +478,128 @@ void BM_LocalStep(benchmark::State& state) {
   env.reset();
 }
 
+// ---------------------------------------------------------------------------
+// The same client against stepflow's servers and TensorFlow's.
+
+// Set by --tf_cluster: TensorFlow's two tasks (task 0 first).
+std::vector<std::string>& TfCluster() {
+  static std::vector<std::string> addresses;
+  return addresses;
+}
+
+// Runs `body` with a "grpc://" target for cluster `kind` (0: stepflow
+// servers started here, 1: TensorFlow's from --tf_cluster).
+void WithCluster(benchmark::State& state, int64_t kind,
+                 const std::function<void(const SessionOptions&)>& body) {
+  std::vector<std::unique_ptr<GrpcServer>> servers;
+  std::string master;
+  if (kind == 0) {
+    absl::Status s = StartCluster(&servers, &master);
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      return;
+    }
+  } else if (TfCluster().size() == 2) {
+    master = TfCluster()[0];
+  } else {
+    state.SkipWithError("no TensorFlow cluster (--tf_cluster=HOST:PORT,HOST:PORT)");
+    return;
+  }
+  std::unique_ptr<RealEnv> env = RealEnv::Create(1);
+  SessionOptions options;
+  options.env = env->env();
+  options.target = absl::StrCat("grpc://", master);
+  body(options);
+  servers.clear();
+  env.reset();
+}
+
+void BM_ClusterStep(benchmark::State& state) {
+  WithCluster(state, state.range(0), [&](const SessionOptions& options) {
+    CreateAndRunSteps(state, options, CrossDeviceGraph(kTask0, kTask1));
+  });
+}
+
+NodeDef* AddNode(GraphDef* g, const std::string& name, const std::string& op,
+                 const std::string& device,
+                 std::vector<std::string> inputs = {}) {
+  NodeDef* n = g->add_node();
+  n->set_name(name);
+  n->set_op(op);
+  n->set_device(device);
+  for (std::string& in : inputs) n->add_input(std::move(in));
+  return n;
+}
+
+// v_<elements>: `elements` floats on task 1 (init: Assign(v, Fill(ones)));
+// b = Identity(v) on task 0; sum = Sum(b) on task 0. (TensorFlow's servers
+// keep a variable across sessions by name: each size has its own.)
+GraphDef CrossTaskTransferGraph(int64_t elements) {
+  GraphDef g;
+  AttrValue float_type, int_type;
+  float_type.set_type(DT_FLOAT);
+  int_type.set_type(DT_INT32);
+  const std::string var = absl::StrCat("v_", elements);
+  NodeDef* v = AddNode(&g, var, "VariableV2", kTask1);
+  (*v->mutable_attr())["dtype"] = float_type;
+  (*v->mutable_attr())["shape"].mutable_shape()->add_dim()->set_size(elements);
+  NodeDef* dims = AddNode(&g, "dims", "Const", kTask1);
+  (*dims->mutable_attr())["dtype"] = int_type;
+  TensorProto* d = (*dims->mutable_attr())["value"].mutable_tensor();
+  d->set_dtype(DT_INT32);
+  d->mutable_tensor_shape()->add_dim()->set_size(1);
+  d->add_int_val(static_cast<int32_t>(elements));
+  NodeDef* one = AddNode(&g, "one", "Const", kTask1);
+  (*one->mutable_attr())["dtype"] = float_type;
+  TensorProto* o = (*one->mutable_attr())["value"].mutable_tensor();
+  o->set_dtype(DT_FLOAT);
+  o->mutable_tensor_shape();
+  o->add_float_val(1.0f);
+  NodeDef* fill = AddNode(&g, "fill", "Fill", kTask1, {"dims", "one"});
+  (*fill->mutable_attr())["T"] = float_type;
+  NodeDef* init = AddNode(&g, "init", "Assign", kTask1, {var, "fill"});
+  (*init->mutable_attr())["T"] = float_type;
+  NodeDef* b = AddNode(&g, "b", "Identity", kTask0, {var});
+  (*b->mutable_attr())["T"] = float_type;
+  NodeDef* axis = AddNode(&g, "axis", "Const", kTask0);
+  (*axis->mutable_attr())["dtype"] = int_type;
+  TensorProto* a = (*axis->mutable_attr())["value"].mutable_tensor();
+  a->set_dtype(DT_INT32);
+  a->mutable_tensor_shape();
+  a->add_int_val(0);
+  NodeDef* sum = AddNode(&g, "sum", "Sum", kTask0, {"b", "axis"});
+  (*sum->mutable_attr())["T"] = float_type;
+  (*sum->mutable_attr())["Tidx"] = int_type;
+  return g;
+}
+
+void BM_CrossTaskTransfer(benchmark::State& state) {
+  const int64_t elements = state.range(0) / 4;
+  WithCluster(state, state.range(1), [&](const SessionOptions& options) {
+    std::unique_ptr<Session> session;
+    absl::Status s = NewSession(options, &session);
+    if (s.ok()) s = session->Create(CrossTaskTransferGraph(elements));
+    std::vector<Tensor> out;
+    if (s.ok()) s = session->Run({}, {}, {"init"}, &out);
+    if (s.ok()) s = session->Run({}, {}, {"b"}, &out);  // Warm-up.
+    const double cpu_start = ProcessCpuSeconds();
+    for (auto _ : state) {
+      if (!s.ok()) break;
+      s = session->Run({}, {}, {"b"}, &out);
+    }
+    SetPer(state, "per_run", "cpu_per_run", cpu_start);
+    if (s.ok()) s = session->Run({}, {"sum"}, {}, &out);
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+    } else if (out.size() != 1 ||
+               out[0].flat<float>()(0) != static_cast<float>(elements)) {
+      state.SkipWithError("wrong sum of the transferred tensor");
+    }
+    if (session != nullptr) session->Close().IgnoreError();
+    state.SetBytesProcessed(state.iterations() * elements * 4);
+  });
+}
+
 BENCHMARK(BM_GrpcRecvTensor)
     ->ArgName("bytes")
     ->Arg(kLargeBytes)
@@ -474,6 +612,35 @@ BENCHMARK(BM_TcpRecv)
     ->UseRealTime();
 BENCHMARK(BM_DistributedStep)->UseRealTime();
 BENCHMARK(BM_LocalStep)->UseRealTime();
+BENCHMARK(BM_ClusterStep)->ArgName("cluster")->Arg(0)->Arg(1)->UseRealTime();
+BENCHMARK(BM_CrossTaskTransfer)
+    ->ArgNames({"bytes", "cluster"})
+    ->Args({kLargeBytes, 0})
+    ->Args({kLargeBytes, 1})
+    ->Args({4, 0})
+    ->Args({4, 1})
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace stepflow::bench
+
+// benchmarks/run_benchmarks.h's main, plus --tf_cluster=HOST:PORT,HOST:PORT.
+int main(int argc, char** argv) {
+  stepflow::bench::BenchmarkMainHooks hooks;
+  hooks.take_flag = [](absl::string_view arg) {
+    if (!absl::ConsumePrefix(&arg, "--tf_cluster=")) return false;
+    stepflow::bench::TfCluster() = absl::StrSplit(arg, ',', absl::SkipEmpty());
+    return true;
+  };
+  hooks.setup = []() -> absl::Status {
+    const auto& cluster = stepflow::bench::TfCluster();
+    if (!cluster.empty() && cluster.size() != 2) {
+      return absl::InvalidArgumentError(
+          "--tf_cluster wants two addresses (task 0, task 1)");
+    }
+    benchmark::AddCustomContext(
+        "tf_cluster", cluster.empty() ? "none" : absl::StrJoin(cluster, ","));
+    return absl::OkStatus();
+  };
+  return stepflow::bench::RunBenchmarks(argc, argv, hooks);
+}

@@ -100,8 +100,39 @@ else
   repetitions=1 run pipeline_benchmark
 fi
 # Its peers run in the same process: interleaving the repetitions exposes
-# ours and the peer to the same background load.
-run rpc_benchmark --benchmark_enable_random_interleaving=true
+# ours and the peer to the same background load. With TensorFlow, two
+# TensorFlow servers (tf.distribute.Server) on loopback are the peer of the
+# cluster rows (--tf_cluster).
+rpc_flags=()
+tf_server_pids=()
+if [ -n "${STEPFLOW_TF_PYTHON:-}" ] && wanted rpc; then
+  tf_ports=($(python3 -c 'import socket
+socks = [socket.socket() for _ in range(2)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in socks])'))
+  tf_addresses="127.0.0.1:${tf_ports[0]},127.0.0.1:${tf_ports[1]}"
+  for task in 0 1; do
+    "$STEPFLOW_TF_PYTHON" "$repo/runtime/distributed/rpc/tf_server.py"       "$tf_addresses" "$task" >"$out_dir/tf_server_$task.log" 2>&1 &
+    tf_server_pids+=($!)
+  done
+  trap 'kill "${tf_server_pids[@]}" 2>/dev/null || true' EXIT
+  for _ in $(seq 120); do
+    if grep -q listening "$out_dir/tf_server_0.log" 2>/dev/null &&
+       grep -q listening "$out_dir/tf_server_1.log" 2>/dev/null; then
+      rpc_flags+=(--tf_cluster="$tf_addresses")
+      break
+    fi
+    sleep 1
+  done
+  if [ ${#rpc_flags[@]} -eq 0 ]; then
+    echo "run_all.sh: TensorFlow's servers did not start; no TensorFlow cluster rows" >&2
+  fi
+fi
+run rpc_benchmark --benchmark_enable_random_interleaving=true "${rpc_flags[@]}"
+if [ ${#tf_server_pids[@]} -gt 0 ]; then
+  kill "${tf_server_pids[@]}" 2>/dev/null || true
+  wait "${tf_server_pids[@]}" 2>/dev/null || true
+fi
 run sim_benchmark \
   --benchmark_filter='BM_LocalWorkload/1$|BM_MultiClientWorkload/0$|BM_DistributedWorkload'
 # Ours and the peers interleaved, as for rpc_benchmark; --quick runs the
