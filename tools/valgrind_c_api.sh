@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the C API's tests (and the experimental-API program) under valgrind (memcheck, full leak check) and
+# Runs the C API's tests (and the C API programs) under valgrind (memcheck, full leak check) and
 # prints one line per test: exit status, definitely lost bytes, errors.
 # A test fails (exit 9) on any memory error or definitely lost block.
 #
@@ -13,7 +13,7 @@ tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
   tests=(c_api_function_test c_api_gradients_test c_api_server_test
     c_api_build_test c_api_import_test c_api_string_test c_api_tensor_test
-    c_api_session_test c_api_experimental_program)
+    c_api_session_test c_api_experimental_program c_api_groups_program)
 fi
 targets=()
 for t in "${tests[@]}"; do targets+=("//runtime/c:$t"); done

@@ -403,10 +403,15 @@ TEST_F(CApiBuildTest, WhileLoopCountsToTen) {
   TF_AddInput(d, TF_Output{one, 0});
   params.body_outputs[0] = {TF_FinishOperation(d, status_.get()), 0};
   ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
+  params.body_outputs[1] = params.body_inputs[1];
+  params.name = "count";
   TF_Output outputs[2];
   TF_FinishWhile(&params, status_.get(), outputs);
   ASSERT_EQ(TF_GetCode(status_.get()), TF_OK) << TF_Message(status_.get());
   EXPECT_STREQ(TF_OperationOpType(outputs[0].oper), "Exit");
+  // TensorFlow's names: the first loop variable's nodes unnumbered.
+  EXPECT_STREQ(TF_OperationName(outputs[0].oper), "count/Exit");
+  EXPECT_STREQ(TF_OperationName(outputs[1].oper), "count/Exit_1");
 
   TF_SessionOptions* opts = TF_NewSessionOptions();
   TF_Session* session = TF_NewSession(graph_, opts, status_.get());
@@ -430,8 +435,17 @@ TEST_F(CApiBuildTest, WhileLoopCountsToTen) {
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
   TF_WhileParams unset = TF_NewWhile(graph_, inputs, 2, status_.get());
   ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  unset.name = "unset";
   TF_FinishWhile(&unset, status_.get(), outputs);
   EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  // No name: TensorFlow refuses it too.
+  TF_WhileParams unnamed = TF_NewWhile(graph_, inputs, 2, status_.get());
+  ASSERT_EQ(TF_GetCode(status_.get()), TF_OK);
+  unnamed.cond_output = {start, 0};
+  TF_FinishWhile(&unnamed, status_.get(), outputs);
+  EXPECT_EQ(TF_GetCode(status_.get()), TF_INVALID_ARGUMENT);
+  EXPECT_STREQ(TF_Message(status_.get()),
+               "TF_WhileParams `name` field is null");
   TF_WhileParams aborted = TF_NewWhile(graph_, inputs, 1, status_.get());
   TF_AbortWhile(&aborted);
 }

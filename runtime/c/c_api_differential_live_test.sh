@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The same C programs (c_api_program.c, c_api_differential_program.c,
-# c_api_experimental_program.c),
+# c_api_experimental_program.c, c_api_groups_program.c),
 # built once against stepflow's installed libtensorflow.so.2 and once
 # against the installed TensorFlow's own library (its wheel's
 # libtensorflow_cc.so.2 and libtensorflow_framework.so.2 export the C API),
@@ -28,7 +28,8 @@ saved_model="$root/testing/tf_goldens/zoo/tf1_saved_model/saved_model"
 checkpoint="$saved_model/variables/variables"
 
 status=0
-for prog in c_api_program c_api_differential_program c_api_experimental_program; do
+for prog in c_api_program c_api_differential_program \
+  c_api_experimental_program c_api_groups_program; do
   src="$root/runtime/c/$prog.c"
   cc -std=c11 -o "$tmp/${prog}_ours" "$src" -I"$prefix/include" \
     -L"$prefix/lib" -ltensorflow -lm

@@ -4,17 +4,20 @@
 // body, each with one Placeholder per loop variable. TF_FinishWhile builds
 // the loop in the parent graph as one GraphDef, imported atomically (the
 // NextIteration -> Merge back edges are the only cycles the importer
-// accepts), under a fresh scope "<name>/" (or "<name>_<n>/"):
+// accepts), under a fresh scope "<name>/" (or "<name>_<n>/"), with
+// TensorFlow's node names and order (the i-th loop variable's nodes are
+// Enter, Merge, ... for i = 0 and Enter_i, Merge_i, ... after):
 //
 //   Enter_i -> Merge_i -> [cond/...] -> LoopCond -> Switch_i
 //   Switch_i:0 -> Exit_i            (the loop's outputs)
-//   Switch_i:1 -> Identity_i -> [body/...] -> NextIteration_i -> Merge_i
+//   Switch_i:1 -> [body/...] -> NextIteration_i -> Merge_i
 //
 // The condition and body operations are copied with their placeholders
-// replaced by Merge_i (condition) or Identity_i (body); copied operations
-// without inputs get a control input from Merge_0 or Identity_0 so they run
-// inside the loop's frame. Both subgraphs are freed by TF_FinishWhile
-// (success or not) and by TF_AbortWhile.
+// replaced by Merge_i (condition) or Switch_i:1 (body); copied operations
+// without inputs get a control input from the first Merge or Switch so
+// they run inside the loop's frame. A NULL `name` is InvalidArgument, as in
+// TensorFlow (an empty one means "while"). Both subgraphs are freed by
+// TF_FinishWhile (success or not) and by TF_AbortWhile.
 #include <map>
 #include <string>
 #include <utility>
@@ -130,20 +133,30 @@ absl::Status FinishWhile(const TF_WhileParams& params, TF_Output* outputs) {
   if (outputs == nullptr) {
     return absl::InvalidArgumentError("TF_FinishWhile: outputs is NULL");
   }
+  if (params.name == nullptr) {
+    return absl::InvalidArgumentError("TF_WhileParams `name` field is null");
+  }
   TF_Graph* parent = cond->while_parent;
   const std::vector<TF_Output>& inputs = cond->while_inputs;
   const int n = static_cast<int>(inputs.size());
 
   absl::MutexLock l(&parent->mu);
   const std::string frame = UniqueScope(
-      parent->graph, params.name == nullptr || params.name[0] == '\0'
-                         ? std::string("while")
-                         : std::string(params.name));
+      parent->graph,
+      params.name[0] == '\0' ? std::string("while") : std::string(params.name));
   const std::string scope = frame + "/";
   GraphDef gdef;
   *gdef.mutable_versions() = parent->graph.versions();
+  // TensorFlow's layout and names: every Enter, every Merge, the
+  // condition, LoopCond, every Switch, the body (reading Switch:1), every
+  // NextIteration, every Exit; the i-th of each is "<Op>" for i = 0 and
+  // "<Op>_i" after. The condition's and the body's input-less nodes hang
+  // off the first Merge and the first Switch.
+  auto name = [&scope](const char* op, int i) {
+    return i == 0 ? absl::StrCat(scope, op) : absl::StrCat(scope, op, "_", i);
+  };
   std::vector<DataType> types;
-  std::vector<std::string> merges, identities;
+  std::vector<std::string> merges, switch_trues;
   for (int i = 0; i < n; ++i) {
     const Node* src = ToNode(inputs[i].oper);
     if (!InGraph(*parent, src)) {
@@ -151,56 +164,54 @@ absl::Status FinishWhile(const TF_WhileParams& params, TF_Output* outputs) {
     }
     const DataType t = src->output_type(inputs[i].index);
     types.push_back(t);
-    NodeDef* enter =
-        AddNode(&gdef, absl::StrCat(scope, "Enter_", i), "Enter", t);
+    NodeDef* enter = AddNode(&gdef, name("Enter", i), "Enter", t);
     enter->add_input(Endpoint(src->name(), inputs[i].index));
     AddNodeAttr("frame_name", frame, enter);
     AddNodeAttr("is_constant", false, enter);
     AddNodeAttr("parallel_iterations", kParallelIterations, enter);
-    NodeDef* merge =
-        AddNode(&gdef, absl::StrCat(scope, "Merge_", i), "Merge", t);
-    merge->add_input(Endpoint(enter->name(), 0));
-    merge->add_input(Endpoint(absl::StrCat(scope, "NextIteration_", i), 0));
+  }
+  for (int i = 0; i < n; ++i) {
+    NodeDef* merge = AddNode(&gdef, name("Merge", i), "Merge", types[i]);
+    merge->add_input(Endpoint(name("Enter", i), 0));
+    merge->add_input(Endpoint(name("NextIteration", i), 0));
     AddNodeAttr("N", 2, merge);
     merges.push_back(Endpoint(merge->name(), 0));
-    identities.push_back(Endpoint(absl::StrCat(scope, "Identity_", i), 0));
+    switch_trues.push_back(Endpoint(name("Switch", i), 1));
   }
   std::vector<std::string> cond_out;
-  absl::Status s =
-      CopySubgraph(cond, scope + "cond/", merges, scope + "Merge_0",
-                   {params.cond_output}, &gdef, &cond_out);
+  absl::Status s = CopySubgraph(cond, scope + "cond/", merges, name("Merge", 0),
+                                {params.cond_output}, &gdef, &cond_out);
   if (!s.ok()) return s;
   NodeDef* loop_cond = gdef.add_node();
   loop_cond->set_name(scope + "LoopCond");
   loop_cond->set_op("LoopCond");
   loop_cond->add_input(cond_out[0]);
+  for (int i = 0; i < n; ++i) {
+    NodeDef* sw = AddNode(&gdef, name("Switch", i), "Switch", types[i]);
+    sw->add_input(merges[i]);
+    sw->add_input(Endpoint(loop_cond->name(), 0));
+  }
   std::vector<TF_Output> body_outs(params.body_outputs,
                                    params.body_outputs + n);
   std::vector<std::string> body_mapped;
-  s = CopySubgraph(body, scope + "body/", identities, scope + "Identity_0",
+  s = CopySubgraph(body, scope + "body/", switch_trues, name("Switch", 0),
                    body_outs, &gdef, &body_mapped);
   if (!s.ok()) return s;
   for (int i = 0; i < n; ++i) {
-    NodeDef* sw =
-        AddNode(&gdef, absl::StrCat(scope, "Switch_", i), "Switch", types[i]);
-    sw->add_input(merges[i]);
-    sw->add_input(Endpoint(loop_cond->name(), 0));
-    AddNode(&gdef, absl::StrCat(scope, "Exit_", i), "Exit", types[i])
-        ->add_input(Endpoint(sw->name(), 0));
-    AddNode(&gdef, absl::StrCat(scope, "Identity_", i), "Identity", types[i])
-        ->add_input(Endpoint(sw->name(), 1));
-    AddNode(&gdef, absl::StrCat(scope, "NextIteration_", i), "NextIteration",
-            types[i])
+    AddNode(&gdef, name("NextIteration", i), "NextIteration", types[i])
         ->add_input(body_mapped[i]);
+  }
+  for (int i = 0; i < n; ++i) {
+    AddNode(&gdef, name("Exit", i), "Exit", types[i])
+        ->add_input(Endpoint(name("Switch", i), 0));
   }
   GraphConstructorOptions opts;
   opts.allow_function_calls = true;
   s = ImportGraphDef(opts, gdef, &parent->graph);
   if (!s.ok()) return s;
   for (int i = 0; i < n; ++i) {
-    outputs[i] = TF_Output{ToOperation(parent->graph.FindNodeByName(
-                               absl::StrCat(scope, "Exit_", i))),
-                           0};
+    outputs[i] =
+        TF_Output{ToOperation(parent->graph.FindNodeByName(name("Exit", i))), 0};
   }
   return absl::OkStatus();
 }
@@ -257,9 +268,11 @@ TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs,
   }
   for (int i = 0; i < ninputs; ++i) body_outputs[i] = body_inputs[i];
   Set(status, absl::OkStatus());
+  // As TensorFlow's: the caller names the loop (TF_FinishWhile refuses a
+  // NULL name).
   return TF_WhileParams{
       ninputs, cond,        cond_inputs,  TF_Output{nullptr, -1},
-      body,    body_inputs, body_outputs, "while"};
+      body,    body_inputs, body_outputs, nullptr};
 }
 
 void TF_FinishWhile(const TF_WhileParams* params, TF_Status* status,

@@ -539,14 +539,16 @@ TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs,
 
 /* TF_NewWhile returns a condition graph and a body graph, each with one
  * placeholder per input (cond_inputs, body_inputs); body_outputs start as
- * body_inputs. Build the condition (set cond_output, a scalar bool) and the
- * body (set body_outputs) in them, optionally change `name`, then call
- * TF_FinishWhile, which adds the loop to the parent graph under a fresh
- * "<name>/" scope and fills outputs[0, ninputs) with its results, or
- * TF_AbortWhile. Both free the two graphs and the arrays; the params must
- * not be used afterwards. Errors: TF_INVALID_ARGUMENT for no inputs, an
- * unset cond_output, outputs from the wrong graph; the errors of importing
- * the loop (the parent graph is then unchanged). */
+ * body_inputs and `name` as NULL. Build the condition (set cond_output, a
+ * scalar bool) and the body (set body_outputs) in them, set `name`, then
+ * call TF_FinishWhile, which adds the loop to the parent graph under a
+ * fresh "<name>/" scope with TensorFlow's node names (Enter, Merge, Switch,
+ * NextIteration, Exit; "_<i>" for the i-th loop variable after the first)
+ * and fills outputs[0, ninputs) with its results, or TF_AbortWhile. Both
+ * free the two graphs and the arrays; the params must not be used
+ * afterwards. Errors: TF_INVALID_ARGUMENT for no inputs, an unset
+ * cond_output, a NULL name, outputs from the wrong graph; the errors of
+ * importing the loop (the parent graph is then unchanged). */
 
 typedef struct TF_WhileParams {
   const int ninputs;
@@ -567,7 +569,9 @@ TF_CAPI_EXPORT extern void TF_FinishWhile(const TF_WhileParams* params,
                                           TF_Output* outputs);
 TF_CAPI_EXPORT extern void TF_AbortWhile(const TF_WhileParams* params);
 
-/* --- Gradients (TF_UNIMPLEMENTED for now) ------------------------------ */
+/* --- Gradients ---------------------------------------------------------- */
+/* dy = d(sum of y)/dx, through the gradient registry (gradient_registry.h):
+ * TF_NOT_FOUND naming an op without a gradient. */
 
 TF_CAPI_EXPORT extern void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny,
                                            TF_Output* x, int nx, TF_Output* dx,
@@ -576,7 +580,7 @@ TF_CAPI_EXPORT extern void TF_AddGradientsWithPrefix(
     TF_Graph* g, const char* prefix, TF_Output* y, int ny, TF_Output* x, int nx,
     TF_Output* dx, TF_Status* status, TF_Output* dy);
 
-/* Building a function from graph operations: TF_UNIMPLEMENTED for now. */
+/* Building a function from graph operations (c_api_graph_to_function.cc). */
 TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunction(
     const TF_Graph* fn_body, const char* fn_name,
     unsigned char append_hash_to_fn_name, int num_opers,
