@@ -1,5 +1,5 @@
-// Shape functions of the neural-network ops: bias, 2-D convolution and
-// pooling, fused batch normalisation (declared in common_shape_fns.h).
+// Shape functions of the neural-network ops: bias, 2-D convolution,
+// average pooling, fused batch normalisation (declared in common_shape_fns.h).
 #include <string>
 #include <vector>
 
@@ -238,8 +238,6 @@ absl::Status DepthwiseConv2DNativeShape(InferenceContext* c) {
   return ConvShape(c, true);
 }
 
-absl::Status MaxPoolShape(InferenceContext* c) { return PoolShape(c); }
-
 absl::Status AvgPoolShape(InferenceContext* c) { return PoolShape(c); }
 
 namespace {
@@ -289,10 +287,11 @@ absl::Status FusedBatchNormV3Shape(InferenceContext* c) {
 absl::Status FusedBatchNormGradShape(InferenceContext* c) {
   std::string format;
   SF_RETURN_IF_ERROR(GetDataFormat(c, &format));
-  const int channel = LayoutOf(format).c;
+  const int rank = format == "NDHWC" || format == "NCDHW" ? 5 : 4;
+  const int channel = format == "NCHW" || format == "NCDHW" ? 1 : rank - 1;
   ShapeHandle y_backprop, x;
-  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &y_backprop));
-  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 4, &x));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), rank, &y_backprop));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), rank, &x));
   bool is_training = true;
   SF_RETURN_IF_ERROR(c->GetAttr("is_training", &is_training));
   DimensionHandle channel_dim = c->Dim(y_backprop, channel);
