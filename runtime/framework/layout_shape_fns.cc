@@ -255,7 +255,8 @@ absl::Status BitcastShape(InferenceContext* c) {
     DimensionHandle last = c->Dim(out, -1);
     if (c->ValueKnown(last) && c->Value(last) != ratio) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Cannot bitcast due to shape. ", c->Value(last),
+          absl::StrCat("Cannot bitcast from ", static_cast<int>(from), " to ",
+                       static_cast<int>(to), " due to shape. ", c->Value(last),
                        " does not match ", ratio));
     }
     SF_RETURN_IF_ERROR(c->Subshape(out, 0, -1, &out));

@@ -314,24 +314,7 @@ absl::Status Conv3DShape(InferenceContext* c) {
   DimensionHandle in_depth = c->Dim(s.ndhwc, 4);
   DimensionHandle filter_depth = c->Dim(filter, 3);
   DimensionHandle out_depth = c->Dim(filter, 4);
-  if (c->ValueKnown(in_depth) && c->ValueKnown(filter_depth)) {
-    const int64_t in = c->Value(in_depth), fin = c->Value(filter_depth);
-    if (fin == 0) {
-      return absl::InvalidArgumentError("Depth of filter must not be 0");
-    }
-    if (in % fin != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Depth of input (", in,
-          ") is not a multiple of input depth of filter (", fin, ")"));
-    }
-    const int64_t groups = in / fin;
-    if (in != fin && c->ValueKnown(out_depth) &&
-        c->Value(out_depth) % groups != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Depth of output (", c->Value(out_depth),
-          ") is not a multiple of the number of groups (", groups, ")"));
-    }
-  }
+  SF_RETURN_IF_ERROR(CheckConvDepths(c, in_depth, filter_depth, out_depth));
   std::string padding;
   SF_RETURN_IF_ERROR(c->GetAttr("padding", &padding));
   DimensionHandle out[3];

@@ -112,6 +112,88 @@ TEST_F(RefinerTest, ReshapeReadsConstantsAndInfersTheMinusOne) {
   EXPECT_EQ(ShapeOf("r2"), "[4,6]");
 }
 
+// An int32 constant of shape `dims` ("" scalar, "dim { size: 2 } ...").
+std::string IntTensor(const std::string& name, const std::string& dims,
+                      const std::string& values) {
+  return "node { name: '" + name +
+         "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+         "attr { key: 'value' value { tensor { dtype: DT_INT32 "
+         "tensor_shape { " +
+         dims + " } " + values + " } } } }";
+}
+
+TEST_F(RefinerTest, PermutationFoldedThroughFloorModAndListDiff) {
+  // Prod's gradient builds its permutation this way: the reduced axes
+  // (mod the rank) first, then the others (ListDiff of a range).
+  ASSERT_TRUE(
+      Import(Parse(Placeholder(
+                       "x", "dim { size: 2 } dim { size: 3 } dim { size: 4 }") +
+                   IntConst("axes", "int_val: -2", 1) +
+                   IntConst("rank", "int_val: 3", 1) +
+                   IntConst("all", "int_val: 0 int_val: 1 int_val: 2", 3) +
+                   IntTensor("zero", "", "int_val: 0") + R"(
+    node { name: "mod" op: "FloorMod" input: "axes" input: "rank"
+           attr { key: "T" value { type: DT_INT32 } } }
+    node { name: "rest" op: "ListDiff" input: "all" input: "mod"
+           attr { key: "T" value { type: DT_INT32 } }
+           attr { key: "out_idx" value { type: DT_INT32 } } }
+    node { name: "perm" op: "ConcatV2" input: "mod" input: "rest"
+           input: "zero"
+           attr { key: "N" value { i: 2 } }
+           attr { key: "T" value { type: DT_INT32 } }
+           attr { key: "Tidx" value { type: DT_INT32 } } }
+    node { name: "t" op: "Transpose" input: "x" input: "perm"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tperm" value { type: DT_INT32 } } })"))
+          .ok());
+  EXPECT_EQ(ShapeOf("rest", 0), "[?]");
+  EXPECT_EQ(ShapeOf("t"), "[3,2,4]");
+}
+
+TEST_F(RefinerTest, PaddingsFoldedByAConcatAlongColumns) {
+  // Slice's gradient concatenates [rank, 1] columns into its paddings.
+  ASSERT_TRUE(
+      Import(Parse(Placeholder("x", "dim { size: 3 } dim { size: 4 }") +
+                   IntTensor("before", "dim { size: 2 } dim { size: 1 }",
+                             "int_val: 1 int_val: 0") +
+                   IntTensor("after", "dim { size: 2 } dim { size: 1 }",
+                             "int_val: 0 int_val: 2") +
+                   IntTensor("one", "", "int_val: 1") + R"(
+    node { name: "paddings" op: "ConcatV2" input: "before" input: "after"
+           input: "one"
+           attr { key: "N" value { i: 2 } }
+           attr { key: "T" value { type: DT_INT32 } }
+           attr { key: "Tidx" value { type: DT_INT32 } } }
+    node { name: "pad" op: "Pad" input: "x" input: "paddings"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tpaddings" value { type: DT_INT32 } } })"))
+          .ok());
+  EXPECT_EQ(ShapeOf("paddings"), "[2,2]");
+  EXPECT_EQ(ShapeOf("pad"), "[4,6]");
+}
+
+TEST_F(RefinerTest, Conv3DTakesTheRowsDilationForColumnsAsTensorFlowDoes) {
+  // dilations [1, 1, 2, 3, 1]: TensorFlow 2.21 dilates the rows by 3 and
+  // the columns by 2 (9 - 4 + 1 = 6 rows, 9 - 3 + 1 = 7 columns).
+  ASSERT_TRUE(
+      Import(
+          Parse(Placeholder("x",
+                            "dim { size: 1 } dim { size: 9 } dim { size: 9 } "
+                            "dim { size: 9 } dim { size: 1 }") +
+                Placeholder("f",
+                            "dim { size: 2 } dim { size: 2 } dim { size: 2 } "
+                            "dim { size: 1 } dim { size: 1 }") +
+                R"(
+    node { name: "conv" op: "Conv3D" input: "x" input: "f"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "padding" value { s: "VALID" } }
+           attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 i: 1 } } }
+           attr { key: "dilations"
+                  value { list { i: 1 i: 1 i: 2 i: 3 i: 1 } } } })"))
+          .ok());
+  EXPECT_EQ(ShapeOf("conv"), "[1,8,6,7,1]");
+}
+
 TEST_F(RefinerTest, LoopMergeSeesTheBackEdgeAsUnknown) {
   ASSERT_TRUE(Import(Parse(Placeholder("x", "dim { size: 2 }") + R"(
     node { name: "enter" op: "Enter" input: "x"
