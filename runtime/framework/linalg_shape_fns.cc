@@ -308,11 +308,8 @@ absl::Status EinsumShape(InferenceContext* c) {
 
 absl::Status MatrixDiagShape(InferenceContext* c) {
   ShapeHandle in;
+  // An unknown rank gives an unknown shape.
   SF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 1, &in));
-  if (!c->RankKnown(in)) {
-    c->set_output(0, c->UnknownShape());
-    return absl::OkStatus();
-  }
   ShapeHandle out;
   SF_RETURN_IF_ERROR(c->Concatenate(in, c->Vector(c->Dim(in, -1)), &out));
   c->set_output(0, out);
@@ -321,11 +318,8 @@ absl::Status MatrixDiagShape(InferenceContext* c) {
 
 absl::Status MatrixDiagPartShape(InferenceContext* c) {
   ShapeHandle in;
+  // An unknown rank gives an unknown shape.
   SF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 2, &in));
-  if (!c->RankKnown(in)) {
-    c->set_output(0, c->UnknownShape());
-    return absl::OkStatus();
-  }
   ShapeHandle batch;
   SF_RETURN_IF_ERROR(c->Subshape(in, 0, -2, &batch));
   DimensionHandle len;
