@@ -194,6 +194,39 @@ TEST_F(RefinerTest, Conv3DTakesTheRowsDilationForColumnsAsTensorFlowDoes) {
   EXPECT_EQ(ShapeOf("conv"), "[1,8,6,7,1]");
 }
 
+// Two placeholders and an Einsum of them with `equation`.
+std::string EinsumGraph(const std::string& a, const std::string& b,
+                        const std::string& equation) {
+  return Placeholder("a", a) + Placeholder("b", b) +
+         "node { name: 'e' op: 'Einsum' input: 'a' input: 'b' "
+         "attr { key: 'N' value { i: 2 } } "
+         "attr { key: 'T' value { type: DT_FLOAT } } "
+         "attr { key: 'equation' value { s: '" +
+         equation + "' } } }";
+}
+
+TEST_F(RefinerTest, EinsumBroadcastsTheEllipsisDimensions) {
+  ASSERT_TRUE(Import(Parse(EinsumGraph(
+                         "dim { size: 2 } dim { size: 1 } dim { size: 3 } "
+                         "dim { size: 4 }",
+                         "dim { size: 5 } dim { size: 4 } dim { size: 6 }",
+                         "...ij,...jk->...ik")))
+                  .ok());
+  EXPECT_EQ(ShapeOf("e"), "[2,5,3,6]");
+}
+
+TEST_F(RefinerTest, EinsumRefusesBroadcastDimensionsTheOutputDrops) {
+  absl::Status s = Import(
+      Parse(EinsumGraph("dim { size: 2 } dim { size: 3 } dim { size: 4 }",
+                        "dim { size: 4 } dim { size: 6 }", "...ij,jk->ik")));
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  // TensorFlow 2.21's message, up to the node it names.
+  EXPECT_EQ(std::string(s.message()).substr(0, 176),
+            "Shape must be at most rank 0 but is rank 1\n\t for einsum "
+            "equation '...ij,jk->ik' without ellipsis (...) in the output "
+            "subscripts where input(s) have non-empty broadcasting shape");
+}
+
 TEST_F(RefinerTest, LoopMergeSeesTheBackEdgeAsUnknown) {
   ASSERT_TRUE(Import(Parse(Placeholder("x", "dim { size: 2 }") + R"(
     node { name: "enter" op: "Enter" input: "x"
