@@ -79,6 +79,11 @@ absl::Status GetWindowedOutputSizeFromDims(
     DimensionOrConstant filter_size, int64_t dilation_rate, int64_t stride,
     const std::string& padding, int64_t padding_before, int64_t padding_after,
     DimensionHandle* output_size);
+// A convolution's channel counts: the input's a multiple of the filter's
+// (groups), the output's a multiple of the groups (checked where known).
+absl::Status CheckConvDepths(InferenceContext* c, DimensionHandle in_depth,
+                             DimensionHandle filter_in_depth,
+                             DimensionHandle out_depth);
 // The scalar input `idx` as an axis into a shape of `input_rank` (negative
 // values count from the end); unknown when not constant.
 absl::Status MakeDimForScalarInputWithNegativeIndexing(InferenceContext* c,

@@ -1,5 +1,5 @@
-// Shape functions of the neural-network ops: bias, 2-D convolution and
-// pooling, fused batch normalisation (declared in common_shape_fns.h).
+// Shape functions of the neural-network ops: bias, 2-D convolution,
+// average pooling, fused batch normalisation (declared in common_shape_fns.h).
 #include <string>
 #include <vector>
 
@@ -83,6 +83,31 @@ absl::Status GetWindowedOutputSizeFromDims(
   return c->Divide(*output_size, stride, false, output_size);
 }
 
+absl::Status CheckConvDepths(InferenceContext* c, DimensionHandle in_depth,
+                             DimensionHandle filter_in_depth,
+                             DimensionHandle out_depth) {
+  if (!c->ValueKnown(in_depth) || !c->ValueKnown(filter_in_depth)) {
+    return absl::OkStatus();
+  }
+  const int64_t in = c->Value(in_depth), fin = c->Value(filter_in_depth);
+  if (fin == 0) {
+    return absl::InvalidArgumentError("Depth of filter must not be 0");
+  }
+  if (in % fin != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Depth of input (", in,
+        ") is not a multiple of input depth of filter (", fin, ")"));
+  }
+  const int64_t groups = in / fin;
+  if (in != fin && c->ValueKnown(out_depth) &&
+      c->Value(out_depth) % groups != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Depth of output (", c->Value(out_depth),
+        ") is not a multiple of the number of groups (", groups, ")"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status BiasAddShape(InferenceContext* c) {
   std::string format;
   SF_RETURN_IF_ERROR(GetDataFormat(c, &format));
@@ -162,24 +187,7 @@ absl::Status ConvShape(InferenceContext* c, bool depthwise) {
     SF_RETURN_IF_ERROR(c->Multiply(filter_in, c->Dim(filter, 3), &out_depth));
   } else {
     out_depth = c->Dim(filter, 3);
-    if (c->ValueKnown(in_depth) && c->ValueKnown(filter_in)) {
-      const int64_t in = c->Value(in_depth), fin = c->Value(filter_in);
-      if (fin == 0) {
-        return absl::InvalidArgumentError("Depth of filter must not be 0");
-      }
-      if (in % fin != 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Depth of input (", in,
-            ") is not a multiple of input depth of filter (", fin, ")"));
-      }
-      const int64_t groups = in / fin;
-      if (in != fin && c->ValueKnown(out_depth) &&
-          c->Value(out_depth) % groups != 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Depth of output (", c->Value(out_depth),
-            ") is not a multiple of the number of groups (", groups, ")"));
-      }
-    }
+    SF_RETURN_IF_ERROR(CheckConvDepths(c, in_depth, filter_in, out_depth));
   }
   std::string padding;
   SF_RETURN_IF_ERROR(c->GetAttr("padding", &padding));
@@ -238,8 +246,6 @@ absl::Status DepthwiseConv2DNativeShape(InferenceContext* c) {
   return ConvShape(c, true);
 }
 
-absl::Status MaxPoolShape(InferenceContext* c) { return PoolShape(c); }
-
 absl::Status AvgPoolShape(InferenceContext* c) { return PoolShape(c); }
 
 namespace {
@@ -289,10 +295,11 @@ absl::Status FusedBatchNormV3Shape(InferenceContext* c) {
 absl::Status FusedBatchNormGradShape(InferenceContext* c) {
   std::string format;
   SF_RETURN_IF_ERROR(GetDataFormat(c, &format));
-  const int channel = LayoutOf(format).c;
+  const int rank = format == "NDHWC" || format == "NCDHW" ? 5 : 4;
+  const int channel = format == "NCHW" || format == "NCDHW" ? 1 : rank - 1;
   ShapeHandle y_backprop, x;
-  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &y_backprop));
-  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 4, &x));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(0), rank, &y_backprop));
+  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), rank, &x));
   bool is_training = true;
   SF_RETURN_IF_ERROR(c->GetAttr("is_training", &is_training));
   DimensionHandle channel_dim = c->Dim(y_backprop, channel);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/framework/common_shape_fns.h"
+#include "runtime/framework/image_shape_fns.h"
 #include "runtime/framework/status_macros.h"
 
 namespace stepflow {
@@ -698,26 +699,9 @@ absl::Status StridedSliceGradShape(InferenceContext* c) {
 }
 
 absl::Status ResizeShape(InferenceContext* c) {
-  ShapeHandle input, size;
+  ShapeHandle input;
   SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
-  SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &size));
-  DimensionHandle unused;
-  SF_RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 2, &unused));
-  DimensionHandle height = c->UnknownDim(), width = c->UnknownDim();
-  const Tensor* t = c->input_tensor(1);
-  if (t != nullptr) {
-    if (t->dtype() != DT_INT32) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Bad size input type for SetOutputToSizedImage: Expected DT_INT32 "
-          "but got ",
-          DataTypeString(t->dtype()), " for input #1"));
-    }
-    height = c->MakeDim(t->flat<int32_t>()(0));
-    width = c->MakeDim(t->flat<int32_t>()(1));
-  }
-  c->set_output(
-      0, c->MakeShape({c->Dim(input, 0), height, width, c->Dim(input, 3)}));
-  return absl::OkStatus();
+  return SetOutputToSizedImage(c, c->Dim(input, 0), 1, c->Dim(input, 3));
 }
 
 absl::Status LSTMBlockCellShape(InferenceContext* c) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "runtime/framework/node_def_util.h"
 
 namespace stepflow {
@@ -70,6 +71,11 @@ bool FoldBinary(const std::string& op, const Tensor& a, const Tensor& b,
       z[i] = std::max(u, v);
     } else if (op == "Minimum") {
       z[i] = std::min(u, v);
+    } else if (op == "FloorMod") {
+      // The remainder takes the divisor's sign.
+      if (v == 0) return false;
+      const int64_t m = u % v;
+      z[i] = m != 0 && ((m < 0) != (v < 0)) ? m + v : m;
     } else {  // FloorDiv
       if (v == 0) return false;
       z[i] = u / v - ((u % v != 0) && ((u < 0) != (v < 0)) ? 1 : 0);
@@ -117,6 +123,50 @@ bool FoldStridedSlice1D(const Node& node, absl::Span<const Tensor* const> in,
   return true;
 }
 
+// ConcatV2 of int tensors of one rank along any axis (the last input).
+bool FoldConcat(absl::Span<const Tensor* const> in, Tensor* out) {
+  const Tensor& axis_t = *in[in.size() - 1];
+  const Tensor& first = *in[0];
+  if (!IsIntType(axis_t.dtype()) || axis_t.NumElements() != 1 ||
+      !IsIntType(first.dtype()) || first.dims() == 0) {
+    return false;
+  }
+  const int rank = first.dims();
+  int64_t axis = Values(axis_t)[0];
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return false;
+  // Each input is `outer` rows of (its axis size * inner) elements.
+  int64_t outer = 1, inner = 1, axis_size = 0;
+  for (int d = 0; d < rank; ++d) {
+    if (d < axis) outer *= first.dim_size(d);
+    if (d > axis) inner *= first.dim_size(d);
+  }
+  const size_t n = in.size() - 1;
+  std::vector<std::vector<int64_t>> values(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Tensor& t = *in[i];
+    if (t.dtype() != first.dtype() || t.dims() != rank) return false;
+    for (int d = 0; d < rank; ++d) {
+      if (d != axis && t.dim_size(d) != first.dim_size(d)) return false;
+    }
+    axis_size += t.dim_size(axis);
+    values[i] = Values(t);
+  }
+  std::vector<int64_t> v;
+  v.reserve(outer * axis_size * inner);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t row = in[i]->dim_size(axis) * inner;
+      v.insert(v.end(), values[i].begin() + o * row,
+               values[i].begin() + (o + 1) * row);
+    }
+  }
+  TensorShape shape = first.shape();
+  shape.set_dim(axis, axis_size);
+  *out = MakeInt(first.dtype(), shape, v);
+  return true;
+}
+
 }  // namespace
 
 bool IsFoldableForShapes(const Node& node) {
@@ -126,6 +176,7 @@ bool IsFoldableForShapes(const Node& node) {
                                      "StridedSlice", "Add",
                                      "AddV2",        "Sub",
                                      "Mul",          "FloorDiv",
+                                     "FloorMod",     "ListDiff",
                                      "Maximum",      "Minimum",
                                      "Prod",         "Sum",
                                      "Range",        "GatherV2",
@@ -172,6 +223,29 @@ bool FoldConstant(const Node& node, int output,
     const std::vector<int64_t>& r = output == 0 ? rx : ry;
     *out = MakeInt(in[0]->dtype(),
                    TensorShape({static_cast<int64_t>(r.size())}), r);
+    return true;
+  }
+  if (op == "ListDiff") {
+    // The elements of x not in y, in x's order (output 0), and their
+    // positions in x (output 1, of type out_idx).
+    const Tensor& x = *in[0];
+    if (x.dims() != 1 || in[1]->dims() != 1 || !IsIntType(x.dtype()) ||
+        x.dtype() != in[1]->dtype()) {
+      return false;
+    }
+    const DataType idx_type = AttrType(node, "out_idx");
+    if (output == 1 && !IsIntType(idx_type)) return false;
+    const std::vector<int64_t> xs = Values(x), ys = Values(*in[1]);
+    const absl::flat_hash_set<int64_t> drop(ys.begin(), ys.end());
+    std::vector<int64_t> kept, where;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      if (drop.contains(xs[i])) continue;
+      kept.push_back(xs[i]);
+      where.push_back(static_cast<int64_t>(i));
+    }
+    const TensorShape shape({static_cast<int64_t>(kept.size())});
+    *out = output == 0 ? MakeInt(x.dtype(), shape, kept)
+                       : MakeInt(idx_type, shape, where);
     return true;
   }
   if (output != 0) return false;
@@ -293,26 +367,11 @@ bool FoldConstant(const Node& node, int output,
     *out = MakeInt(in[0]->dtype(), shape, v);
     return true;
   }
-  if (op == "ConcatV2") {
-    const Tensor& axis = *in[in.size() - 1];
-    if (!IsIntType(axis.dtype()) || axis.NumElements() != 1) return false;
-    const int64_t a = Values(axis)[0];
-    if (a != 0 && a != -1) return false;
-    std::vector<int64_t> v;
-    for (size_t i = 0; i + 1 < in.size(); ++i) {
-      if (in[i]->dims() != 1 || in[i]->dtype() != in[0]->dtype() ||
-          !IsIntType(in[i]->dtype())) {
-        return false;
-      }
-      for (int64_t x : Values(*in[i])) v.push_back(x);
-    }
-    *out = MakeInt(in[0]->dtype(),
-                   TensorShape({static_cast<int64_t>(v.size())}), v);
-    return true;
-  }
+  if (op == "ConcatV2") return FoldConcat(in, out);
   if (op == "StridedSlice") return FoldStridedSlice1D(node, in, out);
   if (op == "Add" || op == "AddV2" || op == "Sub" || op == "Mul" ||
-      op == "FloorDiv" || op == "Maximum" || op == "Minimum") {
+      op == "FloorDiv" || op == "FloorMod" || op == "Maximum" ||
+      op == "Minimum") {
     return FoldBinary(op, *in[0], *in[1], out);
   }
   if (op == "Prod" || op == "Sum") {

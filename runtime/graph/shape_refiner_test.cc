@@ -8,6 +8,7 @@
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "proto/graph.pb.h"
+#include "runtime/framework/op.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_constructor.h"
 
@@ -111,6 +112,121 @@ TEST_F(RefinerTest, ReshapeReadsConstantsAndInfersTheMinusOne) {
   EXPECT_EQ(ShapeOf("r2"), "[4,6]");
 }
 
+// An int32 constant of shape `dims` ("" scalar, "dim { size: 2 } ...").
+std::string IntTensor(const std::string& name, const std::string& dims,
+                      const std::string& values) {
+  return "node { name: '" + name +
+         "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+         "attr { key: 'value' value { tensor { dtype: DT_INT32 "
+         "tensor_shape { " +
+         dims + " } " + values + " } } } }";
+}
+
+TEST_F(RefinerTest, PermutationFoldedThroughFloorModAndListDiff) {
+  // Prod's gradient builds its permutation this way: the reduced axes
+  // (mod the rank) first, then the others (ListDiff of a range).
+  ASSERT_TRUE(
+      Import(Parse(Placeholder(
+                       "x", "dim { size: 2 } dim { size: 3 } dim { size: 4 }") +
+                   IntConst("axes", "int_val: -2", 1) +
+                   IntConst("rank", "int_val: 3", 1) +
+                   IntConst("all", "int_val: 0 int_val: 1 int_val: 2", 3) +
+                   IntTensor("zero", "", "int_val: 0") + R"(
+    node { name: "mod" op: "FloorMod" input: "axes" input: "rank"
+           attr { key: "T" value { type: DT_INT32 } } }
+    node { name: "rest" op: "ListDiff" input: "all" input: "mod"
+           attr { key: "T" value { type: DT_INT32 } }
+           attr { key: "out_idx" value { type: DT_INT32 } } }
+    node { name: "perm" op: "ConcatV2" input: "mod" input: "rest"
+           input: "zero"
+           attr { key: "N" value { i: 2 } }
+           attr { key: "T" value { type: DT_INT32 } }
+           attr { key: "Tidx" value { type: DT_INT32 } } }
+    node { name: "t" op: "Transpose" input: "x" input: "perm"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tperm" value { type: DT_INT32 } } })"))
+          .ok());
+  EXPECT_EQ(ShapeOf("rest", 0), "[?]");
+  EXPECT_EQ(ShapeOf("t"), "[3,2,4]");
+}
+
+TEST_F(RefinerTest, PaddingsFoldedByAConcatAlongColumns) {
+  // Slice's gradient concatenates [rank, 1] columns into its paddings.
+  ASSERT_TRUE(
+      Import(Parse(Placeholder("x", "dim { size: 3 } dim { size: 4 }") +
+                   IntTensor("before", "dim { size: 2 } dim { size: 1 }",
+                             "int_val: 1 int_val: 0") +
+                   IntTensor("after", "dim { size: 2 } dim { size: 1 }",
+                             "int_val: 0 int_val: 2") +
+                   IntTensor("one", "", "int_val: 1") + R"(
+    node { name: "paddings" op: "ConcatV2" input: "before" input: "after"
+           input: "one"
+           attr { key: "N" value { i: 2 } }
+           attr { key: "T" value { type: DT_INT32 } }
+           attr { key: "Tidx" value { type: DT_INT32 } } }
+    node { name: "pad" op: "Pad" input: "x" input: "paddings"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tpaddings" value { type: DT_INT32 } } })"))
+          .ok());
+  EXPECT_EQ(ShapeOf("paddings"), "[2,2]");
+  EXPECT_EQ(ShapeOf("pad"), "[4,6]");
+}
+
+TEST_F(RefinerTest, Conv3DTakesTheRowsDilationForColumnsAsTensorFlowDoes) {
+  // dilations [1, 1, 2, 3, 1]: TensorFlow 2.21 dilates the rows by 3 and
+  // the columns by 2 (9 - 4 + 1 = 6 rows, 9 - 3 + 1 = 7 columns).
+  ASSERT_TRUE(
+      Import(
+          Parse(Placeholder("x",
+                            "dim { size: 1 } dim { size: 9 } dim { size: 9 } "
+                            "dim { size: 9 } dim { size: 1 }") +
+                Placeholder("f",
+                            "dim { size: 2 } dim { size: 2 } dim { size: 2 } "
+                            "dim { size: 1 } dim { size: 1 }") +
+                R"(
+    node { name: "conv" op: "Conv3D" input: "x" input: "f"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "padding" value { s: "VALID" } }
+           attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 i: 1 } } }
+           attr { key: "dilations"
+                  value { list { i: 1 i: 1 i: 2 i: 3 i: 1 } } } })"))
+          .ok());
+  EXPECT_EQ(ShapeOf("conv"), "[1,8,6,7,1]");
+}
+
+// Two placeholders and an Einsum of them with `equation`.
+std::string EinsumGraph(const std::string& a, const std::string& b,
+                        const std::string& equation) {
+  return Placeholder("a", a) + Placeholder("b", b) +
+         "node { name: 'e' op: 'Einsum' input: 'a' input: 'b' "
+         "attr { key: 'N' value { i: 2 } } "
+         "attr { key: 'T' value { type: DT_FLOAT } } "
+         "attr { key: 'equation' value { s: '" +
+         equation + "' } } }";
+}
+
+TEST_F(RefinerTest, EinsumBroadcastsTheEllipsisDimensions) {
+  ASSERT_TRUE(Import(Parse(EinsumGraph(
+                         "dim { size: 2 } dim { size: 1 } dim { size: 3 } "
+                         "dim { size: 4 }",
+                         "dim { size: 5 } dim { size: 4 } dim { size: 6 }",
+                         "...ij,...jk->...ik")))
+                  .ok());
+  EXPECT_EQ(ShapeOf("e"), "[2,5,3,6]");
+}
+
+TEST_F(RefinerTest, EinsumRefusesBroadcastDimensionsTheOutputDrops) {
+  absl::Status s = Import(
+      Parse(EinsumGraph("dim { size: 2 } dim { size: 3 } dim { size: 4 }",
+                        "dim { size: 4 } dim { size: 6 }", "...ij,jk->ik")));
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  // TensorFlow 2.21's message, up to the node it names.
+  EXPECT_EQ(std::string(s.message()).substr(0, 176),
+            "Shape must be at most rank 0 but is rank 1\n\t for einsum "
+            "equation '...ij,jk->ik' without ellipsis (...) in the output "
+            "subscripts where input(s) have non-empty broadcasting shape");
+}
+
 TEST_F(RefinerTest, LoopMergeSeesTheBackEdgeAsUnknown) {
   ASSERT_TRUE(Import(Parse(Placeholder("x", "dim { size: 2 }") + R"(
     node { name: "enter" op: "Enter" input: "x"
@@ -129,13 +245,19 @@ TEST_F(RefinerTest, LoopMergeSeesTheBackEdgeAsUnknown) {
   EXPECT_EQ(ShapeOf("next"), "?");
 }
 
+// An op registered without a shape function (TensorFlow's UnknownShape
+// stands in for such ops).
+REGISTER_OP("RefinerTestNoShapeFn")
+    .Input("x: float")
+    .Output("y: float")
+    .Output("z: float");
+
 TEST_F(RefinerTest, OpsWithoutAShapeFunctionGiveUnknownShapes) {
   ASSERT_TRUE(Import(Parse(Placeholder("x", "dim { size: 2 }") + R"(
-    node { name: "u" op: "UniqueWithCounts" input: "x"
-           attr { key: "T" value { type: DT_FLOAT } } })"))
+    node { name: "u" op: "RefinerTestNoShapeFn" input: "x" })"))
                   .ok());
   EXPECT_EQ(ShapeOf("u", 0), "?");
-  EXPECT_EQ(ShapeOf("u", 2), "?");
+  EXPECT_EQ(ShapeOf("u", 1), "?");
 }
 
 TEST_F(RefinerTest, SetShapeMergesAndRefusesConflicts) {

@@ -2,6 +2,7 @@
 // Unique/UniqueV2/UniqueWithCounts, ListDiff, GatherNd, ScatterNd and the
 // TensorScatter updates. Signatures match TensorFlow's OpDefs.
 #include "runtime/framework/common_shape_fns.h"
+#include "runtime/framework/index_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
 
@@ -36,7 +37,8 @@ REGISTER_OP("NthElement")
     .Attr("reverse: bool = false")
     .Attr(
         "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
-        "uint16, half, uint32, uint64}");
+        "uint16, half, uint32, uint64}")
+    .SetShapeFn(shape_inference::NthElementShape);
 
 REGISTER_OP("Unique")
     .Input("x: T")
@@ -53,7 +55,8 @@ REGISTER_OP("UniqueV2")
     .Output("idx: out_idx")
     .Attr("T: type")
     .Attr("Taxis: {int32, int64} = DT_INT64")
-    .Attr("out_idx: {int32, int64} = DT_INT32");
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UniqueV2Shape);
 
 REGISTER_OP("UniqueWithCounts")
     .Input("x: T")
@@ -61,7 +64,8 @@ REGISTER_OP("UniqueWithCounts")
     .Output("idx: out_idx")
     .Output("count: out_idx")
     .Attr("T: type")
-    .Attr("out_idx: {int32, int64} = DT_INT32");
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UniqueWithCountsShape);
 
 REGISTER_OP("ListDiff")
     .Input("x: T")
@@ -69,7 +73,8 @@ REGISTER_OP("ListDiff")
     .Output("out: T")
     .Output("idx: out_idx")
     .Attr("T: type")
-    .Attr("out_idx: {int32, int64} = DT_INT32");
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ListDiffShape);
 
 REGISTER_OP("GatherNd")
     .Input("params: Tparams")
@@ -77,7 +82,8 @@ REGISTER_OP("GatherNd")
     .Output("output: Tparams")
     .Attr("Tparams: type")
     .Attr("Tindices: {int16, int32, int64}")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::GatherNdShape);
 
 REGISTER_OP("ScatterNd")
     .Input("indices: Tindices")
@@ -86,7 +92,8 @@ REGISTER_OP("ScatterNd")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int16, int32, int64}")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::ScatterNdShape);
 
 REGISTER_OP("TensorScatterUpdate")
     .Input("tensor: T")
@@ -95,7 +102,8 @@ REGISTER_OP("TensorScatterUpdate")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int16, int32, int64, uint16}")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::TensorScatterShape);
 
 REGISTER_OP("TensorScatterAdd")
     .Input("tensor: T")
@@ -104,7 +112,8 @@ REGISTER_OP("TensorScatterAdd")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::TensorScatterShape);
 
 REGISTER_OP("TensorScatterSub")
     .Input("tensor: T")
@@ -113,7 +122,8 @@ REGISTER_OP("TensorScatterSub")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::TensorScatterShape);
 
 REGISTER_OP("TensorScatterMax")
     .Input("tensor: T")
@@ -122,7 +132,8 @@ REGISTER_OP("TensorScatterMax")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::TensorScatterShape);
 
 REGISTER_OP("TensorScatterMin")
     .Input("tensor: T")
@@ -131,6 +142,7 @@ REGISTER_OP("TensorScatterMin")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::TensorScatterShape);
 
 }  // namespace stepflow

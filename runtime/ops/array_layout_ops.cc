@@ -4,6 +4,7 @@
 // the block rearrangements (SpaceToBatch[ND], BatchToSpace[ND],
 // SpaceToDepth, DepthToSpace). Signatures match TensorFlow's OpDefs.
 #include "runtime/framework/common_shape_fns.h"
+#include "runtime/framework/layout_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
 
@@ -41,7 +42,8 @@ REGISTER_OP("MirrorPadGrad")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tpaddings: {int32, int64} = DT_INT32")
-    .Attr("mode: {'REFLECT', 'SYMMETRIC'}");
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .SetShapeFn(shape_inference::MirrorPadGradShape);
 
 REGISTER_OP("StridedSliceGrad")
     .Input("shape: Index")
@@ -110,7 +112,8 @@ REGISTER_OP("ReverseSequence")
     .Attr("seq_dim: int")
     .Attr("batch_dim: int = 0")
     .Attr("T: type")
-    .Attr("Tlen: {int32, int64} = DT_INT64");
+    .Attr("Tlen: {int32, int64} = DT_INT64")
+    .SetShapeFn(shape_inference::ReverseSequenceShape);
 
 REGISTER_OP("Roll")
     .Input("input: T")
@@ -119,7 +122,8 @@ REGISTER_OP("Roll")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tshift: {int32, int64}")
-    .Attr("Taxis: {int32, int64}");
+    .Attr("Taxis: {int32, int64}")
+    .SetShapeFn(shape_inference::RollShape);
 
 REGISTER_OP("Bitcast")
     .Input("input: T")
@@ -131,7 +135,8 @@ REGISTER_OP("Bitcast")
     .Attr(
         "type: {bfloat16, half, float, double, int64, int32, uint8, uint16, "
         "uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, "
-        "qint16, quint16, qint32}");
+        "qint16, quint16, qint32}")
+    .SetShapeFn(shape_inference::BitcastShape);
 
 REGISTER_OP("SpaceToBatchND")
     .Input("input: T")
@@ -140,7 +145,8 @@ REGISTER_OP("SpaceToBatchND")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tblock_shape: {int32, int64} = DT_INT32")
-    .Attr("Tpaddings: {int32, int64} = DT_INT32");
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::SpaceToBatchNDShape);
 
 REGISTER_OP("BatchToSpaceND")
     .Input("input: T")
@@ -149,7 +155,8 @@ REGISTER_OP("BatchToSpaceND")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tblock_shape: {int32, int64} = DT_INT32")
-    .Attr("Tcrops: {int32, int64} = DT_INT32");
+    .Attr("Tcrops: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::BatchToSpaceNDShape);
 
 REGISTER_OP("SpaceToBatch")
     .Input("input: T")
@@ -157,7 +164,8 @@ REGISTER_OP("SpaceToBatch")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tpaddings: {int32, int64} = DT_INT32")
-    .Attr("block_size: int >= 2");
+    .Attr("block_size: int >= 2")
+    .SetShapeFn(shape_inference::SpaceToBatchShape);
 
 REGISTER_OP("BatchToSpace")
     .Input("input: T")
@@ -165,20 +173,23 @@ REGISTER_OP("BatchToSpace")
     .Output("output: T")
     .Attr("T: type")
     .Attr("block_size: int >= 2")
-    .Attr("Tidx: {int32, int64} = DT_INT32");
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::BatchToSpaceShape);
 
 REGISTER_OP("SpaceToDepth")
     .Input("input: T")
     .Output("output: T")
     .Attr("T: type")
     .Attr("block_size: int >= 2")
-    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'");
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
+    .SetShapeFn(shape_inference::SpaceToDepthShape);
 
 REGISTER_OP("DepthToSpace")
     .Input("input: T")
     .Output("output: T")
     .Attr("T: type")
     .Attr("block_size: int >= 2")
-    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'");
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
+    .SetShapeFn(shape_inference::DepthToSpaceShape);
 
 }  // namespace stepflow

@@ -2,6 +2,7 @@
 // OneHot, Unpack, Split/SplitV, DynamicStitch. Signatures match
 // TensorFlow's OpDefs.
 #include "runtime/framework/common_shape_fns.h"
+#include "runtime/framework/index_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
 
@@ -86,6 +87,7 @@ REGISTER_OP("DynamicStitch")
     .Input("data: N * T")
     .Output("merged: T")
     .Attr("N : int >= 1")
-    .Attr("T : type");
+    .Attr("T : type")
+    .SetShapeFn(shape_inference::DynamicStitchShape);
 
 }  // namespace stepflow

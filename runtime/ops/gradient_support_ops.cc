@@ -5,6 +5,7 @@
 // PreventGradient, IdentityN and Snapshot. Signatures match TensorFlow's
 // OpDefs.
 #include "runtime/framework/common_shape_fns.h"
+#include "runtime/framework/elementwise_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
 
@@ -14,7 +15,8 @@ REGISTER_OP("BroadcastArgs")
     .Input("s0: T")
     .Input("s1: T")
     .Output("r0: T")
-    .Attr("T: {int32, int64} = DT_INT32");
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::BroadcastArgsShape);
 
 REGISTER_OP("BroadcastGradientArgs")
     .Input("s0: T")

@@ -2,6 +2,7 @@
 // gradients, CropAndResize, AdjustContrastv2 and NonMaxSuppression V3-V5.
 // Signatures match TensorFlow's OpDefs, attr order included.
 #include "runtime/framework/common_shape_fns.h"
+#include "runtime/framework/image_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
 
@@ -24,7 +25,8 @@ REGISTER_OP("ResizeBilinearGrad")
     .Output("output: T")
     .Attr("T: {float, bfloat16, half, double}")
     .Attr("align_corners: bool = false")
-    .Attr("half_pixel_centers: bool = false");
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(shape_inference::ResizeBilinearGradShape);
 
 REGISTER_OP("ResizeNearestNeighbor")
     .Input("images: T")
@@ -43,7 +45,8 @@ REGISTER_OP("ResizeNearestNeighborGrad")
     .Output("output: T")
     .Attr("T: {uint8, int8, int32, half, float, double, bfloat16}")
     .Attr("align_corners: bool = false")
-    .Attr("half_pixel_centers: bool = false");
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(shape_inference::ResizeNearestNeighborGradShape);
 
 REGISTER_OP("ResizeArea")
     .Input("images: T")
@@ -59,7 +62,8 @@ REGISTER_OP("AdjustContrastv2")
     .Input("images: T")
     .Input("contrast_factor: float")
     .Output("output: T")
-    .Attr("T: {half, float} = DT_FLOAT");
+    .Attr("T: {half, float} = DT_FLOAT")
+    .SetShapeFn(shape_inference::AdjustContrastv2Shape);
 
 REGISTER_OP("NonMaxSuppressionV3")
     .Input("boxes: T")
@@ -69,7 +73,8 @@ REGISTER_OP("NonMaxSuppressionV3")
     .Input("score_threshold: T_threshold")
     .Output("selected_indices: int32")
     .Attr("T: {half, float} = DT_FLOAT")
-    .Attr("T_threshold: {half, float} = DT_FLOAT");
+    .Attr("T_threshold: {half, float} = DT_FLOAT")
+    .SetShapeFn(shape_inference::NonMaxSuppressionV3Shape);
 
 REGISTER_OP("NonMaxSuppressionV4")
     .Input("boxes: T")
@@ -81,7 +86,8 @@ REGISTER_OP("NonMaxSuppressionV4")
     .Output("valid_outputs: int32")
     .Attr("T: {half, float} = DT_FLOAT")
     .Attr("T_threshold: {half, float} = DT_FLOAT")
-    .Attr("pad_to_max_output_size: bool = false");
+    .Attr("pad_to_max_output_size: bool = false")
+    .SetShapeFn(shape_inference::NonMaxSuppressionV4Shape);
 
 REGISTER_OP("NonMaxSuppressionV5")
     .Input("boxes: T")
@@ -94,7 +100,8 @@ REGISTER_OP("NonMaxSuppressionV5")
     .Output("selected_scores: T")
     .Output("valid_outputs: int32")
     .Attr("T: {half, float} = DT_FLOAT")
-    .Attr("pad_to_max_output_size: bool = false");
+    .Attr("pad_to_max_output_size: bool = false")
+    .SetShapeFn(shape_inference::NonMaxSuppressionV5Shape);
 
 REGISTER_OP("CropAndResize")
     .Input("image: T")
@@ -106,6 +113,7 @@ REGISTER_OP("CropAndResize")
         "T: {uint8, uint16, int8, int16, int32, int64, half, float, "
         "double}")
     .Attr("method: {'bilinear', 'nearest'} = 'bilinear'")
-    .Attr("extrapolation_value: float = 0");
+    .Attr("extrapolation_value: float = 0")
+    .SetShapeFn(shape_inference::CropAndResizeShape);
 
 }  // namespace stepflow

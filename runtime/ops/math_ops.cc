@@ -4,6 +4,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/segment_shape_fns.h"
 
 namespace stepflow {
 namespace {
@@ -217,14 +218,16 @@ REGISTER_OP("AccumulateNV2")
     .Attr("T: numbertype")
     .Attr("shape: shape")
     .SetIsCommutative()
-    .SetIsAggregate();
+    .SetIsAggregate()
+    .SetShapeFn(shape_inference::ExplicitShape);
 
 REGISTER_OP("Bincount")
     .Input("arr: int32")
     .Input("size: int32")
     .Input("weights: T")
     .Output("bins: T")
-    .Attr("T: {int32, int64, float, double}");
+    .Attr("T: {int32, int64, float, double}")
+    .SetShapeFn(shape_inference::BincountShape);
 
 REGISTER_OP("DenseBincount")
     .Input("input: Tidx")
@@ -233,6 +236,7 @@ REGISTER_OP("DenseBincount")
     .Output("output: T")
     .Attr("Tidx: {int32, int64}")
     .Attr("T: {int32, int64, float, double}")
-    .Attr("binary_output: bool = false");
+    .Attr("binary_output: bool = false")
+    .SetShapeFn(shape_inference::DenseBincountShape);
 
 }  // namespace stepflow

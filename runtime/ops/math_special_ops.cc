@@ -4,6 +4,7 @@
 // regularized incomplete beta function Betainc. Signatures match
 // TensorFlow's OpDefs.
 #include "runtime/framework/common_shape_fns.h"
+#include "runtime/framework/elementwise_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
 
@@ -36,6 +37,7 @@ REGISTER_OP("Betainc")
     .Input("b: T")
     .Input("x: T")
     .Output("z: T")
-    .Attr("T: {float, double}");
+    .Attr("T: {float, double}")
+    .SetShapeFn(shape_inference::BetaincShape);
 
 }  // namespace stepflow

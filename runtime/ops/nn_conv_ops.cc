@@ -3,6 +3,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/pooling_shape_fns.h"
 
 namespace stepflow {
 
@@ -97,7 +98,8 @@ REGISTER_OP("Conv3D")
     .Attr("strides: list(int) >= 5")
     .Attr("padding: {'SAME', 'VALID'}")
     .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::Conv3DShape);
 
 REGISTER_OP("Conv3DBackpropInputV2")
     .Input("input_sizes: Tshape")
@@ -109,7 +111,10 @@ REGISTER_OP("Conv3DBackpropInputV2")
     .Attr("padding: {'SAME', 'VALID'}")
     .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'")
     .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
-    .Attr("Tshape: {int32, int64} = DT_INT32");
+    .Attr("Tshape: {int32, int64} = DT_INT32")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank5(c, 0);
+    });
 
 REGISTER_OP("Conv3DBackpropFilterV2")
     .Input("input: T")
@@ -120,6 +125,9 @@ REGISTER_OP("Conv3DBackpropFilterV2")
     .Attr("strides: list(int) >= 5")
     .Attr("padding: {'SAME', 'VALID'}")
     .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'")
-    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]");
+    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank5(c, 1);
+    });
 
 }  // namespace stepflow

@@ -3,6 +3,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/pooling_shape_fns.h"
 
 namespace stepflow {
 
@@ -124,7 +125,10 @@ REGISTER_OP("LRN")
     .Attr("bias: float = 1.0")
     .Attr("alpha: float = 1.0")
     .Attr("beta: float = 0.5")
-    .Attr("T: {half, bfloat16, float} = DT_FLOAT");
+    .Attr("T: {half, bfloat16, float} = DT_FLOAT")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 4);
+    });
 
 REGISTER_OP("LRNGrad")
     .Input("input_grads: T")
@@ -135,6 +139,7 @@ REGISTER_OP("LRNGrad")
     .Attr("bias: float = 1.0")
     .Attr("alpha: float = 1.0")
     .Attr("beta: float = 0.5")
-    .Attr("T: {half, bfloat16, float} = DT_FLOAT");
+    .Attr("T: {half, bfloat16, float} = DT_FLOAT")
+    .SetShapeFn(shape_inference::LRNGradShape);
 
 }  // namespace stepflow

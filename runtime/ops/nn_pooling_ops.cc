@@ -6,6 +6,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/pooling_shape_fns.h"
 
 namespace stepflow {
 namespace {
@@ -42,7 +43,8 @@ REGISTER_OP("MaxPoolV2")
     .Input("input: T")
     .Input("ksize: int32")
     .Input("strides: int32")
-    .Output("output: T");
+    .Output("output: T")
+    .SetShapeFn(shape_inference::MaxPoolV2Shape);
 
 REGISTER_OP("AvgPool")
     .Input("value: T")
@@ -61,7 +63,8 @@ REGISTER_OP("MaxPool3D")
     .Attr("strides: list(int) >= 5")
     .Attr(kSpatialPadding)
     .Attr(kFormat3D)
-    .Attr("T: {half, bfloat16, float}");
+    .Attr("T: {half, bfloat16, float}")
+    .SetShapeFn(shape_inference::Pool3DShape);
 
 REGISTER_OP("AvgPool3D")
     .Input("input: T")
@@ -70,7 +73,8 @@ REGISTER_OP("AvgPool3D")
     .Attr("strides: list(int) >= 5")
     .Attr(kSpatialPadding)
     .Attr(kFormat3D)
-    .Attr(kFloatTypes);
+    .Attr(kFloatTypes)
+    .SetShapeFn(shape_inference::Pool3DShape);
 
 REGISTER_OP("MaxPoolWithArgmax")
     .Attr("ksize: list(int) >= 4")
@@ -81,7 +85,8 @@ REGISTER_OP("MaxPoolWithArgmax")
     .Input("input: T")
     .Output("output: T")
     .Output("argmax: Targmax")
-    .Attr("T: realnumbertype");
+    .Attr("T: realnumbertype")
+    .SetShapeFn(shape_inference::MaxPoolWithArgmaxShape);
 
 REGISTER_OP("MaxPoolGrad")
     .Attr("ksize: list(int) >= 4")
@@ -107,7 +112,10 @@ REGISTER_OP("MaxPoolGradV2")
     .Input("ksize: int32")
     .Input("strides: int32")
     .Output("output: T")
-    .Attr(kMaxPoolGradTypesDefault);
+    .Attr(kMaxPoolGradTypesDefault)
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 4);
+    });
 
 REGISTER_OP("AvgPoolGrad")
     .Input("orig_input_shape: int32")
@@ -132,7 +140,10 @@ REGISTER_OP("MaxPool3DGrad")
     .Attr(kSpatialPadding)
     .Attr(kFormat3D)
     .Attr("T: {half, bfloat16, float} = DT_FLOAT")
-    .Attr("TInput: {half, bfloat16, float} = DT_FLOAT");
+    .Attr("TInput: {half, bfloat16, float} = DT_FLOAT")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 5);
+    });
 
 REGISTER_OP("AvgPool3DGrad")
     .Input("orig_input_shape: int32")
@@ -142,7 +153,10 @@ REGISTER_OP("AvgPool3DGrad")
     .Attr("strides: list(int) >= 5")
     .Attr(kSpatialPadding)
     .Attr(kFormat3D)
-    .Attr(kFloatTypes);
+    .Attr(kFloatTypes)
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::ShapeFromInputTensorRank5(c, 0);
+    });
 
 REGISTER_OP("MaxPoolGradGrad")
     .Attr("ksize: list(int) >= 4")
@@ -153,7 +167,8 @@ REGISTER_OP("MaxPoolGradGrad")
     .Input("orig_output: T")
     .Input("grad: T")
     .Output("output: T")
-    .Attr("T: realnumbertype");
+    .Attr("T: realnumbertype")
+    .SetShapeFn(shape_inference::MaxPoolGradGradShape);
 
 REGISTER_OP("MaxPoolGradGradV2")
     .Attr(kSpatialPadding)
@@ -164,7 +179,8 @@ REGISTER_OP("MaxPoolGradGradV2")
     .Input("ksize: int32")
     .Input("strides: int32")
     .Output("output: T")
-    .Attr("T: realnumbertype");
+    .Attr("T: realnumbertype")
+    .SetShapeFn(shape_inference::MaxPoolGradGradV2Shape);
 
 REGISTER_OP("MaxPool3DGradGrad")
     .Input("orig_input: T")
@@ -175,7 +191,8 @@ REGISTER_OP("MaxPool3DGradGrad")
     .Attr("strides: list(int) >= 5")
     .Attr(kSpatialPadding)
     .Attr(kFormat3D)
-    .Attr("T: realnumbertype");
+    .Attr("T: realnumbertype")
+    .SetShapeFn(shape_inference::MaxPool3DGradGradShape);
 
 REGISTER_OP("MaxPoolGradWithArgmax")
     .Attr("ksize: list(int) >= 4")
@@ -187,7 +204,10 @@ REGISTER_OP("MaxPoolGradWithArgmax")
     .Input("grad: T")
     .Input("argmax: Targmax")
     .Output("output: T")
-    .Attr("T: realnumbertype");
+    .Attr("T: realnumbertype")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 4);
+    });
 
 REGISTER_OP("MaxPoolGradGradWithArgmax")
     .Attr("ksize: list(int) >= 4")
@@ -199,6 +219,9 @@ REGISTER_OP("MaxPoolGradGradWithArgmax")
     .Input("grad: T")
     .Input("argmax: Targmax")
     .Output("output: T")
-    .Attr("T: realnumbertype");
+    .Attr("T: realnumbertype")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 4);
+    });
 
 }  // namespace stepflow

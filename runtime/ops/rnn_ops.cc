@@ -4,6 +4,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/rnn_grad_shape_fns.h"
 
 namespace stepflow {
 
@@ -84,7 +85,8 @@ REGISTER_OP("GRUBlockCellGrad")
     .Output("d_h_prev: T")
     .Output("d_c_bar: T")
     .Output("d_r_bar_u_bar: T")
-    .Attr("T: {float}");
+    .Attr("T: {float}")
+    .SetShapeFn(shape_inference::GRUBlockCellGradShape);
 
 REGISTER_OP("BlockLSTM")
     .Input("seq_len_max: int64")
@@ -159,7 +161,8 @@ REGISTER_OP("BlockLSTMGrad")
     .Output("wco_grad: T")
     .Output("b_grad: T")
     .Attr("use_peephole: bool")
-    .Attr("T: {half, float}");
+    .Attr("T: {half, float}")
+    .SetShapeFn(shape_inference::BlockLSTMGradShape);
 
 REGISTER_OP("BlockLSTMGradV2")
     .Input("seq_len_max: int64")
@@ -189,6 +192,7 @@ REGISTER_OP("BlockLSTMGradV2")
     .Output("wco_grad: T")
     .Output("b_grad: T")
     .Attr("use_peephole: bool")
-    .Attr("T: {half, float}");
+    .Attr("T: {half, float}")
+    .SetShapeFn(shape_inference::BlockLSTMGradShape);
 
 }  // namespace stepflow

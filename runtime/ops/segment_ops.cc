@@ -2,6 +2,7 @@
 // the output has max(id) + 1 rows) and UnsortedSegment{Sum,Max,Min,Prod}
 // (any order, num_segments rows). Signatures match TensorFlow's OpDefs.
 #include "runtime/framework/op.h"
+#include "runtime/framework/segment_shape_fns.h"
 
 namespace stepflow {
 
@@ -13,7 +14,8 @@ REGISTER_OP("SegmentSum")
         "T: {float, double, int32, uint8, int16, int8, complex64, int64, "
         "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
         "half, uint32, uint64}")
-    .Attr("Tindices: {int32, int64}");
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(shape_inference::SegmentReductionShape);
 
 REGISTER_OP("SegmentMean")
     .Input("data: T")
@@ -23,7 +25,8 @@ REGISTER_OP("SegmentMean")
         "T: {float, double, int32, uint8, int16, int8, complex64, int64, "
         "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
         "half, uint32, uint64}")
-    .Attr("Tindices: {int32, int64}");
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(shape_inference::SegmentReductionShape);
 
 REGISTER_OP("SegmentMax")
     .Input("data: T")
@@ -32,7 +35,8 @@ REGISTER_OP("SegmentMax")
     .Attr(
         "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
         "uint16, half, uint32, uint64}")
-    .Attr("Tindices: {int32, int64}");
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(shape_inference::SegmentReductionShape);
 
 REGISTER_OP("SegmentMin")
     .Input("data: T")
@@ -41,7 +45,8 @@ REGISTER_OP("SegmentMin")
     .Attr(
         "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
         "uint16, half, uint32, uint64}")
-    .Attr("Tindices: {int32, int64}");
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(shape_inference::SegmentReductionShape);
 
 REGISTER_OP("SegmentProd")
     .Input("data: T")
@@ -51,7 +56,8 @@ REGISTER_OP("SegmentProd")
         "T: {float, double, int32, uint8, int16, int8, complex64, int64, "
         "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
         "half, uint32, uint64}")
-    .Attr("Tindices: {int32, int64}");
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(shape_inference::SegmentReductionShape);
 
 REGISTER_OP("UnsortedSegmentSum")
     .Input("data: T")
@@ -63,7 +69,8 @@ REGISTER_OP("UnsortedSegmentSum")
         "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
         "half, uint32, uint64}")
     .Attr("Tindices: {int16, int32, int64}")
-    .Attr("Tnumsegments: {int32, int64} = DT_INT32");
+    .Attr("Tnumsegments: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UnsortedSegmentReductionShape);
 
 REGISTER_OP("UnsortedSegmentMax")
     .Input("data: T")
@@ -74,7 +81,8 @@ REGISTER_OP("UnsortedSegmentMax")
         "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
         "uint16, half, uint32, uint64}")
     .Attr("Tindices: {int32, int64}")
-    .Attr("Tnumsegments: {int32, int64} = DT_INT32");
+    .Attr("Tnumsegments: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UnsortedSegmentReductionShape);
 
 REGISTER_OP("UnsortedSegmentMin")
     .Input("data: T")
@@ -85,7 +93,8 @@ REGISTER_OP("UnsortedSegmentMin")
         "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
         "uint16, half, uint32, uint64}")
     .Attr("Tindices: {int32, int64}")
-    .Attr("Tnumsegments: {int32, int64} = DT_INT32");
+    .Attr("Tnumsegments: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UnsortedSegmentReductionShape);
 
 REGISTER_OP("UnsortedSegmentProd")
     .Input("data: T")
@@ -97,6 +106,7 @@ REGISTER_OP("UnsortedSegmentProd")
         "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
         "half, uint32, uint64}")
     .Attr("Tindices: {int32, int64}")
-    .Attr("Tnumsegments: {int32, int64} = DT_INT32");
+    .Attr("Tnumsegments: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UnsortedSegmentReductionShape);
 
 }  // namespace stepflow

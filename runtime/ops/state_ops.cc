@@ -31,7 +31,17 @@ REGISTER_OP("Variable")
     .Attr("container: string = ''")
     .Attr("shared_name: string = ''")
     .SetIsStateful()
-    .SetShapeFn(shape_inference::ExplicitShape);
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      // The legacy op cannot tell a scalar from an unknown shape: both
+      // give an unknown shape.
+      TensorShapeProto shape;
+      absl::Status s = c->GetAttr("shape", &shape);
+      if (!s.ok()) return s;
+      if (shape.unknown_rank() || shape.dim_size() == 0) {
+        return shape_inference::UnknownShape(c);
+      }
+      return shape_inference::ExplicitShape(c);
+    });
 
 REGISTER_OP("IsVariableInitialized")
     .Input("ref: Ref(dtype)")
@@ -191,7 +201,8 @@ REGISTER_OP("DeepCopy")
     .Input("x: T")
     .Output("y: T")
     .Attr("T: type")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("ScatterNdUpdate")
     .Input("ref: Ref(T)")

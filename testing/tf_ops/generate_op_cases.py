@@ -68,6 +68,7 @@ import ops_pooling  # noqa: E402
 import ops_rnn  # noqa: E402
 import ops_random  # noqa: E402
 import ops_scatter  # noqa: E402
+import ops_shapes  # noqa: E402
 import ops_state  # noqa: E402
 import ops_strings  # noqa: E402
 import ops_tensor_array  # noqa: E402
@@ -184,6 +185,7 @@ def generate(g):
     ops_rnn.block_lstm(g)
     ops_math_special.generate(g)
     ops_linalg.generate(g)
+    ops_shapes.generate(g)
     ops_strings.generate(g)
     ops_parsing.generate(g)
 
