@@ -69,6 +69,7 @@ import ops_rnn  # noqa: E402
 import ops_random  # noqa: E402
 import ops_scatter  # noqa: E402
 import ops_state  # noqa: E402
+import ops_static_shapes  # noqa: E402
 import ops_strings  # noqa: E402
 import ops_tensor_array  # noqa: E402
 import ops_training  # noqa: E402
@@ -186,6 +187,10 @@ def generate(g):
     ops_linalg.generate(g)
     ops_strings.generate(g)
     ops_parsing.generate(g)
+    ops_static_shapes.random_ops(g)
+    ops_static_shapes.string_ops(g)
+    ops_static_shapes.list_ops(g)
+    ops_static_shapes.tensor_array_ops(g)
 
 
 def read_exemptions(path):
