@@ -9,11 +9,6 @@ namespace stepflow {
 namespace shape_inference {
 namespace {
 
-absl::Status CheckRank(InferenceContext* c, int index, int64_t rank) {
-  ShapeHandle unused;
-  return c->WithRank(c->input(index), rank, &unused);
-}
-
 // Input 0 must be a TensorArray handle: a vector of two.
 absl::Status CheckHandle(InferenceContext* c) {
   ShapeHandle handle;
@@ -38,7 +33,7 @@ void SetHandleAndFlow(InferenceContext* c) {
 }  // namespace
 
 absl::Status TensorArrayShape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(CheckRank(c, 0, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 0, 0));
   SetHandleAndFlow(c);
   bool identical = false;
   SF_RETURN_IF_ERROR(c->GetAttr("identical_element_shapes", &identical));
@@ -86,8 +81,8 @@ absl::Status TensorArrayGradWithShapeShape(InferenceContext* c) {
 
 absl::Status TensorArrayReadShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(CheckHandle(c));
-  SF_RETURN_IF_ERROR(CheckRank(c, 1, 0));
-  SF_RETURN_IF_ERROR(CheckRank(c, 2, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 1, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 2, 0));
   const ShapeAndType* element = Element(c);
   c->set_output(0, element != nullptr ? element->shape : c->UnknownShape());
   return absl::OkStatus();
@@ -95,8 +90,8 @@ absl::Status TensorArrayReadShape(InferenceContext* c) {
 
 absl::Status TensorArrayWriteShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(CheckHandle(c));
-  SF_RETURN_IF_ERROR(CheckRank(c, 1, 0));
-  SF_RETURN_IF_ERROR(CheckRank(c, 3, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 1, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 3, 0));
   if (const ShapeAndType* element = Element(c)) {
     ShapeHandle unused;
     SF_RETURN_IF_ERROR(c->Merge(element->shape, c->input(2), &unused));
@@ -110,7 +105,7 @@ absl::Status TensorArrayGatherShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &indices));
   DimensionHandle unused;
   SF_RETURN_IF_ERROR(c->WithValue(c->Dim(handle, 0), 2, &unused));
-  SF_RETURN_IF_ERROR(CheckRank(c, 2, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 2, 0));
   ShapeHandle element;
   if (const ShapeAndType* data = Element(c)) {
     element = data->shape;
@@ -131,7 +126,7 @@ absl::Status TensorArrayScatterShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &indices));
   DimensionHandle unused;
   SF_RETURN_IF_ERROR(c->WithValue(c->Dim(handle, 0), 2, &unused));
-  SF_RETURN_IF_ERROR(CheckRank(c, 3, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 3, 0));
   // One row of value per index.
   ShapeHandle value;
   SF_RETURN_IF_ERROR(c->MergePrefix(c->input(2), indices, &value, &indices));
@@ -145,7 +140,7 @@ absl::Status TensorArrayScatterShape(InferenceContext* c) {
 
 absl::Status TensorArrayConcatShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(CheckHandle(c));
-  SF_RETURN_IF_ERROR(CheckRank(c, 1, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 1, 0));
   c->set_output(0, c->UnknownShape());
   c->set_output(1, c->Vector(kUnknownDim));
   return absl::OkStatus();
@@ -153,8 +148,8 @@ absl::Status TensorArrayConcatShape(InferenceContext* c) {
 
 absl::Status TensorArraySplitShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(CheckHandle(c));
-  SF_RETURN_IF_ERROR(CheckRank(c, 2, 1));
-  SF_RETURN_IF_ERROR(CheckRank(c, 3, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 2, 1));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 3, 0));
   return ScalarShape(c);
 }
 

@@ -14,11 +14,6 @@ namespace stepflow {
 namespace shape_inference {
 namespace {
 
-absl::Status CheckRank(InferenceContext* c, int index, int64_t rank) {
-  ShapeHandle unused;
-  return c->WithRank(c->input(index), rank, &unused);
-}
-
 // The shape of the slice a "<dims> <extents>" spec names (each extent
 // "start,length" or "-" for the whole dimension), with TensorFlow's
 // checks and messages (its checkpoint spec parser reports these as
@@ -98,16 +93,29 @@ absl::Status CheckStringSpecs(const Tensor& specs) {
   return absl::OkStatus();
 }
 
+// Inputs `first`.. are vectors of one entry per tensor (the inputs after
+// `first + count`).
+absl::Status CheckPerTensorVectors(InferenceContext* c, int first, int count) {
+  const int64_t num_tensors = c->num_inputs() - first - count;
+  for (int i = first; i < first + count; ++i) {
+    ShapeHandle s;
+    SF_RETURN_IF_ERROR(c->WithRank(c->input(i), 1, &s));
+    DimensionHandle unused;
+    SF_RETURN_IF_ERROR(c->WithValue(c->Dim(s, 0), num_tensors, &unused));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RestoreShape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(CheckRank(c, 0, 0));
-  SF_RETURN_IF_ERROR(CheckRank(c, 1, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 0, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 1, 0));
   return UnknownShape(c);
 }
 
 absl::Status RestoreSliceShape(InferenceContext* c) {
-  for (int i = 0; i < 3; ++i) SF_RETURN_IF_ERROR(CheckRank(c, i, 0));
+  for (int i = 0; i < 3; ++i) SF_RETURN_IF_ERROR(CheckInputRank(c, i, 0));
   const Tensor* specs = c->input_tensor(2);
   if (specs == nullptr) return UnknownShape(c);
   SF_RETURN_IF_ERROR(CheckStringSpecs(*specs));
@@ -133,41 +141,24 @@ absl::Status RestoreV2Shape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
-namespace {
-
-// Inputs `first`.. are vectors of one entry per tensor (the inputs after
-// `first + count`).
-absl::Status CheckPerTensorVectors(InferenceContext* c, int first, int count) {
-  const int64_t num_tensors = c->num_inputs() - first - count;
-  for (int i = first; i < first + count; ++i) {
-    ShapeHandle s;
-    SF_RETURN_IF_ERROR(c->WithRank(c->input(i), 1, &s));
-    DimensionHandle unused;
-    SF_RETURN_IF_ERROR(c->WithValue(c->Dim(s, 0), num_tensors, &unused));
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::Status SaveShape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(CheckRank(c, 0, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 0, 0));
   return CheckPerTensorVectors(c, 1, 1);
 }
 
 absl::Status SaveSlicesShape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(CheckRank(c, 0, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 0, 0));
   return CheckPerTensorVectors(c, 1, 2);
 }
 
 absl::Status MergeV2CheckpointsShape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(CheckRank(c, 0, 1));
-  return CheckRank(c, 1, 0);
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 0, 1));
+  return CheckInputRank(c, 1, 0);
 }
 
 absl::Status ScalarInputsScalarOutputShape(InferenceContext* c) {
   for (int i = 0; i < c->num_inputs(); ++i) {
-    SF_RETURN_IF_ERROR(CheckRank(c, i, 0));
+    SF_RETURN_IF_ERROR(CheckInputRank(c, i, 0));
   }
   return ScalarShape(c);
 }

@@ -12,11 +12,6 @@ namespace {
 constexpr int64_t kRngKeySize = 1;
 constexpr int64_t kRngMaxCounterSize = 2;
 
-absl::Status CheckRank(InferenceContext* c, int index, int64_t rank) {
-  ShapeHandle unused;
-  return c->WithRank(c->input(index), rank, &unused);
-}
-
 // A V1 seed: a vector of two.
 absl::Status CheckSeed(InferenceContext* c, int index) {
   ShapeHandle seed;
@@ -53,7 +48,7 @@ absl::Status Broadcast(InferenceContext* c, ShapeHandle a, ShapeHandle b,
 absl::Status MultinomialShape(InferenceContext* c) {
   ShapeHandle logits;
   SF_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &logits));
-  SF_RETURN_IF_ERROR(CheckRank(c, 1, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 1, 0));
   DimensionHandle num_samples;
   SF_RETURN_IF_ERROR(c->MakeDimForScalarInput(1, &num_samples));
   c->set_output(0, c->Matrix(c->Dim(logits, 0), num_samples));
@@ -82,8 +77,8 @@ absl::Status RandomWithParamShape(InferenceContext* c) {
 }
 
 absl::Status RngSkipShape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(CheckRank(c, 1, 0));
-  return CheckRank(c, 2, 0);
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 1, 0));
+  return CheckInputRank(c, 2, 0);
 }
 
 absl::Status RngReadAndSkipShape(InferenceContext* c) {
@@ -93,12 +88,12 @@ absl::Status RngReadAndSkipShape(InferenceContext* c) {
 }
 
 absl::Status StatefulRandomShape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(CheckRank(c, 1, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 1, 0));
   return OutputFromShapeInput(c, 2);
 }
 
 absl::Status StatefulUniformIntShape(InferenceContext* c) {
-  SF_RETURN_IF_ERROR(CheckRank(c, 1, 0));
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 1, 0));
   SF_RETURN_IF_ERROR(CheckBound(c, 3, "minval"));
   SF_RETURN_IF_ERROR(CheckBound(c, 4, "maxval"));
   return OutputFromShapeInput(c, 2);
@@ -128,8 +123,8 @@ absl::Status StatelessParameterizedTruncatedNormalShape(InferenceContext* c) {
 absl::Status StatelessRandomShapeV2(InferenceContext* c) {
   ShapeHandle key;
   SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &key));
-  SF_RETURN_IF_ERROR(CheckRank(c, 2, 1));  // counter
-  SF_RETURN_IF_ERROR(CheckRank(c, 3, 0));  // alg
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 2, 1));  // counter
+  SF_RETURN_IF_ERROR(CheckInputRank(c, 3, 0));  // alg
   DimensionHandle unused;
   SF_RETURN_IF_ERROR(c->WithValue(c->Dim(key, 0), kRngKeySize, &unused));
   return OutputFromShapeInput(c, 0);

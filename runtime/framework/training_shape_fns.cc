@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/status_macros.h"
 
 namespace stepflow {
@@ -45,11 +46,6 @@ Reading ReadingOf(InferenceContext* c) {
                                                         : Reading::kRef;
 }
 
-absl::Status CheckScalar(InferenceContext* c, int index) {
-  ShapeHandle unused;
-  return c->WithRank(c->input(index), 0, &unused);
-}
-
 // Merges `grad` (and for a sparse update, checks `indices`) into `*var`.
 absl::Status MergeGrad(InferenceContext* c, int grad_index, bool sparse,
                        Reading reading, ShapeHandle* var) {
@@ -77,12 +73,12 @@ absl::Status ApplyWithLayout(InferenceContext* c, const ApplyLayout& l,
     SF_RETURN_IF_ERROR(c->Merge(var, ShapeOf(c, i, reading), &var));
   }
   for (int i = l.num_slots; i < l.grad_index; ++i) {
-    SF_RETURN_IF_ERROR(CheckScalar(c, i));
+    SF_RETURN_IF_ERROR(CheckInputRank(c, i, 0));
   }
   SF_RETURN_IF_ERROR(MergeGrad(c, l.grad_index, sparse, reading, &var));
   const int after = l.grad_index + (sparse ? 2 : 1);
   for (int i = after; i < after + l.scalars_after; ++i) {
-    SF_RETURN_IF_ERROR(CheckScalar(c, i));
+    SF_RETURN_IF_ERROR(CheckInputRank(c, i, 0));
   }
   if (c->num_outputs() > 0) c->set_output(0, var);
   return absl::OkStatus();
