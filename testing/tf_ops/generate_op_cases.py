@@ -30,8 +30,8 @@ ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_pooling.py,
 ops_norm.py, ops_image.py, ops_array.py, ops_array_layout.py, ops_bincount.py,
 ops_state.py,
 ops_training.py, ops_scatter.py, ops_tensor_array.py, ops_debug.py,
-ops_random.py, ops_rnn.py, ops_control_flow.py, ops_io.py, ops_strings.py and
-ops_parsing.py,
+ops_random.py, ops_rnn.py, ops_control_flow.py, ops_io.py, ops_strings.py,
+ops_parsing.py and ops_static_shapes.py (known shapes for shape inference),
 over op_case_lib.py (Spec,
 Ctx, Generator).
 """
