@@ -64,6 +64,11 @@ absl::Status UnchangedShapeWithRankAtMost(InferenceContext* c, int32_t rank) {
   return absl::OkStatus();
 }
 
+absl::Status CheckInputRank(InferenceContext* c, int index, int64_t rank) {
+  ShapeHandle unused;
+  return c->WithRank(c->input(index), rank, &unused);
+}
+
 absl::Status MergeBothInputsShapeFn(InferenceContext* c) {
   ShapeHandle out;
   SF_RETURN_IF_ERROR(c->Merge(c->input(0), c->input(1), &out));

@@ -26,6 +26,8 @@ absl::Status UnchangedShapes(InferenceContext* c);
 absl::Status UnchangedShapeWithRank(InferenceContext* c, int32_t rank);
 absl::Status UnchangedShapeWithRankAtLeast(InferenceContext* c, int32_t rank);
 absl::Status UnchangedShapeWithRankAtMost(InferenceContext* c, int32_t rank);
+// Checks that input `index` has rank `rank` (WithRank's error).
+absl::Status CheckInputRank(InferenceContext* c, int index, int64_t rank);
 // Output 0 is inputs 0 and 1 merged (ReluGrad, Assign, ...).
 absl::Status MergeBothInputsShapeFn(InferenceContext* c);
 // Every input merged, last to first; a failure names the input

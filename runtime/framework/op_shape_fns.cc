@@ -81,10 +81,6 @@ absl::Status VarHandleShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
-namespace {
-
-// The variable a resource handle input refers to (unknown when the handle
-// carries nothing); InvalidArgument on a dtype mismatch.
 absl::Status VariableHandleData(InferenceContext* c, ShapeAndType* out) {
   const auto* data = c->input_handle_shapes_and_types(0);
   if (data == nullptr || data->empty()) {
@@ -101,8 +97,6 @@ absl::Status VariableHandleData(InferenceContext* c, ShapeAndType* out) {
   }
   return absl::OkStatus();
 }
-
-}  // namespace
 
 absl::Status ReadVariableShape(InferenceContext* c) {
   ShapeAndType var;

@@ -15,6 +15,10 @@ absl::Status ConstShape(InferenceContext* c);     // "value" attr
 absl::Status ExplicitShape(InferenceContext* c);  // "shape" attr
 absl::Status PlaceholderWithDefaultShape(InferenceContext* c);
 absl::Status VarHandleShape(InferenceContext* c);
+// The variable resource handle input 0 refers to (unknown shape and
+// DT_INVALID when it carries no handle data); InvalidArgument when it
+// differs from the "dtype" attr.
+absl::Status VariableHandleData(InferenceContext* c, ShapeAndType* out);
 absl::Status ReadVariableShape(InferenceContext* c);
 absl::Status AssignVariableShape(InferenceContext* c);
 absl::Status AssignShape(InferenceContext* c);

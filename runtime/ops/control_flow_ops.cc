@@ -89,6 +89,7 @@ REGISTER_OP("LoopCond")
       return shape_inference::UnchangedShapeWithRank(c, 0);
     });
 
-REGISTER_OP("ControlTrigger");
+REGISTER_OP("ControlTrigger")
+    .SetShapeFn(shape_inference::NoOutputs);
 
 }  // namespace stepflow

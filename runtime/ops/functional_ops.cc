@@ -18,7 +18,8 @@ REGISTER_OP("PartitionedCall")
     .Attr("f: func")
     .Attr("config: string = ''")
     .Attr("config_proto: string = ''")
-    .Attr("executor_type: string = ''");
+    .Attr("executor_type: string = ''")
+    .SetShapeFn(shape_inference::UnknownShape);
 
 REGISTER_OP("StatefulPartitionedCall")
     .Input("args: Tin")
@@ -29,7 +30,8 @@ REGISTER_OP("StatefulPartitionedCall")
     .Attr("config: string = ''")
     .Attr("config_proto: string = ''")
     .Attr("executor_type: string = ''")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnknownShape);
 
 REGISTER_OP("If")
     .Input("cond: Tcond")

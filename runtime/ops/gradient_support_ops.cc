@@ -38,7 +38,8 @@ REGISTER_OP("TileGrad")
     .Input("input: T")
     .Input("multiples: int32")
     .Output("output: T")
-    .Attr("T: type");
+    .Attr("T: type")
+    .SetShapeFn(shape_inference::UnknownShape);
 
 REGISTER_OP("PreventGradient")
     .Input("input: T")

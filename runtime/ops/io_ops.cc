@@ -5,6 +5,7 @@
 // The kernels (runtime/kernels/save_restore_ops.cc) read and write
 // TensorFlow's checkpoint format (the tensor bundle),
 // runtime/kernels/CHECKPOINT_FORMAT.md.
+#include "runtime/framework/io_shape_fns.h"
 #include "runtime/framework/op.h"
 
 namespace stepflow {
@@ -15,7 +16,8 @@ REGISTER_OP("SaveV2")
     .Input("shape_and_slices: string")
     .Input("tensors: dtypes")
     .Attr("dtypes: list(type) >= 1")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::SaveSlicesShape);
 
 // TensorFlow's V1 checkpoints (runtime/kernels/tensor_slice_table.h).
 REGISTER_OP("Save")
@@ -23,7 +25,8 @@ REGISTER_OP("Save")
     .Input("tensor_names: string")
     .Input("data: T")
     .Attr("T: list(type) >= 1")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::SaveShape);
 
 REGISTER_OP("SaveSlices")
     .Input("filename: string")
@@ -31,7 +34,8 @@ REGISTER_OP("SaveSlices")
     .Input("shapes_and_slices: string")
     .Input("data: T")
     .Attr("T: list(type) >= 1")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::SaveSlicesShape);
 
 REGISTER_OP("Restore")
     .Input("file_pattern: string")
@@ -39,7 +43,8 @@ REGISTER_OP("Restore")
     .Output("tensor: dt")
     .Attr("dt: type")
     .Attr("preferred_shard: int = -1")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RestoreShape);
 
 REGISTER_OP("RestoreSlice")
     .Input("file_pattern: string")
@@ -48,7 +53,8 @@ REGISTER_OP("RestoreSlice")
     .Output("tensor: dt")
     .Attr("dt: type")
     .Attr("preferred_shard: int = -1")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RestoreSliceShape);
 
 REGISTER_OP("RestoreV2")
     .Input("prefix: string")
@@ -56,24 +62,28 @@ REGISTER_OP("RestoreV2")
     .Input("shape_and_slices: string")
     .Output("tensors: dtypes")
     .Attr("dtypes: list(type) >= 1")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RestoreV2Shape);
 
 REGISTER_OP("MergeV2Checkpoints")
     .Input("checkpoint_prefixes: string")
     .Input("destination_prefix: string")
     .Attr("delete_old_dirs: bool = true")
     .Attr("allow_missing_files: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::MergeV2CheckpointsShape);
 
 REGISTER_OP("ShardedFilename")
     .Input("basename: string")
     .Input("shard: int32")
     .Input("num_shards: int32")
-    .Output("filename: string");
+    .Output("filename: string")
+    .SetShapeFn(shape_inference::ScalarInputsScalarOutputShape);
 
 REGISTER_OP("ShardedFilespec")
     .Input("basename: string")
     .Input("num_shards: int32")
-    .Output("filename: string");
+    .Output("filename: string")
+    .SetShapeFn(shape_inference::ScalarInputsScalarOutputShape);
 
 }  // namespace stepflow

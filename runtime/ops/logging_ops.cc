@@ -3,6 +3,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/string_shape_fns.h"
 
 namespace stepflow {
 
@@ -11,7 +12,8 @@ REGISTER_OP("Assert")
     .Input("data: T")
     .Attr("T: list(type) >= 1")
     .Attr("summarize: int = 3")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::NoOutputs);
 
 REGISTER_OP("Print")
     .Input("input: T")
@@ -29,6 +31,7 @@ REGISTER_OP("PrintV2")
     .Input("input: string")
     .Attr("output_stream: string = 'stderr'")
     .Attr("end: string = '\\n'")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::PrintV2Shape);
 
 }  // namespace stepflow

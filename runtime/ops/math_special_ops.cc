@@ -29,7 +29,8 @@ REGISTER_OP("RandomGammaGrad")
     .Input("alpha: T")
     .Input("sample: T")
     .Output("output: T")
-    .Attr("T: {float, double}");
+    .Attr("T: {float, double}")
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 // a, b and x are scalars or share one shape.
 REGISTER_OP("Betainc")

@@ -1,6 +1,7 @@
 // Example parsing ops: ParseExample, ParseExampleV2, ParseSingleExample.
 // Signatures match TensorFlow's OpDefs.
 #include "runtime/framework/op.h"
+#include "runtime/framework/parsing_shape_fns.h"
 
 namespace stepflow {
 
@@ -18,7 +19,8 @@ REGISTER_OP("ParseExample")
     .Attr("Ndense: int >= 0")
     .Attr("sparse_types: list({float,int64,string}) >= 0")
     .Attr("Tdense: list({float,int64,string}) >= 0")
-    .Attr("dense_shapes: list(shape) >= 0");
+    .Attr("dense_shapes: list(shape) >= 0")
+    .SetShapeFn(shape_inference::ParseExampleShape);
 
 REGISTER_OP("ParseExampleV2")
     .Input("serialized: string")
@@ -38,7 +40,8 @@ REGISTER_OP("ParseExampleV2")
     .Attr("sparse_types: list({float,int64,string}) >= 0")
     .Attr("ragged_value_types: list({float,int64,string}) >= 0")
     .Attr("ragged_split_types: list({int32,int64}) >= 0")
-    .Attr("dense_shapes: list(shape) >= 0");
+    .Attr("dense_shapes: list(shape) >= 0")
+    .SetShapeFn(shape_inference::ParseExampleV2Shape);
 
 REGISTER_OP("ParseSingleExample")
     .Input("serialized: string")
@@ -52,6 +55,7 @@ REGISTER_OP("ParseSingleExample")
     .Attr("dense_keys: list(string) >= 0")
     .Attr("sparse_types: list({float,int64,string}) >= 0")
     .Attr("Tdense: list({float,int64,string}) >= 0")
-    .Attr("dense_shapes: list(shape) >= 0");
+    .Attr("dense_shapes: list(shape) >= 0")
+    .SetShapeFn(shape_inference::ParseSingleExampleShape);
 
 }  // namespace stepflow

@@ -8,6 +8,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/random_shape_fns.h"
 
 namespace stepflow {
 
@@ -61,7 +62,8 @@ REGISTER_OP("Multinomial")
     .Attr("seed2: int = 0")
     .Attr("T: realnumbertype")
     .Attr("output_dtype: {int32, int64} = DT_INT64")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::MultinomialShape);
 
 REGISTER_OP("StatelessMultinomial")
     .Input("logits: T")
@@ -70,7 +72,8 @@ REGISTER_OP("StatelessMultinomial")
     .Output("output: output_dtype")
     .Attr("T: realnumbertype")
     .Attr("Tseed: {int32, int64} = DT_INT64")
-    .Attr("output_dtype: {int32, int64} = DT_INT64");
+    .Attr("output_dtype: {int32, int64} = DT_INT64")
+    .SetShapeFn(shape_inference::StatelessMultinomialShape);
 
 REGISTER_OP("RandomShuffle")
     .Input("value: T")
@@ -87,7 +90,8 @@ REGISTER_OP("StatelessShuffle")
     .Input("counter: uint64")
     .Input("alg: int32")
     .Output("output: T")
-    .Attr("T: type");
+    .Attr("T: type")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("RandomGamma")
     .Input("shape: S")
@@ -97,7 +101,8 @@ REGISTER_OP("RandomGamma")
     .Attr("seed2: int = 0")
     .Attr("S: {int32, int64}")
     .Attr("T: {half, float, double}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RandomWithParamShape);
 
 REGISTER_OP("ParameterizedTruncatedNormal")
     .Input("shape: T")
@@ -110,7 +115,8 @@ REGISTER_OP("ParameterizedTruncatedNormal")
     .Attr("seed2: int = 0")
     .Attr("dtype: {half, bfloat16, float, double}")
     .Attr("T: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ParameterizedTruncatedNormalShape);
 
 REGISTER_OP("StatelessParameterizedTruncatedNormal")
     .Input("shape: S")
@@ -122,7 +128,8 @@ REGISTER_OP("StatelessParameterizedTruncatedNormal")
     .Output("output: dtype")
     .Attr("S: {int32, int64}")
     .Attr("Tseed: {int32, int64} = DT_INT64")
-    .Attr("dtype: {half, float, double}");
+    .Attr("dtype: {half, float, double}")
+    .SetShapeFn(shape_inference::StatelessParameterizedTruncatedNormalShape);
 
 // Removed from GraphDef version 25 (replaced by RandomPoissonV2); kept for
 // older graphs.
@@ -134,7 +141,8 @@ REGISTER_OP("RandomPoisson")
     .Attr("seed2: int = 0")
     .Attr("S: {int32, int64}")
     .Attr("dtype: {half, float, double}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RandomWithParamShape);
 
 REGISTER_OP("RandomPoissonV2")
     .Input("shape: S")
@@ -145,7 +153,8 @@ REGISTER_OP("RandomPoissonV2")
     .Attr("S: {int32, int64}")
     .Attr("R: {half, float, double, int32, int64} = DT_DOUBLE")
     .Attr("dtype: {half, float, double, int32, int64} = DT_INT64")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RandomWithParamShape);
 
 #define SF_STATEFUL_RANDOM_OP(name, dtype_attr) \
   REGISTER_OP(name)                             \
@@ -155,7 +164,8 @@ REGISTER_OP("RandomPoissonV2")
       .Output("output: dtype")                  \
       .Attr(dtype_attr)                         \
       .Attr("shape_dtype: type = DT_INT64")     \
-      .SetIsStateful()
+      .SetIsStateful()                          \
+      .SetShapeFn(shape_inference::StatefulRandomShape)
 
 SF_STATEFUL_RANDOM_OP("StatefulUniform", "dtype: type = DT_FLOAT");
 SF_STATEFUL_RANDOM_OP("StatefulStandardNormalV2", "dtype: type = DT_FLOAT");
@@ -172,19 +182,22 @@ REGISTER_OP("StatefulUniformInt")
     .Output("output: dtype")
     .Attr("dtype: type = DT_INT64")
     .Attr("shape_dtype: type = DT_INT64")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::StatefulUniformIntShape);
 
 REGISTER_OP("RngSkip")
     .Input("resource: resource")
     .Input("algorithm: int64")
     .Input("delta: int64")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RngSkipShape);
 
 REGISTER_OP("RngReadAndSkip")
     .Input("resource: resource")
     .Input("alg: int32")
     .Input("delta: uint64")
     .Output("value: int64")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::RngReadAndSkipShape);
 
 }  // namespace stepflow

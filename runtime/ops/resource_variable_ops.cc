@@ -40,13 +40,15 @@ REGISTER_OP("AssignAddVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
     .Attr("dtype: type")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::AssignVariableShape);
 
 REGISTER_OP("AssignSubVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
     .Attr("dtype: type")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::AssignVariableShape);
 
 REGISTER_OP("VarIsInitializedOp")
     .Input("resource: resource")
@@ -57,8 +59,10 @@ REGISTER_OP("VarIsInitializedOp")
 REGISTER_OP("DestroyResourceOp")
     .Input("resource: resource")
     .Attr("ignore_lookup_error: bool = true")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::NoOutputs);
 
-REGISTER_OP("DisableCopyOnRead").Input("resource: resource").SetIsStateful();
+REGISTER_OP("DisableCopyOnRead").Input("resource: resource").SetIsStateful()
+    .SetShapeFn(shape_inference::NoOutputs);
 
 }  // namespace stepflow

@@ -2,6 +2,7 @@
 // _Send/_Recv, and _HostSend/_HostRecv (host-memory variants). Signatures
 // match TensorFlow's OpDefs. All are stateful: they must never be pruned by
 // common-subexpression elimination or constant folding.
+#include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 
 namespace stepflow {
@@ -14,7 +15,8 @@ REGISTER_OP("_Send")
     .Attr("send_device_incarnation: int")
     .Attr("recv_device: string")
     .Attr("client_terminated: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnknownShape);
 
 REGISTER_OP("_Recv")
     .Output("tensor: tensor_type")
@@ -24,7 +26,8 @@ REGISTER_OP("_Recv")
     .Attr("send_device_incarnation: int")
     .Attr("recv_device: string")
     .Attr("client_terminated: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnknownShape);
 
 REGISTER_OP("_HostSend")
     .Input("tensor: T")
@@ -34,7 +37,8 @@ REGISTER_OP("_HostSend")
     .Attr("send_device_incarnation: int")
     .Attr("recv_device: string")
     .Attr("client_terminated: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnknownShape);
 
 REGISTER_OP("_HostRecv")
     .Output("tensor: tensor_type")
@@ -44,6 +48,7 @@ REGISTER_OP("_HostRecv")
     .Attr("send_device_incarnation: int")
     .Attr("recv_device: string")
     .Attr("client_terminated: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnknownShape);
 
 }  // namespace stepflow

@@ -11,6 +11,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/state_shape_fns.h"
 
 namespace stepflow {
 
@@ -83,7 +84,8 @@ REGISTER_OP("ScatterUpdate")
     .Output("output_ref: Ref(T)")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = true");
+    .Attr("use_locking: bool = true")
+    .SetShapeFn(shape_inference::ScatterUpdateShape);
 
 REGISTER_OP("ScatterAdd")
     .Input("ref: Ref(T)")
@@ -92,7 +94,8 @@ REGISTER_OP("ScatterAdd")
     .Output("output_ref: Ref(T)")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ScatterUpdateShape);
 
 REGISTER_OP("ScatterSub")
     .Input("ref: Ref(T)")
@@ -101,7 +104,8 @@ REGISTER_OP("ScatterSub")
     .Output("output_ref: Ref(T)")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ScatterUpdateShape);
 
 REGISTER_OP("ScatterMul")
     .Input("ref: Ref(T)")
@@ -110,7 +114,8 @@ REGISTER_OP("ScatterMul")
     .Output("output_ref: Ref(T)")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ScatterUpdateShape);
 
 REGISTER_OP("ScatterDiv")
     .Input("ref: Ref(T)")
@@ -119,7 +124,8 @@ REGISTER_OP("ScatterDiv")
     .Output("output_ref: Ref(T)")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ScatterUpdateShape);
 
 REGISTER_OP("ScatterMin")
     .Input("ref: Ref(T)")
@@ -128,7 +134,8 @@ REGISTER_OP("ScatterMin")
     .Output("output_ref: Ref(T)")
     .Attr("T: {half, bfloat16, float, double, int32, int64}")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ScatterUpdateShape);
 
 REGISTER_OP("ScatterMax")
     .Input("ref: Ref(T)")
@@ -137,7 +144,8 @@ REGISTER_OP("ScatterMax")
     .Output("output_ref: Ref(T)")
     .Attr("T: {half, bfloat16, float, double, int32, int64}")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ScatterUpdateShape);
 
 REGISTER_OP("ResourceScatterUpdate")
     .Input("resource: resource")
@@ -145,7 +153,8 @@ REGISTER_OP("ResourceScatterUpdate")
     .Input("updates: dtype")
     .Attr("dtype: type")
     .Attr("Tindices: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ResourceScatterUpdateShape);
 
 REGISTER_OP("ResourceScatterAdd")
     .Input("resource: resource")
@@ -153,7 +162,8 @@ REGISTER_OP("ResourceScatterAdd")
     .Input("updates: dtype")
     .Attr("dtype: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ResourceScatterUpdateShape);
 
 REGISTER_OP("ResourceScatterSub")
     .Input("resource: resource")
@@ -161,7 +171,8 @@ REGISTER_OP("ResourceScatterSub")
     .Input("updates: dtype")
     .Attr("dtype: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ResourceScatterUpdateShape);
 
 REGISTER_OP("ResourceScatterMul")
     .Input("resource: resource")
@@ -169,7 +180,8 @@ REGISTER_OP("ResourceScatterMul")
     .Input("updates: dtype")
     .Attr("dtype: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ResourceScatterUpdateShape);
 
 REGISTER_OP("ResourceScatterDiv")
     .Input("resource: resource")
@@ -177,7 +189,8 @@ REGISTER_OP("ResourceScatterDiv")
     .Input("updates: dtype")
     .Attr("dtype: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ResourceScatterUpdateShape);
 
 REGISTER_OP("ResourceScatterMin")
     .Input("resource: resource")
@@ -185,7 +198,8 @@ REGISTER_OP("ResourceScatterMin")
     .Input("updates: dtype")
     .Attr("dtype: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ResourceScatterUpdateShape);
 
 REGISTER_OP("ResourceScatterMax")
     .Input("resource: resource")
@@ -193,7 +207,8 @@ REGISTER_OP("ResourceScatterMax")
     .Input("updates: dtype")
     .Attr("dtype: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ResourceScatterUpdateShape);
 
 // A copy of x in a new buffer (never forwarded), stateful so it is never
 // folded away.
@@ -212,7 +227,8 @@ REGISTER_OP("ScatterNdUpdate")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = true")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::ScatterNdUpdateShape);
 
 REGISTER_OP("ScatterNdAdd")
     .Input("ref: Ref(T)")
@@ -222,7 +238,8 @@ REGISTER_OP("ScatterNdAdd")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::ScatterNdUpdateShape);
 
 REGISTER_OP("ScatterNdSub")
     .Input("ref: Ref(T)")
@@ -232,7 +249,8 @@ REGISTER_OP("ScatterNdSub")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .Attr("bad_indices_policy: string = ''");
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(shape_inference::ScatterNdUpdateShape);
 
 REGISTER_OP("ResourceScatterNdUpdate")
     .Input("ref: resource")
@@ -242,7 +260,8 @@ REGISTER_OP("ResourceScatterNdUpdate")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = true")
     .Attr("bad_indices_policy: string = ''")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ScatterNdUpdateShape);
 
 REGISTER_OP("ResourceScatterNdAdd")
     .Input("ref: resource")
@@ -252,7 +271,8 @@ REGISTER_OP("ResourceScatterNdAdd")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = true")
     .Attr("bad_indices_policy: string = ''")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ScatterNdUpdateShape);
 
 REGISTER_OP("ResourceScatterNdSub")
     .Input("ref: resource")
@@ -262,6 +282,7 @@ REGISTER_OP("ResourceScatterNdSub")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = true")
     .Attr("bad_indices_policy: string = ''")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ScatterNdUpdateShape);
 
 }  // namespace stepflow

@@ -4,6 +4,7 @@
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_shape_fns.h"
+#include "runtime/framework/training_shape_fns.h"
 
 namespace stepflow {
 
@@ -22,7 +23,8 @@ REGISTER_OP("ResourceApplyGradientDescent")
     .Input("delta: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyGradientDescentShape);
 
 REGISTER_OP("ApplyMomentum")
     .Input("var: Ref(T)")
@@ -45,7 +47,8 @@ REGISTER_OP("ResourceApplyMomentum")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
     .Attr("use_nesterov: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyMomentumShape);
 
 REGISTER_OP("ApplyAdam")
     .Input("var: Ref(T)")
@@ -78,7 +81,8 @@ REGISTER_OP("ResourceApplyAdam")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
     .Attr("use_nesterov: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyAdamShape);
 
 REGISTER_OP("ApplyRMSProp")
     .Input("var: Ref(T)")
@@ -105,7 +109,8 @@ REGISTER_OP("ResourceApplyRMSProp")
     .Input("grad: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyRMSPropShape);
 
 REGISTER_OP("ApplyCenteredRMSProp")
     .Input("var: Ref(T)")
@@ -134,7 +139,8 @@ REGISTER_OP("ResourceApplyCenteredRMSProp")
     .Input("grad: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyCenteredRMSPropShape);
 
 REGISTER_OP("SparseApplyRMSProp")
     .Input("var: Ref(T)")
@@ -149,7 +155,8 @@ REGISTER_OP("SparseApplyRMSProp")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyRMSPropShape);
 
 REGISTER_OP("ResourceSparseApplyRMSProp")
     .Input("var: resource")
@@ -164,7 +171,8 @@ REGISTER_OP("ResourceSparseApplyRMSProp")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyRMSPropShape);
 
 REGISTER_OP("SparseApplyCenteredRMSProp")
     .Input("var: Ref(T)")
@@ -180,7 +188,8 @@ REGISTER_OP("SparseApplyCenteredRMSProp")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyCenteredRMSPropShape);
 
 REGISTER_OP("ResourceSparseApplyCenteredRMSProp")
     .Input("var: resource")
@@ -196,7 +205,8 @@ REGISTER_OP("ResourceSparseApplyCenteredRMSProp")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyCenteredRMSPropShape);
 
 REGISTER_OP("ApplyAdagrad")
     .Input("var: Ref(T)")
@@ -217,7 +227,8 @@ REGISTER_OP("ResourceApplyAdagrad")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
     .Attr("update_slots: bool = true")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyAdagradShape);
 
 REGISTER_OP("ApplyAdagradV2")
     .Input("var: Ref(T)")
@@ -228,7 +239,8 @@ REGISTER_OP("ApplyAdagradV2")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true");
+    .Attr("update_slots: bool = true")
+    .SetShapeFn(shape_inference::ApplyAdagradV2Shape);
 
 REGISTER_OP("ResourceApplyAdagradV2")
     .Input("var: resource")
@@ -239,7 +251,8 @@ REGISTER_OP("ResourceApplyAdagradV2")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
     .Attr("update_slots: bool = true")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyAdagradV2Shape);
 
 REGISTER_OP("SparseApplyAdagrad")
     .Input("var: Ref(T)")
@@ -251,7 +264,8 @@ REGISTER_OP("SparseApplyAdagrad")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true");
+    .Attr("update_slots: bool = true")
+    .SetShapeFn(shape_inference::ApplyAdagradShape);
 
 REGISTER_OP("ResourceSparseApplyAdagrad")
     .Input("var: resource")
@@ -263,7 +277,8 @@ REGISTER_OP("ResourceSparseApplyAdagrad")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
     .Attr("update_slots: bool = true")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyAdagradShape);
 
 REGISTER_OP("SparseApplyAdagradV2")
     .Input("var: Ref(T)")
@@ -276,7 +291,8 @@ REGISTER_OP("SparseApplyAdagradV2")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true");
+    .Attr("update_slots: bool = true")
+    .SetShapeFn(shape_inference::ApplyAdagradV2Shape);
 
 REGISTER_OP("ResourceSparseApplyAdagradV2")
     .Input("var: resource")
@@ -289,7 +305,8 @@ REGISTER_OP("ResourceSparseApplyAdagradV2")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
     .Attr("update_slots: bool = true")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyAdagradV2Shape);
 
 REGISTER_OP("ApplyAdadelta")
     .Input("var: Ref(T)")
@@ -314,7 +331,8 @@ REGISTER_OP("ResourceApplyAdadelta")
     .Input("grad: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyAdadeltaShape);
 
 REGISTER_OP("ApplyAdaMax")
     .Input("var: Ref(T)")
@@ -343,7 +361,8 @@ REGISTER_OP("ResourceApplyAdaMax")
     .Input("grad: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyAdaMaxShape);
 
 REGISTER_OP("ApplyProximalAdagrad")
     .Input("var: Ref(T)")
@@ -366,7 +385,8 @@ REGISTER_OP("ResourceApplyProximalAdagrad")
     .Input("grad: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ResourceApplyProximalAdagradShape);
 
 REGISTER_OP("ApplyFtrl")
     .Input("var: Ref(T)")
@@ -395,7 +415,8 @@ REGISTER_OP("ResourceApplyFtrl")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
     .Attr("multiply_linear_by_lr: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyFtrlShape);
 
 REGISTER_OP("ApplyFtrlV2")
     .Input("var: Ref(T)")
@@ -426,7 +447,8 @@ REGISTER_OP("ResourceApplyFtrlV2")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
     .Attr("multiply_linear_by_lr: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyFtrlShape);
 
 REGISTER_OP("SparseApplyProximalAdagrad")
     .Input("var: Ref(T)")
@@ -439,7 +461,8 @@ REGISTER_OP("SparseApplyProximalAdagrad")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyProximalAdagradShape);
 
 REGISTER_OP("ResourceSparseApplyProximalAdagrad")
     .Input("var: resource")
@@ -452,7 +475,8 @@ REGISTER_OP("ResourceSparseApplyProximalAdagrad")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyProximalAdagradShape);
 
 REGISTER_OP("ApplyProximalGradientDescent")
     .Input("var: Ref(T)")
@@ -473,7 +497,8 @@ REGISTER_OP("ResourceApplyProximalGradientDescent")
     .Input("delta: T")
     .Attr("T: numbertype")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyProximalGradientDescentShape);
 
 REGISTER_OP("SparseApplyProximalGradientDescent")
     .Input("var: Ref(T)")
@@ -485,7 +510,8 @@ REGISTER_OP("SparseApplyProximalGradientDescent")
     .Output("out: Ref(T)")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false");
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_inference::ApplyProximalGradientDescentShape);
 
 REGISTER_OP("ResourceSparseApplyProximalGradientDescent")
     .Input("var: resource")
@@ -497,7 +523,8 @@ REGISTER_OP("ResourceSparseApplyProximalGradientDescent")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyProximalGradientDescentShape);
 
 REGISTER_OP("SparseApplyFtrl")
     .Input("var: Ref(T)")
@@ -513,7 +540,8 @@ REGISTER_OP("SparseApplyFtrl")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false");
+    .Attr("multiply_linear_by_lr: bool = false")
+    .SetShapeFn(shape_inference::ApplyFtrlShape);
 
 REGISTER_OP("ResourceSparseApplyFtrl")
     .Input("var: resource")
@@ -529,7 +557,8 @@ REGISTER_OP("ResourceSparseApplyFtrl")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
     .Attr("multiply_linear_by_lr: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyFtrlShape);
 
 REGISTER_OP("SparseApplyFtrlV2")
     .Input("var: Ref(T)")
@@ -546,7 +575,8 @@ REGISTER_OP("SparseApplyFtrlV2")
     .Attr("T: numbertype")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false");
+    .Attr("multiply_linear_by_lr: bool = false")
+    .SetShapeFn(shape_inference::ApplyFtrlShape);
 
 REGISTER_OP("ResourceSparseApplyFtrlV2")
     .Input("var: resource")
@@ -563,6 +593,7 @@ REGISTER_OP("ResourceSparseApplyFtrlV2")
     .Attr("Tindices: {int32, int64}")
     .Attr("use_locking: bool = false")
     .Attr("multiply_linear_by_lr: bool = false")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ApplyFtrlShape);
 
 }  // namespace stepflow

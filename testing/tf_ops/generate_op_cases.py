@@ -30,8 +30,8 @@ ops_math_special.py, ops_linalg.py, ops_nn.py, ops_conv.py, ops_pooling.py,
 ops_norm.py, ops_image.py, ops_array.py, ops_array_layout.py, ops_bincount.py,
 ops_state.py,
 ops_training.py, ops_scatter.py, ops_tensor_array.py, ops_debug.py,
-ops_random.py, ops_rnn.py, ops_control_flow.py, ops_io.py, ops_strings.py and
-ops_parsing.py,
+ops_random.py, ops_rnn.py, ops_control_flow.py, ops_io.py, ops_strings.py,
+ops_parsing.py and ops_static_shapes.py (known shapes for shape inference),
 over op_case_lib.py (Spec,
 Ctx, Generator).
 """
@@ -70,6 +70,7 @@ import ops_random  # noqa: E402
 import ops_scatter  # noqa: E402
 import ops_shapes  # noqa: E402
 import ops_state  # noqa: E402
+import ops_static_shapes  # noqa: E402
 import ops_strings  # noqa: E402
 import ops_tensor_array  # noqa: E402
 import ops_training  # noqa: E402
@@ -188,6 +189,10 @@ def generate(g):
     ops_shapes.generate(g)
     ops_strings.generate(g)
     ops_parsing.generate(g)
+    ops_static_shapes.random_ops(g)
+    ops_static_shapes.string_ops(g)
+    ops_static_shapes.list_ops(g)
+    ops_static_shapes.tensor_array_ops(g)
 
 
 def read_exemptions(path):

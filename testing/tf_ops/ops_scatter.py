@@ -6,7 +6,7 @@ inputs TensorFlow rejects.
 
 # op_case_lib first: it sets TensorFlow's environment before TensorFlow
 # loads.
-from op_case_lib import DTYPES, raw
+from op_case_lib import DTYPES, raw, set_attr
 from ops_state import make_slots, run_slot_update
 import numpy as np
 import tensorflow as tf
@@ -15,17 +15,32 @@ KINDS = ("Update", "Add", "Sub", "Mul", "Div", "Min", "Max")
 
 
 def scatter_case(c, kind, t, resource, indices=(2, 0, 2), ushape=None, itype=np.int32,
-                 initialize=True):
-    """Two steps of one scatter into a [4, 3] variable of dtype `t`."""
+                 initialize=True, static=False):
+    """Two steps of one scatter into a [4, 3] variable of dtype `t` (with
+    `static`, indices and updates have static shapes)."""
     (v,), inits = make_slots(c, t, [4, 3], 1, resource)
-    idx = c.feed(np.asarray(indices, itype), name="indices")
+    idx = c.feed(np.asarray(indices, itype), name="indices", static=static)
     kind_ushape = [len(indices), 3] if ushape is None else ushape
-    u = c.input(DTYPES[t], kind_ushape, "pos" if kind == "Div" else "any", name="updates")
+    u = c.input(DTYPES[t], kind_ushape, "pos" if kind == "Div" else "any", name="updates",
+                static=static)
     if resource:
         op = getattr(raw, "ResourceScatter" + kind)(resource=v, indices=idx, updates=u)
     else:
         op = getattr(raw, "Scatter" + kind)(ref=v, indices=idx, updates=u)
     return run_slot_update(c, t, op, [v], inits if initialize else [], resource)
+
+
+def static_cases(g, op, case, bad_updates):
+    """The case with static shapes, and with the updates placeholder's
+    static shape edited to each of `bad_updates` after building (refused by
+    shape inference at import)."""
+    g.add(op, "static_shapes", lambda c: case(c, static=True))
+    for shape in bad_updates:
+        def bad(c, shape=shape):
+            spec = case(c, static=True)
+            spec.edit = set_attr("updates", "shape", tf.TensorShape(shape))
+            return spec
+        g.add(op, "static_updates_" + "x".join(map(str, shape)), bad)
 
 
 def scatters(g):
@@ -51,18 +66,21 @@ def scatters(g):
                   lambda c, case=case: case(c, ushape=[3, 2]), golden=not resource)
             g.add(op, "no_indices", lambda c, case=case: case(c, indices=[], ushape=[0, 3]))
             g.add(op, "uninitialized", lambda c, case=case: case(c, initialize=False))
+            if not resource:
+                static_cases(g, op, case, ([3, 2], [2, 3], [3, 3, 1]))
 
 
 def scatter_nd_case(c, kind, t, resource, indices=((2, 1), (0, 0), (2, 1)), ushape=None,
-                    itype=np.int32, initialize=True, policy=None):
-    """Two steps of one N-d scatter into a [4, 3] variable of dtype `t`."""
+                    itype=np.int32, initialize=True, policy=None, static=False):
+    """Two steps of one N-d scatter into a [4, 3] variable of dtype `t`
+    (with `static`, indices and updates have static shapes)."""
     (v,), inits = make_slots(c, t, [4, 3], 1, resource)
     idx = np.asarray(indices, itype)
-    ind = c.feed(idx, name="indices")
+    ind = c.feed(idx, name="indices", static=static)
     if ushape is None:
         k = idx.shape[-1] if idx.ndim > 1 else 1
         ushape = list(idx.shape[:-1] if idx.ndim > 1 else idx.shape) + [4, 3][k:]
-    u = c.input(DTYPES[t], ushape, name="updates")
+    u = c.input(DTYPES[t], ushape, name="updates", static=static)
     kw = {} if policy is None else {"bad_indices_policy": policy}
     if resource:
         op = getattr(raw, "ResourceScatterNd" + kind)(ref=v, indices=ind, updates=u, **kw)
@@ -93,3 +111,5 @@ def scatter_nds(g):
             g.add(op, "updates_shape_mismatch",
                   lambda c, case=case: case(c, ushape=[3, 2]), golden=True)
             g.add(op, "uninitialized", lambda c, case=case: case(c, initialize=False))
+            if not resource:
+                static_cases(g, op, case, ([3, 2], [2], [3, 3]))

@@ -7,7 +7,7 @@ raw, and as tf.compat.v1.train's optimizers build them.
 
 # op_case_lib first: it sets TensorFlow's environment before TensorFlow
 # loads.
-from op_case_lib import DTYPES, Spec, raw, v1
+from op_case_lib import DTYPES, Spec, raw, set_attr, v1
 from ops_state import make_slots, run_slot_update, scalars
 import numpy as np
 import tensorflow as tf
@@ -42,9 +42,10 @@ SPARSE = ("ApplyRMSProp", "ApplyCenteredRMSProp", "ApplyAdagrad", "ApplyAdagradV
 
 def update_case(c, op, t, resource, sparse, gshape=None, indices=None,
                 scalar_shape=(), initialize=True, attrs=None, itype=tf.int32,
-                overrides=None):
+                overrides=None, static=False):
     """One raw update of a [4, 3] variable (and its slots) of dtype `t`,
-    two steps."""
+    two steps; with `static`, grad and indices have static shapes (for
+    shape inference)."""
     names, hypers = OPTIMIZERS[op]
     name = ("Resource" if resource else "") + ("Sparse" if sparse else "") + op
     vs, inits = make_slots(c, t, [4, 3], 1 + len(names), resource)
@@ -55,14 +56,21 @@ def update_case(c, op, t, resource, sparse, gshape=None, indices=None,
     args.update((h, f) for (h, _), f in zip(hypers, feeds))
     if sparse:
         idx = [3, 0, 3] if indices is None else indices
-        args["indices"] = c.feed(np.asarray(idx, itype.as_numpy_dtype), name="indices")
+        args["indices"] = c.feed(np.asarray(idx, itype.as_numpy_dtype), name="indices",
+                                 static=static)
         gshape = gshape or [len(idx), 3]
     # The dense ProximalGradientDescent names its gradient "delta".
     gname = "delta" if op == "ApplyProximalGradientDescent" and not sparse else "grad"
-    args[gname] = c.input(DTYPES[t], gshape or [4, 3], name="grad")
+    args[gname] = c.input(DTYPES[t], gshape or [4, 3], name="grad", static=static)
     args.update(attrs or {})
     u = getattr(raw, name)(**args)
     return run_slot_update(c, t, u, vs, inits if initialize else [], resource)
+
+
+def with_edit(spec, edit):
+    """`spec` with its GraphDef edited by `edit` before it is written."""
+    spec.edit = edit
+    return spec
 
 
 def optimizers(g):
@@ -108,10 +116,20 @@ def optimizers(g):
                             c, overrides={"l2_shrinkage": -0.5}))
                 if "Proximal" in base:
                     g.add(op, "no_l1", lambda c, case=case: case(c, overrides={"l1": 0.0}))
+                if not resource:
+                    g.add(op, "static_shapes", lambda c, case=case: case(c, static=True))
                 if not sparse:
                     g.add(op, "shape_mismatch", lambda c, case=case: case(c, gshape=[4, 2]),
                           golden=True)
                     continue
+                # Refused by shape inference at import: the grad placeholder's
+                # static shape is edited after building.
+                for name, shape in () if resource else (("static_grad_rows_mismatch", [2, 3]),
+                                    ("static_grad_inner_mismatch", [3, 2]),
+                                    ("static_grad_scalar", [])):
+                    g.add(op, name, lambda c, case=case, shape=shape: with_edit(
+                        case(c, static=True),
+                        set_attr("grad", "shape", tf.TensorShape(shape))))
                 g.add(op, "indices_int64",
                       lambda c, case=case: case(c, itype=tf.int64))
                 g.add(op, "index_out_of_range",
