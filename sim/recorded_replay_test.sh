@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# A real run becomes a simulator seed: two grpc_server processes (tasks 0
+# and 1) record every call they serve (--record) while run_graph trains
+# examples/linear_regression.pbtxt (variables on task 1, the math on task
+# 0): init + 25 steps, then task 1 is killed (kill -9) and restarted on the
+# same port (its new incarnation records into task1.rec.1), then a new
+# session: init + 25 steps. Then, in the simulator:
+#   1. replay of the three recordings: "replays identically" (every client
+#      call's outcome, fetched values included, and the workers' answer
+#      counts), with the crash and restart of task 1 applied; twice, with
+#      the same hash (nothing depends on real time);
+#   2. replay with the planted bug swapped_sub: departs at a RunStep whose
+#      fetched values differ, and shrinks (--shrink_to) to fewer client
+#      calls than recorded; the shrunk recording replays identically
+#      without the bug and departs with it;
+#   3. the same for skip_cleanup_graph, which only the workers' side shows.
+set -euo pipefail
+
+server="$1"
+run_graph="$2"
+replay="$3"
+graph="$4"
+source "$5"  # server_test_lib.sh
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+rec="$tmp/rec"
+rm -rf "$rec"
+mkdir -p "$rec"
+
+p0=$(free_port)
+p1=$(free_port)
+cluster="worker=127.0.0.1:$p0,127.0.0.1:$p1"
+task1=/job:worker/replica:0/task:1
+
+s0=""
+s1=""
+cleanup() { kill -9 $s0 $s1 2>/dev/null || true; }
+trap cleanup EXIT
+
+# Starts task $1 recording into $rec/task$1.rec (or .1, .2 ... once taken).
+start_task() {
+  : >"$tmp/s$1.log"
+  "$server" --cluster="$cluster" --task="$1" --record="$rec/task$1.rec" \
+    >"$tmp/s$1.log" 2>&1 &
+  eval "s$1=$!"
+}
+
+train() {
+  "$run_graph" --graph="$graph" --session_target="grpc://127.0.0.1:$p0" \
+    --device="w=$task1,b=$task1" --init=init --target=train \
+    --fetch=w,b,loss --print_every=5 --steps=25 \
+    "x=[0.1,0.3,0.5,0.7,0.9]" "y=[0.31,0.33,0.35,0.37,0.39]"
+}
+
+start_task 0
+start_task 1
+await_listening "$tmp/s0.log"
+await_listening "$tmp/s1.log"
+
+train >"$tmp/run1.out" 2>&1 || { echo "FAIL: first run"; cat "$tmp/run1.out"; exit 1; }
+kill -9 "$s1"
+wait "$s1" 2>/dev/null || true
+start_task 1
+await_listening "$tmp/s1.log"
+grep -q "recording to $rec/task1.rec.1" "$tmp/s1.log" ||
+  { echo "FAIL: the restarted task does not record into task1.rec.1"; cat "$tmp/s1.log"; exit 1; }
+train >"$tmp/run2.out" 2>&1 || { echo "FAIL: second run"; cat "$tmp/run2.out"; exit 1; }
+kill -TERM "$s0" "$s1"
+wait "$s0" "$s1" || { echo "FAIL: server exit"; cat "$tmp"/s*.log; exit 1; }
+s0=""
+s1=""
+trap - EXIT
+tail -3 "$tmp/run2.out"
+
+files=("$rec/task0.rec" "$rec/task1.rec" "$rec/task1.rec.1")
+
+# 1. Identical, twice, with the same hash.
+for i in 1 2; do
+  rc=0
+  "$replay" "${files[@]}" >"$tmp/replay$i.out" 2>&1 || rc=$?
+  cat "$tmp/replay$i.out"
+  [ "$rc" -eq 0 ] || { echo "FAIL: replay exit $rc"; exit 1; }
+done
+grep -q "replays identically" "$tmp/replay1.out" || { echo "FAIL: not identical"; exit 1; }
+grep -Eq "recorded run: 2 tasks, .* 2 faults \(3 files\)" "$tmp/replay1.out" ||
+  { echo "FAIL: expected 2 tasks, a crash and a restart, 3 files"; exit 1; }
+grep -q "restart /job:worker/replica:0/task:1" "$tmp/replay1.out" ||
+  { echo "FAIL: no restart of task 1"; exit 1; }
+calls=$(sed -n 's/.*master [^,]*, \([0-9]*\) client calls.*/\1/p' "$tmp/replay1.out")
+# Two sessions of init + 25 steps + 5 fetches each, at least.
+[ "$calls" -ge 62 ] || { echo "FAIL: only $calls client calls recorded"; exit 1; }
+h1=$(grep -o "hash=[0-9a-f]*" "$tmp/replay1.out")
+h2=$(grep -o "hash=[0-9a-f]*" "$tmp/replay2.out")
+[ -n "$h1" ] && [ "$h1" = "$h2" ] || { echo "FAIL: hashes $h1 vs $h2"; exit 1; }
+
+# 2./3. Planted bugs: departs, shrinks, the shrunk run replays.
+for bug in swapped_sub skip_cleanup_graph; do
+  rc=0
+  "$replay" --planted_bug=$bug --shrink_to="$tmp/shrunk_$bug.rec" "${files[@]}" \
+    >"$tmp/bug_$bug.out" 2>&1 || rc=$?
+  cat "$tmp/bug_$bug.out"
+  [ "$rc" -eq 1 ] || { echo "FAIL: replay with $bug exit $rc, want 1"; exit 1; }
+  grep -q "^DEPARTS at event" "$tmp/bug_$bug.out" || { echo "FAIL: $bug did not depart"; exit 1; }
+  kept=$(sed -n 's/^shrunk: [0-9]* -> \([0-9]*\) client calls.*/\1/p' "$tmp/bug_$bug.out")
+  [ -n "$kept" ] && [ "$kept" -lt "$calls" ] && [ "$kept" -le 10 ] ||
+    { echo "FAIL: $bug shrank to '$kept' of $calls calls"; exit 1; }
+  "$replay" "$tmp/shrunk_$bug.rec" >"$tmp/shrunk_$bug.out" 2>&1 ||
+    { echo "FAIL: shrunk run without the bug"; cat "$tmp/shrunk_$bug.out"; exit 1; }
+  grep -q "replays identically" "$tmp/shrunk_$bug.out" || { echo "FAIL: shrunk not identical"; exit 1; }
+  rc=0
+  "$replay" --planted_bug=$bug "$tmp/shrunk_$bug.rec" >"$tmp/shrunk_bug_$bug.out" 2>&1 || rc=$?
+  cat "$tmp/shrunk_bug_$bug.out"
+  [ "$rc" -eq 1 ] || { echo "FAIL: shrunk run with $bug exit $rc, want 1"; exit 1; }
+done
+echo PASS
