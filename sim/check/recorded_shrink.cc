@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 #include "runtime/distributed/methods.h"
 #include "sim/workloads/recorded_replay.h"
@@ -24,20 +23,8 @@ std::vector<std::string> NamedHandles(const RecordedCall& c) {
       !request->ParseFromString(c.request)) {
     return out;
   }
-  const google::protobuf::Descriptor* d = request->GetDescriptor();
-  const google::protobuf::Reflection* r = request->GetReflection();
-  for (const char* name : {"session_handle", "partial_run_handle"}) {
-    const google::protobuf::FieldDescriptor* f = d->FindFieldByName(name);
-    if (f != nullptr && !f->is_repeated() &&
-        f->type() == google::protobuf::FieldDescriptor::TYPE_STRING) {
-      out.push_back(r->GetString(*request, f));
-    }
-  }
-  const google::protobuf::FieldDescriptor* f = d->FindFieldByName("handle");
-  if (f != nullptr && !f->is_repeated() &&
-      f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_INT64) {
-    out.push_back(absl::StrCat(r->GetInt64(*request, f)));
-  }
+  ForEachRequestHandle(request.get(),
+                       [&out](std::string* handle) { out.push_back(*handle); });
   return out;
 }
 

@@ -11,7 +11,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 #include "runtime/distributed/call_outcome.h"
 #include "runtime/distributed/methods.h"
@@ -216,26 +215,10 @@ void RecordedReplay::Issue(int k) {
 
 void RecordedReplay::TranslateHandles(
     google::protobuf::Message* request) const {
-  const google::protobuf::Descriptor* d = request->GetDescriptor();
-  const google::protobuf::Reflection* r = request->GetReflection();
-  for (const char* name : {"session_handle", "partial_run_handle"}) {
-    const google::protobuf::FieldDescriptor* f = d->FindFieldByName(name);
-    if (f == nullptr || f->is_repeated() ||
-        f->type() != google::protobuf::FieldDescriptor::TYPE_STRING) {
-      continue;
-    }
-    auto it = handles_.find(r->GetString(*request, f));
-    if (it != handles_.end()) r->SetString(request, f, it->second);
-  }
-  const google::protobuf::FieldDescriptor* f = d->FindFieldByName("handle");
-  if (f != nullptr && !f->is_repeated() &&
-      f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_INT64) {
-    auto it = handles_.find(absl::StrCat(r->GetInt64(*request, f)));
-    int64_t mine = 0;
-    if (it != handles_.end() && absl::SimpleAtoi(it->second, &mine)) {
-      r->SetInt64(request, f, mine);
-    }
-  }
+  ForEachRequestHandle(request, [this](std::string* handle) {
+    auto it = handles_.find(*handle);
+    if (it != handles_.end()) *handle = it->second;
+  });
 }
 
 void RecordedReplay::Call(int k) {

@@ -36,6 +36,14 @@
 // The first index at which the lists differ is the departure, reported
 // with both records.
 //
+// Limits: the recording says neither when a killed process died (only
+// its last answer and the restart), nor the client's deadlines, nor the
+// real threads' interleaving. A task killed while no step needed it (between
+// sessions, or between steps) replays exactly; one killed in the middle
+// of a step usually does too, but may depart around the kill: how far the
+// step had got on the dead task, and so how many transfers the survivors
+// answered, or whether the session's close still found the task gone.
+//
 // Errors: InvalidArgument for a run the simulator cannot host (no client
 // calls, more than 8 tasks); a departure is not an error.
 // Thread-safety: as RunSimulation (a planted bug is process-wide).

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "google/protobuf/descriptor.h"
 #include "runtime/distributed/call_recorder.h"
 
 namespace stepflow {
@@ -130,6 +131,30 @@ std::string RecordedCall::Describe() const {
 
 std::string RecordedFault::Describe() const {
   return absl::StrCat(kind == kCrash ? "crash " : "restart ", task);
+}
+
+void ForEachRequestHandle(google::protobuf::Message* request,
+                          const std::function<void(std::string*)>& visit) {
+  const google::protobuf::Descriptor* d = request->GetDescriptor();
+  const google::protobuf::Reflection* r = request->GetReflection();
+  for (const char* name : {"session_handle", "partial_run_handle"}) {
+    const google::protobuf::FieldDescriptor* f = d->FindFieldByName(name);
+    if (f == nullptr || f->is_repeated() ||
+        f->type() != google::protobuf::FieldDescriptor::TYPE_STRING) {
+      continue;
+    }
+    std::string handle = r->GetString(*request, f);
+    visit(&handle);
+    r->SetString(request, f, handle);
+  }
+  const google::protobuf::FieldDescriptor* f = d->FindFieldByName("handle");
+  if (f != nullptr && !f->is_repeated() &&
+      f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_INT64) {
+    std::string handle = absl::StrCat(r->GetInt64(*request, f));
+    visit(&handle);
+    int64_t value = 0;
+    if (absl::SimpleAtoi(handle, &value)) r->SetInt64(request, f, value);
+  }
 }
 
 bool IsRecordedHeader(const TraceHeader& header) {

@@ -43,11 +43,13 @@
 #define STEPFLOW_SIM_WORKLOADS_RECORDED_RUN_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "google/protobuf/message.h"
 #include "sim/trace/trace.h"
 
 namespace stepflow {
@@ -91,6 +93,13 @@ bool IsRecordedHeader(const TraceHeader& header);
 
 absl::Status LoadRecordedRun(const std::vector<std::string>& paths,
                              RecordedRun* run);
+
+// Gives `visit` each handle a master request names — its session_handle,
+// partial_run_handle and callable handle (decimal) fields, where the type
+// has them — and stores back what `visit` leaves (a replay translates
+// recorded handles into its own).
+void ForEachRequestHandle(google::protobuf::Message* request,
+                          const std::function<void(std::string*)>& visit);
 absl::Status WriteRecordedRun(const std::string& path, const RecordedRun& run);
 
 }  // namespace stepflow

@@ -219,6 +219,38 @@ TEST(RecordedRunTest, CallsOnTwoMastersAreRefused) {
       {test::TestTmpPath("m0.rec"), test::TestTmpPath("m1.rec")}, &run)));
 }
 
+TEST(RecordedRunTest, RequestHandlesAreVisitedAndTranslated) {
+  RunStepRequest step;
+  step.set_session_handle("s1");
+  step.set_partial_run_handle("p1");
+  std::vector<std::string> seen;
+  ForEachRequestHandle(&step, [&seen](std::string* h) {
+    seen.push_back(*h);
+    *h += "-sim";
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"s1", "p1"}));
+  EXPECT_EQ(step.session_handle(), "s1-sim");
+  EXPECT_EQ(step.partial_run_handle(), "p1-sim");
+
+  RunCallableRequest callable;
+  callable.set_session_handle("s1");
+  callable.set_handle(7);
+  seen.clear();
+  ForEachRequestHandle(&callable, [&seen](std::string* h) {
+    seen.push_back(*h);
+    if (*h == "7") *h = "9";
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"s1", "7"}));
+  EXPECT_EQ(callable.handle(), 9);
+
+  // CreateSession names none.
+  CreateSessionRequest create = CreateRequest();
+  seen.clear();
+  ForEachRequestHandle(&create,
+                       [&seen](std::string* h) { seen.push_back(*h); });
+  EXPECT_TRUE(seen.empty());
+}
+
 TEST(CallOutcomeTest, ValuesNotTheirEncodingDecide) {
   RunStepResponse typed, packed, other;
   NamedTensorProto* t = typed.add_tensor();
