@@ -16,6 +16,8 @@
 //       --shrink_to=/tmp/shrunk.rec /tmp/rec/task*.rec*
 //   bazel run //sim:replay -- --planted_bug=swapped_sub /tmp/shrunk.rec
 //
+// --list prints the recorded timeline (client calls, faults, the workers'
+// calls) before replaying it.
 // --planted_bug=NAME replays with a test-only planted bug; --shrink_to=FILE
 // (with a planted bug) shrinks a run that fails with it to fewer client
 // calls (sim/check/recorded_shrink.h) and writes the reduced run there.
@@ -45,13 +47,18 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: replay <trace or plan file>\n"
-    "       replay [--planted_bug=NAME] [--shrink_to=FILE] <recording>...\n";
+    "       replay [--list] [--planted_bug=NAME] [--shrink_to=FILE] "
+    "<recording>...\n";
 
 // Replays (and shrinks) a recorded real run; the exit status.
 int ReplayRecorded(const std::vector<std::string>& paths,
-                   stepflow::PlantedBug bug, const std::string& shrink_to) {
+                   stepflow::PlantedBug bug, const std::string& shrink_to,
+                   bool list) {
   stepflow::RecordedRun run;
   absl::Status s = stepflow::LoadRecordedRun(paths, &run);
+  if (s.ok() && list) {
+    std::fputs(stepflow::DescribeRecordedRun(run, true).c_str(), stdout);
+  }
   stepflow::RecordedReplayResult result;
   stepflow::RecordedReplayOptions options;
   options.planted_bug = bug;
@@ -94,8 +101,13 @@ int main(int argc, char** argv) {
   std::vector<std::string> paths;
   stepflow::PlantedBug bug = stepflow::PlantedBug::kNone;
   std::string shrink_to;
+  bool list = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    if (arg == "--list") {
+      list = true;
+      continue;
+    }
     if (absl::StartsWith(arg, "--planted_bug=")) {
       if (!stepflow::ParsePlantedBug(arg.c_str() + 14, &bug)) {
         std::fprintf(stderr, "replay: unknown planted bug in %s\n",
@@ -126,9 +138,9 @@ int main(int argc, char** argv) {
   const bool recorded = stepflow::TraceReader::Open(paths[0], &reader).ok() &&
                         stepflow::IsRecordedHeader(reader->header());
   reader.reset();
-  if (recorded) return ReplayRecorded(paths, bug, shrink_to);
+  if (recorded) return ReplayRecorded(paths, bug, shrink_to, list);
   if (paths.size() != 1 || bug != stepflow::PlantedBug::kNone ||
-      !shrink_to.empty()) {
+      !shrink_to.empty() || list) {
     std::fputs(kUsage, stderr);
     return 2;
   }

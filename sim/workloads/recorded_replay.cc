@@ -23,6 +23,8 @@ namespace stepflow {
 namespace {
 
 constexpr char kNoAnswer[] = "<no answer>";
+// Every message's latency (loopback-like, see BuildCluster).
+constexpr int64_t kLatencyNanos = 50 * 1000;
 // After the last recorded item, how long the replay waits for answers.
 constexpr int64_t kDrainNanos = int64_t{120} * 1000 * 1000 * 1000;
 
@@ -64,6 +66,12 @@ class RecordedReplay {
   void Call(int k);
   void Fault(int k);
   void Finish(int k);
+  // The counted answers after which the pending crash of `task` comes
+  // (-1: none pending, or its count unknown).
+  int64_t CrashAnswersAwaited(const std::string& task) const;
+  // Whether `fault` is a crash whose task has given as many answers as its
+  // recorded incarnation did (it then comes before its recorded time).
+  bool CrashPointReached(const RecordedFault& fault) const;
   // The recorded handles in `request` replaced by the replay's.
   void TranslateHandles(google::protobuf::Message* request) const;
 
@@ -82,6 +90,9 @@ class RecordedReplay {
   WorkerAnswers recorded_workers_;
   // Tasks crashed and not yet restarted.
   int tasks_down_ = 0;
+  // Per task, the counted answers (IsCountedWorkerAnswer) its live
+  // incarnation gave.
+  std::map<std::string, int64_t> answers_;
 };
 
 // Worker answers the comparison leaves out: heartbeats (how many follows
@@ -127,6 +138,12 @@ absl::Status RecordedReplay::BuildCluster() {
     auto it = run_.options.find(key);
     return it == run_.options.end() ? 0 : it->second;
   };
+  // Loopback-like: every message takes the same short time, so what a
+  // real cluster learns at once (a dead task refuses a connection) comes
+  // before what takes several hops, as it did in the recorded run.
+  co.network.min_latency_nanos = kLatencyNanos;
+  co.network.tail_scale_nanos = 0;
+  co.network.max_extra_latency_nanos = 0;
   co.master.task = run_.master_task;
   co.master.session_gc_nanos = option("session_gc_ns");
   co.master.health_check_interval_nanos = option("health_check_interval_ns");
@@ -138,6 +155,12 @@ absl::Status RecordedReplay::BuildCluster() {
   co.on_worker_answer = [this](const std::string& task,
                                const std::string& method,
                                const absl::Status& s) {
+    // The recorded incarnation died after as many answers: this answer is
+    // on its way, the crash may come now.
+    if (IsCountedWorkerAnswer(method) &&
+        ++answers_[task] == CrashAnswersAwaited(task)) {
+      Pump();
+    }
     if (!ComparedWorkerAnswer(method, s.ok(), tasks_down_ > 0)) return;
     ++result_->worker_answers[{
         task, method,
@@ -179,6 +202,23 @@ void RecordedReplay::BuildItems() {
   left_ = static_cast<int>(items_.size());
 }
 
+int64_t RecordedReplay::CrashAnswersAwaited(const std::string& task) const {
+  for (const Item& it : items_) {
+    if (it.fault < 0 || it.issued) continue;
+    const RecordedFault& f = run_.faults[it.fault];
+    if (f.task == task) {
+      return f.kind == RecordedFault::kCrash ? f.answers : -1;
+    }
+  }
+  return -1;
+}
+
+bool RecordedReplay::CrashPointReached(const RecordedFault& fault) const {
+  if (fault.kind != RecordedFault::kCrash || fault.answers < 0) return false;
+  auto it = answers_.find(fault.task);
+  return (it == answers_.end() ? 0 : it->second) >= fault.answers;
+}
+
 void RecordedReplay::Pump() {
   for (size_t k = 0; k < items_.size(); ++k) {
     Item& it = items_[k];
@@ -192,6 +232,10 @@ void RecordedReplay::Pump() {
     }
     if (!ready) continue;
     const int64_t now = sim_.loop.NowNanos();
+    if (it.fault >= 0 && CrashPointReached(run_.faults[it.fault])) {
+      Issue(static_cast<int>(k));
+      continue;
+    }
     if (now < it.start) {
       if (!it.timer) {
         it.timer = true;
@@ -266,6 +310,7 @@ void RecordedReplay::Fault(int k) {
   const bool master = f.task == run_.master_task;
   if (f.kind == RecordedFault::kCrash) {
     ++tasks_down_;
+    answers_[f.task] = 0;
     if (w != worker_index_.end()) cluster_->CrashWorker(w->second);
     if (master) cluster_->CrashMaster();
   } else {
@@ -365,6 +410,36 @@ absl::Status ReplayRecordedRun(const RecordedRun& run,
   return replay.Run();
 }
 
+std::string DescribeRecordedRun(const RecordedRun& run, bool worker_calls) {
+  struct Line {
+    int64_t at;
+    std::string text;
+  };
+  std::vector<Line> lines;
+  auto call_line = [](const char* who, const RecordedCall& c) {
+    return absl::StrFormat("%.6fs-%.6fs %s %s %s", c.start_nanos / 1e9,
+                           c.end_nanos / 1e9, who, c.task, c.Describe());
+  };
+  for (const RecordedCall& c : run.calls) {
+    lines.push_back({c.start_nanos, call_line("client", c)});
+  }
+  if (worker_calls) {
+    for (const RecordedCall& c : run.worker_calls) {
+      lines.push_back({c.start_nanos, call_line("  peer", c)});
+    }
+  }
+  for (const RecordedFault& f : run.faults) {
+    lines.push_back(
+        {f.at_nanos,
+         absl::StrFormat("%.6fs FAULT %s", f.at_nanos / 1e9, f.Describe())});
+  }
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const Line& a, const Line& b) { return a.at < b.at; });
+  std::string out;
+  for (const Line& l : lines) absl::StrAppend(&out, l.text, "\n");
+  return out;
+}
+
 std::string DescribeRecordedReplay(const RecordedRun& run,
                                    const RecordedReplayResult& r) {
   std::string out =
@@ -378,12 +453,14 @@ std::string DescribeRecordedReplay(const RecordedRun& run,
   }
   if (r.divergence_index >= 0) {
     const size_t i = static_cast<size_t>(r.divergence_index);
-    absl::StrAppend(&out, "DEPARTS at event ", i, " of ", r.recorded.size(),
-                    i < static_cast<size_t>(r.client_calls)
-                        ? absl::StrCat(" (client call ", i, ")")
-                        : " (worker-side answers)",
-                    "\n  recorded: ", r.recorded[i],
-                    "\n  replayed: ", r.replayed[i], "\n");
+    absl::StrAppend(
+        &out, "DEPARTS at event ", i, " of ", r.recorded.size(),
+        i < static_cast<size_t>(r.client_calls) && i < run.calls.size()
+            ? absl::StrFormat(" (client call %d, recorded at %.6fs-%.6fs)", i,
+                              run.calls[i].start_nanos / 1e9,
+                              run.calls[i].end_nanos / 1e9)
+            : " (worker-side answers)",
+        "\n  recorded: ", r.recorded[i], "\n  replayed: ", r.replayed[i], "\n");
   } else {
     absl::StrAppend(
         &out, "replays identically: ", r.recorded.size(), " events (",

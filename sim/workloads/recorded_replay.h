@@ -15,9 +15,14 @@
 // once virtual time reaches its recorded start and every item that
 // finished before it started in the recorded run has finished here: the
 // recorded order and concurrency are kept, and virtual time follows the
-// recorded offsets wherever the simulated run is not slower. Nothing reads
-// real time, so a recording replays the same every time (the seed only
-// breaks same-time ties).
+// recorded offsets wherever the simulated run is not slower. A crash comes
+// sooner if the task has by then given as many worker answers as its
+// recorded incarnation did (RecordedFault::answers): a task killed in the
+// middle of a step dies at the same point of the step here. Messages take
+// a fixed 50 us (loopback-like: a refused connection is learnt before
+// anything that takes several hops). Nothing reads real time, so a
+// recording replays the same every time (the seed only breaks same-time
+// ties).
 //
 // Compared, as a list of events recorded vs replayed:
 //   1. for each client call, "<method> <outcome>" (call_outcome.h: the
@@ -97,6 +102,11 @@ struct RecordedReplayResult {
 absl::Status ReplayRecordedRun(const RecordedRun& run,
                                const RecordedReplayOptions& options,
                                RecordedReplayResult* result);
+
+// The recorded timeline, one line per client call ("<start>-<end> client
+// <task> <method> <outcome>"), fault and, with `worker_calls`, worker call
+// ("peer"), by start time.
+std::string DescribeRecordedRun(const RecordedRun& run, bool worker_calls);
 
 // The report: calls, faults, the departure with both records or
 // "replays identically", the hash.

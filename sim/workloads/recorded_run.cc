@@ -157,6 +157,11 @@ void ForEachRequestHandle(google::protobuf::Message* request,
   }
 }
 
+bool IsCountedWorkerAnswer(absl::string_view method) {
+  return absl::StartsWith(method, "WorkerService/") &&
+         method != "WorkerService/GetStatus";
+}
+
 bool IsRecordedHeader(const TraceHeader& header) {
   return header.workload_name == kRecordedWorkload;
 }
@@ -197,6 +202,7 @@ absl::Status LoadRecordedRun(const std::vector<std::string>& paths,
           fault.kind = e.Field("fault") == "restart" ? RecordedFault::kRestart
                                                      : RecordedFault::kCrash;
           fault.task = e.task;
+          fault.answers = IntOr(e.Field("answers"), -1);
           run->faults.push_back(fault);
           continue;
         }
@@ -219,8 +225,8 @@ absl::Status LoadRecordedRun(const std::vector<std::string>& paths,
     if (!have_base || f.start < base) base = f.start;
     have_base = true;
   }
-  // (last answer of the earlier incarnation, the restart).
-  std::vector<std::pair<int64_t, RecordedFault>> restarts;
+  // (last answer of the earlier incarnation, (its answers, the restart)).
+  std::vector<std::pair<int64_t, std::pair<int64_t, RecordedFault>>> restarts;
   for (auto& [task, list] : incarnations) {
     std::sort(list.begin(), list.end(),
               [](const RecordingFile* a, const RecordingFile* b) {
@@ -229,9 +235,11 @@ absl::Status LoadRecordedRun(const std::vector<std::string>& paths,
     for (size_t k = 0; k < list.size(); ++k) {
       const RecordingFile& f = *list[k];
       int64_t last_end = f.start - base;
+      int64_t answers = 0;
       for (const TraceEvent& e : f.events) {
         RecordedCall c = CallFromEvent(e, f.start - base);
         last_end = std::max(last_end, c.end_nanos);
+        if (IsCountedWorkerAnswer(c.method)) ++answers;
         if (absl::StartsWith(c.method, "MasterService/")) {
           if (run->master_task.empty()) {
             run->master_task = c.task;
@@ -247,13 +255,15 @@ absl::Status LoadRecordedRun(const std::vector<std::string>& paths,
         up.kind = RecordedFault::kRestart;
         up.task = task;
         up.at_nanos = list[k + 1]->start - base;
-        restarts.push_back({last_end, up});
+        restarts.push_back({last_end, {answers, up}});
       }
     }
   }
-  for (const auto& [last_end, up] : restarts) {
+  for (const auto& [last_end, restart] : restarts) {
+    const auto& [answers, up] = restart;
     RecordedFault crash = up;
     crash.kind = RecordedFault::kCrash;
+    crash.answers = answers;
     crash.at_nanos = CrashTime(run->calls, last_end, up.at_nanos);
     run->faults.push_back(crash);
     run->faults.push_back(up);
@@ -311,6 +321,9 @@ absl::Status WriteRecordedRun(const std::string& path, const RecordedRun& run) {
     e.task = f.task;
     e.fields = {
         {"fault", f.kind == RecordedFault::kCrash ? "crash" : "restart"}};
+    if (f.answers >= 0) {
+      e.fields.push_back({"answers", absl::StrCat(f.answers)});
+    }
     events.push_back(std::move(e));
   }
   std::stable_sort(events.begin(), events.end(),

@@ -21,6 +21,9 @@
 //           the first instant after that answer when no client call was in
 //           flight (a kill between steps), or right after the answer if a
 //           client call in flight then failed (it died under the call).
+//           The crash also says how many worker answers (heartbeats aside)
+//           the dying incarnation gave, so a replay can kill it after as
+//           many — at the same point of a step it died in.
 //   worker_calls  every WorkerService record (what the workers served),
 //           for inspection and comparison, in arrival order.
 // The cluster's tasks come from the headers' "cluster", each task's CPUs
@@ -31,8 +34,8 @@
 // Merged file: one header {workload_name "recorded", params "merged" = 1,
 // "cluster", "master", "cpus@<task>" per task and the options}, then the
 // calls and worker calls as SIM_RPC_DONE records and the faults as
-// SIM_FAULT records {fault = crash | restart}, all with time_nanos on the
-// run's timeline.
+// SIM_FAULT records {fault = crash | restart, answers (a crash's)}, all
+// with time_nanos on the run's timeline.
 //
 // Errors: NotFound / DataLoss for unreadable files (a last record cut off
 // by a killed server is dropped, not an error), InvalidArgument for a file
@@ -72,6 +75,9 @@ struct RecordedFault {
   int64_t at_nanos = 0;
   Kind kind = kCrash;
   std::string task;
+  // A crash: the worker answers (heartbeats aside) the dying incarnation
+  // gave; -1 if unknown.
+  int64_t answers = -1;
   std::string Describe() const;  // "crash <task>" / "restart <task>".
 };
 
@@ -87,6 +93,11 @@ struct RecordedRun {
   std::vector<RecordedCall> worker_calls;
   int files = 0;
 };
+
+// Whether an answer to `method` counts towards RecordedFault::answers: a
+// worker call other than a heartbeat (GetStatus, whose number follows real
+// time).
+bool IsCountedWorkerAnswer(absl::string_view method);
 
 // Whether `header` is a recording's (workload_name "recorded").
 bool IsRecordedHeader(const TraceHeader& header);

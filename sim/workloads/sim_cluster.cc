@@ -38,8 +38,9 @@ class SimCluster::WorkerProbe : public RpcHandler {
     if (*on_answer_) {
       done = [this, method = std::string(method),
               done = std::move(done)](const absl::Status& s) {
-        if (!crashed_) (*on_answer_)(worker_->task(), method, s);
-        done(s);
+        const bool report = !crashed_;
+        done(s);  // The answer is on its way before the hook hears of it.
+        if (report) (*on_answer_)(worker_->task(), method, s);
       };
     }
     if (method == "WorkerService/CleanupGraph") {

@@ -56,7 +56,8 @@ struct SimClusterOptions {
   std::vector<int64_t> worker_skew_nanos;
   SimNetworkOptions network;
   // Called with (worker task, method, status) for every call a worker
-  // answers (optional; a replay counts them).
+  // answers, once the answer is on its way (optional; a replay counts
+  // them, and may crash the worker from inside the call).
   std::function<void(const std::string&, const std::string&,
                      const absl::Status&)>
       on_worker_answer;
