@@ -42,12 +42,12 @@
 // with both records.
 //
 // Limits: the recording says neither when a killed process died (only
-// its last answer and the restart), nor the client's deadlines, nor the
-// real threads' interleaving. A task killed while no step needed it (between
-// sessions, or between steps) replays exactly; one killed in the middle
-// of a step usually does too, but may depart around the kill: how far the
-// step had got on the dead task, and so how many transfers the survivors
-// answered, or whether the session's close still found the task gone.
+// how many answers it gave, its last answer and the restart), nor the
+// client's deadlines, nor the real threads' interleaving. A kill between
+// sessions or steps replays exactly, and so did every kill in the middle
+// of a step tried (the simulated task dies after as many answers); a kill
+// whose effect hinged on a race between two real threads may still depart
+// near the kill, and the report then shows where.
 //
 // Errors: InvalidArgument for a run the simulator cannot host (no client
 // calls, more than 8 tasks); a departure is not an error.
