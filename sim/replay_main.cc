@@ -10,9 +10,9 @@
 // the real Master and Workers in the simulator, in virtual time, with the
 // recorded crashes and restarts (sim/workloads/recorded_replay.h):
 //
-//   bazel run //sim:replay -- /tmp/rec/task0.rec /tmp/rec/task1.rec \
+//   bazel run //sim:replay -- /tmp/rec/task0.rec /tmp/rec/task1.rec
 //       /tmp/rec/task1.rec.1
-//   bazel run //sim:replay -- --planted_bug=swapped_sub \
+//   bazel run //sim:replay -- --planted_bug=swapped_sub
 //       --shrink_to=/tmp/shrunk.rec /tmp/rec/task*.rec*
 //   bazel run //sim:replay -- --planted_bug=swapped_sub /tmp/shrunk.rec
 //

@@ -8,7 +8,6 @@
 #include <tuple>
 #include <utility>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "google/protobuf/message.h"
@@ -100,7 +99,7 @@ class RecordedReplay {
 // calls were in flight at the instant of the kill, which the recording
 // does not know.
 bool ComparedWorkerAnswer(const std::string& method, bool ok, bool task_down) {
-  return method != "WorkerService/GetStatus" && (ok || !task_down);
+  return IsCountedWorkerAnswer(method) && (ok || !task_down);
 }
 
 // Whether [start, end] meets a recorded crash window (crash to restart).
