@@ -32,24 +32,9 @@ rec="$tmp/rec"
 rm -rf "$rec"
 mkdir -p "$rec"
 
-p0=$(free_port)
-p1=$(free_port)
-cluster="worker=127.0.0.1:$p0,127.0.0.1:$p1"
-task1=/job:worker/replica:0/task:1
-
-s0=""
-s1=""
-run_pid=""
-cleanup() { kill -9 $s0 $s1 $run_pid 2>/dev/null || true; }
-trap cleanup EXIT
-
-# Starts task $1 recording into $rec/task$1.rec (or .1, .2 ... once taken).
-start_task() {
-  : >"$tmp/s$1.log"
-  "$server" --cluster="$cluster" --task="$1" --record="$rec/task$1.rec" \
-    >"$tmp/s$1.log" 2>&1 &
-  eval "s$1=$!"
-}
+two_task_cluster
+# Task $1, recording into $rec/task$1.rec (or .1, .2 ... once taken).
+start_recording_task() { start_task "$1" --record="$rec/task$1.rec"; }
 
 train() {
   "$run_graph" --graph="$graph" --session_target="grpc://127.0.0.1:$p0" \
@@ -58,8 +43,8 @@ train() {
     "x=[0.1,0.3,0.5,0.7,0.9]" "y=[0.31,0.33,0.35,0.37,0.39]"
 }
 
-start_task 0
-start_task 1
+start_recording_task 0
+start_recording_task 1
 await_listening "$tmp/s0.log"
 await_listening "$tmp/s1.log"
 
@@ -91,7 +76,7 @@ mid_step)
   echo "FAIL: unknown mode '$mode'"; exit 1
   ;;
 esac
-start_task 1
+start_recording_task 1
 await_listening "$tmp/s1.log"
 grep -q "recording to $rec/task1.rec.1" "$tmp/s1.log" ||
   { echo "FAIL: the restarted task does not record into task1.rec.1"; cat "$tmp/s1.log"; exit 1; }

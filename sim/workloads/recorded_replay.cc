@@ -89,17 +89,52 @@ class RecordedReplay {
   WorkerAnswers recorded_workers_;
   // Tasks crashed and not yet restarted.
   int tasks_down_ = 0;
+  // Since a client call that was in flight at a recorded crash was issued,
+  // until the next client call that started after its end is: the
+  // recorded end of that call (-1: none such now).
+  int64_t interrupted_until_ = -1;
   // Per task, the counted answers (IsCountedWorkerAnswer) its live
   // incarnation gave.
   std::map<std::string, int64_t> answers_;
 };
 
 // Worker answers the comparison leaves out: heartbeats (how many follows
-// real time), and error answers while a crashed task is down — how many
-// calls were in flight at the instant of the kill, which the recording
-// does not know.
-bool ComparedWorkerAnswer(const std::string& method, bool ok, bool task_down) {
-  return IsCountedWorkerAnswer(method) && (ok || !task_down);
+// real time), error answers while a crashed task is down, and every answer
+// during a client call the crash interrupted, and its clean-up, until the
+// next client call — how many calls were in flight at the instant of the
+// kill, and how far the interrupted step had got on each task, the
+// recording does not know.
+bool ComparedWorkerAnswer(const std::string& method, bool ok, bool task_down,
+                          bool during_interrupted_call) {
+  return IsCountedWorkerAnswer(method) && (ok || !task_down) &&
+         !during_interrupted_call;
+}
+
+// Whether client call `c` was in flight at a recorded crash.
+bool InterruptedByCrash(const RecordedRun& run, const RecordedCall& c) {
+  for (const RecordedFault& f : run.faults) {
+    if (f.kind == RecordedFault::kCrash && c.start_nanos <= f.at_nanos &&
+        f.at_nanos <= c.end_nanos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether a worker call that started at `start` did so during a client
+// call the crash interrupted, or after it before the next client call (its
+// step's clean-up).
+bool DuringInterruptedCall(const RecordedRun& run, int64_t start) {
+  for (const RecordedCall& c : run.calls) {
+    if (c.start_nanos > start || !InterruptedByCrash(run, c)) continue;
+    int64_t until = std::numeric_limits<int64_t>::max();
+    for (const RecordedCall& next : run.calls) {
+      if (next.start_nanos > c.end_nanos)
+        until = std::min(until, next.start_nanos);
+    }
+    if (start < until) return true;
+  }
+  return false;
 }
 
 // Whether [start, end] meets a recorded crash window (crash to restart).
@@ -160,7 +195,10 @@ absl::Status RecordedReplay::BuildCluster() {
         ++answers_[task] == CrashAnswersAwaited(task)) {
       Pump();
     }
-    if (!ComparedWorkerAnswer(method, s.ok(), tasks_down_ > 0)) return;
+    if (!ComparedWorkerAnswer(method, s.ok(), tasks_down_ > 0,
+                              interrupted_until_ >= 0)) {
+      return;
+    }
     ++result_->worker_answers[{
         task, method,
         absl::StrCat("code=", absl::StatusCodeToString(s.code()))}];
@@ -283,6 +321,12 @@ void RecordedReplay::Call(int k) {
     response = std::move(resp);
   }
   TranslateHandles(request.get());
+  if (interrupted_until_ >= 0 && c.start_nanos > interrupted_until_) {
+    interrupted_until_ = -1;
+  }
+  if (InterruptedByCrash(run_, c)) {
+    interrupted_until_ = std::max(interrupted_until_, c.end_nanos);
+  }
   CallOptions options;  // The recorded client's deadlines are not known.
   cluster_->client_env()->transport->Call(
       SimCluster::kMasterTask, c.method, *request, response.get(), options,
@@ -351,7 +395,8 @@ absl::Status RecordedReplay::Run() {
     const std::string code = c.outcome.substr(0, c.outcome.find(' '));
     if (!ComparedWorkerAnswer(
             c.method, code == "code=OK",
-            MeetsCrashWindow(run_, c.start_nanos, c.end_nanos))) {
+            MeetsCrashWindow(run_, c.start_nanos, c.end_nanos),
+            DuringInterruptedCall(run_, c.start_nanos))) {
       continue;
     }
     ++recorded_workers_[{c.task, c.method, code}];

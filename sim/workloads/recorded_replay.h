@@ -33,9 +33,12 @@
 //      RegisterGraph, RunGraph, RecvTensor, CleanupGraph, the worker
 //      sessions... — over the whole run: "worker-side: <task> <method>
 //      code=<CODE> x<n>". Left out: heartbeats (GetStatus: how many there
-//      are follows real time), and error answers while a crashed task is
-//      down (from its crash to its restart: how many calls were in flight
-//      at the instant of the kill is not recorded). Worker calls are
+//      are follows real time), error answers while a crashed task is down
+//      (from its crash to its restart), and every answer from the start of
+//      a client call that was in flight at the crash (the step the kill
+//      interrupted) to the next client call after it (its clean-up): how
+//      many calls were in flight at the instant of the kill, and how far
+//      that step had got on each task, is not recorded. Worker calls are
 //      compared as counts, not one by one: their interleaving across tasks
 //      depends on threads.
 // The first index at which the lists differ is the departure, reported
