@@ -22,6 +22,10 @@
 // (with a planted bug) shrinks a run that fails with it to fewer client
 // calls (sim/check/recorded_shrink.h) and writes the reduced run there.
 //
+// Exit status (a recorded run): 0 when it replays identically, 1 when it
+// departs (the event and both records are printed; with --shrink_to, after
+// shrinking), 2 on a bad file or set-up error.
+//
 // Exit status: 0 when the trace replays identically (its failures, if any,
 // are printed: they are reproduced) or a plan file ran; 1 when the replay
 // diverged (the index and both records are printed); 2 on a bad file or

@@ -46,11 +46,12 @@
 //
 // Limits: the recording says neither when a killed process died (only
 // how many answers it gave, its last answer and the restart), nor the
-// client's deadlines, nor the real threads' interleaving. A kill between
-// sessions or steps replays exactly, and so did every kill in the middle
-// of a step tried (the simulated task dies after as many answers); a kill
-// whose effect hinged on a race between two real threads may still depart
-// near the kill, and the report then shows where.
+// client's deadlines (calls are re-issued without one), nor the real
+// threads' interleaving. A kill between sessions or steps replays exactly;
+// so, in every trial so far, did a kill in the middle of a step (the
+// simulated task dies after as many answers). A kill whose effect hinged
+// on a race between two real threads may still depart near the kill, and
+// the report then shows where.
 //
 // Errors: InvalidArgument for a run the simulator cannot host (no client
 // calls, more than 8 tasks); a departure is not an error.
