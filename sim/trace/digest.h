@@ -1,48 +1,17 @@
-// Fnv64: a fixed, unsalted 64-bit FNV-1a hash for the simulator.
+// Digests for the simulator: the fixed, unsalted FNV-1a hash
+// (runtime/framework/fnv64.h: Fnv64, Fnv1a64 — used wherever a value must
+// hash the same in every process and on every run: stream names, trace
+// records, tensor contents) and a bit mixer.
 //
-// Used wherever a value must hash the same in every process and on every
-// run (stream names, trace records, tensor contents) — unlike absl::Hash or
-// std::hash, which may be salted per process. Not cryptographic.
-//
-// Multi-byte integers are fed little-endian and strings length-prefixed, so
-// a sequence of Update* calls has exactly one byte encoding (no ambiguity
-// between ("ab", "c") and ("a", "bc")).
-//
-// Thread-safety: a Fnv64 is a plain value; don't share one across threads
-// without external locking.
+// Thread-safety: plain functions and values.
 #ifndef STEPFLOW_SIM_DIGEST_H_
 #define STEPFLOW_SIM_DIGEST_H_
 
-#include <cstddef>
 #include <cstdint>
 
-#include "absl/strings/string_view.h"
+#include "runtime/framework/fnv64.h"
 
 namespace stepflow {
-
-class Fnv64 {
- public:
-  static constexpr uint64_t kOffsetBasis = 0xcbf29ce484222325ULL;
-  static constexpr uint64_t kPrime = 0x100000001b3ULL;
-
-  Fnv64() = default;
-  // Continues a hash from an earlier value() (a rolling hash).
-  explicit Fnv64(uint64_t state) : state_(state) {}
-
-  void UpdateBytes(const void* data, size_t n);
-  void UpdateU64(uint64_t v);
-  void UpdateI64(int64_t v) { UpdateU64(static_cast<uint64_t>(v)); }
-  // Length-prefixed.
-  void UpdateString(absl::string_view s);
-
-  uint64_t value() const { return state_; }
-
- private:
-  uint64_t state_ = kOffsetBasis;
-};
-
-// FNV-1a of the raw bytes of `s` (no length prefix).
-uint64_t Fnv1a64(absl::string_view s);
 
 // A strong 64-bit bit mixer (the splitmix64 finaliser). Bijective.
 uint64_t Mix64(uint64_t x);

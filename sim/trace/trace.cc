@@ -54,6 +54,7 @@ void TraceEvent::ToProto(SimTraceEvent* proto) const {
     f->set_value(value);
   }
   proto->set_payload_digest(payload_digest);
+  proto->set_payload(payload);
 }
 
 TraceEvent TraceEvent::FromProto(const SimTraceEvent& proto) {
@@ -66,6 +67,7 @@ TraceEvent TraceEvent::FromProto(const SimTraceEvent& proto) {
     e.fields.emplace_back(f.key(), f.value());
   }
   e.payload_digest = proto.payload_digest();
+  e.payload = proto.payload();
   return e;
 }
 

@@ -47,6 +47,9 @@ struct TraceEvent {
   std::string task;
   TraceFields fields;
   uint64_t payload_digest = 0;
+  // A recorded call's request bytes (proto field `payload`): carried to and
+  // from files but outside the canonical form, the hash and ==.
+  std::string payload;
 
   // Feeds the canonical bytes of this event into `h`.
   void HashInto(Fnv64* h) const;

@@ -134,6 +134,28 @@ TEST(TraceTest, FileRoundTrip) {
   EXPECT_EQ(hash, r.hash());
 }
 
+TEST(TraceTest, PayloadTravelsButIsNotCanonical) {
+  TraceEvent with = Ev(3, 1, SIM_RPC_DONE, {{"method", "m"}}, 9);
+  with.payload = std::string("req\0bytes", 9);
+  const TraceEvent without = Ev(3, 1, SIM_RPC_DONE, {{"method", "m"}}, 9);
+  Fnv64 a, b;
+  with.HashInto(&a);
+  without.HashInto(&b);
+  EXPECT_EQ(a.value(), b.value());
+  EXPECT_EQ(with, without);
+  const std::string path = TestTmpPath("payload.trace");
+  {
+    TraceRecorder r;
+    ASSERT_TRUE(r.OpenFile(path, TraceHeader()).ok());
+    r.Record(with);
+    ASSERT_TRUE(r.Close().ok());
+  }
+  std::vector<TraceEvent> events;
+  ASSERT_TRUE(TraceReader::ReadAll(path, nullptr, &events, nullptr).ok());
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].payload, with.payload);
+}
+
 TEST(TraceTest, OpenAfterRecordingIsRejected) {
   TraceRecorder r;
   r.Record(Sample()[0]);

@@ -23,12 +23,26 @@ class SimCluster::SkewedClock : public Clock {
 // Serves one worker incarnation and watches what it answers (see header).
 class SimCluster::WorkerProbe : public RpcHandler {
  public:
-  WorkerProbe(Worker* worker, std::vector<std::string>* stale)
-      : worker_(worker), stale_(stale) {}
+  using AnswerHook = std::function<void(const std::string&, const std::string&,
+                                        const absl::Status&)>;
+  WorkerProbe(Worker* worker, std::vector<std::string>* stale,
+              const AnswerHook* on_answer)
+      : worker_(worker), stale_(stale), on_answer_(on_answer) {}
+
+  // The worker crashed: its late answers reach nobody and are not reported.
+  void MarkCrashed() { crashed_ = true; }
 
   void Handle(absl::string_view method,
               const google::protobuf::Message& request,
               google::protobuf::Message* response, DoneCallback done) override {
+    if (*on_answer_) {
+      done = [this, method = std::string(method),
+              done = std::move(done)](const absl::Status& s) {
+        const bool report = !crashed_;
+        done(s);  // The answer is on its way before the hook hears of it.
+        if (report) (*on_answer_)(worker_->task(), method, s);
+      };
+    }
     if (method == "WorkerService/CleanupGraph") {
       const int64_t step =
           static_cast<const CleanupGraphRequest&>(request).step_id();
@@ -71,7 +85,9 @@ class SimCluster::WorkerProbe : public RpcHandler {
 
   Worker* const worker_;
   std::vector<std::string>* const stale_;
+  const AnswerHook* const on_answer_;
   std::set<int64_t> cleaned_;
+  bool crashed_ = false;
 };
 
 std::string SimCluster::WorkerTask(int i) {
@@ -95,8 +111,14 @@ absl::Status SimCluster::Create(SimEnv* sim, const SimClusterOptions& options,
   if (options.cpus.empty() || options.cpus.size() > 8) {
     return absl::InvalidArgumentError("a simulated cluster has 1..8 workers");
   }
+  if (!options.worker_tasks.empty() &&
+      options.worker_tasks.size() != options.cpus.size()) {
+    return absl::InvalidArgumentError(
+        "a simulated cluster names every worker or none");
+  }
   std::unique_ptr<SimCluster> c(new SimCluster(sim));
   c->worker_options_ = options.worker;
+  c->on_worker_answer_ = options.on_worker_answer;
   c->network_ = std::make_unique<SimNetwork>(
       &sim->loop, sim->random.Stream("network"), options.network);
   std::vector<std::string> tasks;
@@ -107,7 +129,8 @@ absl::Status SimCluster::Create(SimEnv* sim, const SimClusterOptions& options,
       return absl::InvalidArgumentError(
           absl::StrCat("worker ", i, " has no CPU"));
     }
-    slot.task = WorkerTask(static_cast<int>(i));
+    slot.task = options.worker_tasks.empty() ? WorkerTask(static_cast<int>(i))
+                                             : options.worker_tasks[i];
     slot.cpus = options.cpus[i];
     slot.skew =
         i < options.worker_skew_nanos.size() ? options.worker_skew_nanos[i] : 0;
@@ -137,7 +160,8 @@ absl::Status SimCluster::StartWorker(WorkerSlot* slot) {
   absl::Status s = Worker::Create(slot->env.env.get(), slot->task, slot->cpus,
                                   worker_options_, &slot->live);
   if (!s.ok()) return s;
-  slot->probe = std::make_shared<WorkerProbe>(slot->live.get(), &stale_recvs_);
+  slot->probe = std::make_shared<WorkerProbe>(slot->live.get(), &stale_recvs_,
+                                              &on_worker_answer_);
   return slot->env.env->transport->Serve(slot->task, slot->probe.get());
 }
 
@@ -174,6 +198,7 @@ void SimCluster::CrashWorker(int i) {
   slot.live->AbortAllSteps(
       absl::AbortedError(absl::StrCat("Worker ", slot.task, " crashed")));
   zombies_.push_back(std::move(slot.live));
+  slot.probe->MarkCrashed();
   dead_probes_.push_back(std::move(slot.probe));
   dead_envs_.push_back(std::move(slot.env));
 }

@@ -17,7 +17,8 @@
 // unwinds safely and invisibly. RestartWorker(i) starts a fresh Worker on
 // the same task (new incarnation, no sessions).
 //
-// Checks: every worker is served through a probe that records, per
+// Checks: every worker is served through a probe that reports every answer
+// to SimClusterOptions::on_worker_answer and records, per
 // incarnation, the steps CleanupGraph has ended; a RecvTensor answered OK
 // for such a step, or for a key naming another incarnation of the serving
 // worker's devices, is recorded in stale_recvs() (an invariant violation).
@@ -29,6 +30,7 @@
 #define STEPFLOW_SIM_SIM_CLUSTER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,10 +48,19 @@ namespace stepflow {
 
 struct SimClusterOptions {
   std::vector<int> cpus = {1, 1};  // One entry per worker (1..8 workers).
+  // The workers' task names, one per entry of cpus (empty: WorkerTask(i)),
+  // e.g. a recorded cluster's "/job:ps/replica:0/task:0".
+  std::vector<std::string> worker_tasks;
   // Clock skew of the master and of each worker (virtual ns; missing: 0).
   int64_t master_skew_nanos = 0;
   std::vector<int64_t> worker_skew_nanos;
   SimNetworkOptions network;
+  // Called with (worker task, method, status) for every call a worker
+  // answers, once the answer is on its way (optional; a replay counts
+  // them, and may crash the worker from inside the call).
+  std::function<void(const std::string&, const std::string&,
+                     const absl::Status&)>
+      on_worker_answer;
   Master::Options master;
   Worker::Options worker;  // Every worker's (leases).
 };
@@ -113,6 +124,9 @@ class SimCluster {
   SimEnv* const sim_;
   Worker::Options worker_options_;
   Master::Options master_options_;
+  std::function<void(const std::string&, const std::string&,
+                     const absl::Status&)>
+      on_worker_answer_;
   int64_t master_skew_ = 0;
   std::vector<std::string> worker_tasks_;
   std::unique_ptr<SimNetwork> network_;

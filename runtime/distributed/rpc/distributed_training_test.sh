@@ -34,27 +34,7 @@ if [ -z "$graph" ] || [ ! -f "$graph" ]; then
   exit 0
 fi
 
-p0=$(free_port)
-p1=$(free_port)
-cluster="worker=127.0.0.1:$p0,127.0.0.1:$p1"
-task1=/job:worker/replica:0/task:1
-
-s0=""
-s1=""
-run_pid=""
-cleanup() { kill -9 $s0 $s1 $run_pid 2>/dev/null || true; }
-trap cleanup EXIT
-
-# Starts task $1 with its log in $tmp/s$1.log; sets s0/s1.
-start_task() {
-  # Empty the log here, not only in the background job's redirection: a
-  # restarted task's await_listening must not find the last run's line.
-  : >"$tmp/s$1.log"
-  "$server" --cluster="$cluster" --task="$1" >"$tmp/s$1.log" 2>&1 &
-  eval "s$1=$!"
-}
-
-
+two_task_cluster
 
 read -r xs ys < <(linear_regression_points)
 

@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "runtime/distributed/call_recorder.h"
 #include "runtime/distributed/master.h"
 #include "runtime/distributed/rpc/draining_handler.h"
 #include "runtime/distributed/rpc/grpc_transport.h"
@@ -69,7 +71,34 @@ class GrpcServer::Impl {
   // The master as served: refuses new calls once the server drains.
   std::unique_ptr<DrainingHandler> master_calls_;
   ServiceMux mux_;
+  // Options::record_path: every served call goes through it to mux_.
+  std::unique_ptr<CallRecorder> recorder_;
 };
+
+namespace {
+
+// The header params of a recording of this server (call_recorder.h).
+std::vector<std::pair<std::string, std::string>> RecordParams(
+    const GrpcServer::Options& options, const std::vector<std::string>& tasks,
+    const Worker& worker, const Master::Options& master) {
+  return {
+      {"cluster", absl::StrJoin(tasks, ",")},
+      {"cpus", absl::StrCat(options.cpus)},
+      {"incarnation", absl::StrCat(worker.incarnation())},
+      {"session_gc_ns", absl::StrCat(master.session_gc_nanos)},
+      {"health_check_interval_ns",
+       absl::StrCat(master.health_check_interval_nanos)},
+      {"health_check_max_missed", absl::StrCat(master.health_check_max_missed)},
+      {"session_lease_ns",
+       absl::StrCat(std::max<int64_t>(0, options.session_lease_seconds) *
+                    1000000000)},
+      {"memory_limit_bytes", absl::StrCat(options.memory_limit_bytes)},
+      // Wall time, to line up the recordings of several processes.
+      {"start_unix_ns", absl::StrCat(absl::ToUnixNanos(absl::Now()))},
+  };
+}
+
+}  // namespace
 
 absl::Status GrpcServer::Create(const Options& options,
                                 std::unique_ptr<GrpcServer>* out) {
@@ -143,9 +172,21 @@ absl::Status GrpcServer::Create(const Options& options,
   impl->master_calls_ = std::make_unique<DrainingHandler>(
       impl->master_.get(), std::set<std::string>{"MasterService/CloseSession"});
   impl->mux_.Add("MasterService", impl->master_calls_.get());
-  s = impl->transport_->Serve(impl->task_, &impl->mux_);
+  RpcHandler* served = &impl->mux_;
+  if (!options.record_path.empty()) {
+    CallRecorder::Options record;
+    record.path = options.record_path;
+    record.task = impl->task_;
+    record.clock = impl->env_.clock;
+    record.params =
+        RecordParams(options, tasks, *impl->worker_, master_options);
+    s = CallRecorder::Create(&impl->mux_, record, &impl->recorder_);
+    if (!s.ok()) return s;
+    served = impl->recorder_.get();
+  }
+  s = impl->transport_->Serve(impl->task_, served);
   if (!s.ok()) return s;
-  s = impl->transport_->Serve(GrpcTransport::kDefaultTask, &impl->mux_);
+  s = impl->transport_->Serve(GrpcTransport::kDefaultTask, served);
   if (!s.ok()) return s;
   out->reset(new GrpcServer(std::move(impl)));
   return absl::OkStatus();

@@ -79,6 +79,12 @@ class GrpcServer {
     // naming the node, the shape and the bytes; the server serves on.
     // server_main's default is a fraction of physical memory.
     int64_t memory_limit_bytes = 0;
+    // Records every call this task serves (master and worker) to this file
+    // in the simulator's trace format (runtime/distributed/call_recorder.h);
+    // empty: no recording. The header names the task, the cluster, the
+    // CPUs, the options above that a replay reproduces and the worker's
+    // incarnation. Create fails Unavailable if the file cannot be created.
+    std::string record_path;
   };
   static constexpr int64_t kDefaultSessionGcSeconds = 600;
 

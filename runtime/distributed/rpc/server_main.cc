@@ -21,12 +21,22 @@
 // server then accepts only callers with a certificate the CA signed, and
 // its calls to the other tasks present --tls_cert (tls_credentials.h).
 //
+// --record=FILE records every call the task serves (the client's calls to
+// its master and the master's and peers' calls to its worker: order,
+// timing, sizes, outcomes, the requests a replay re-issues and the graphs
+// registered) in the simulator's trace format, flushed call by call
+// (runtime/distributed/call_recorder.h). A server restarted with the same
+// --record never overwrites an earlier recording: it records into FILE.1,
+// FILE.2, ... (the first that does not exist), and says where. The
+// simulator replays the recordings of a run (sim/replay_main.cc).
+//
 // Binds 127.0.0.1 unless --bind says otherwise. Exit 1 on bad flags (or a
 // bad TF_CONFIG) or if the port cannot be bound.
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -90,6 +100,24 @@ ABSL_FLAG(int64_t, heap_trim_ms, 1000,
 ABSL_FLAG(std::string, memory_limit, "",
           "Bytes of tensors this server may hold (4G, 512M, ...; 0: no "
           "limit); default: 80% of physical memory or of ulimit -v");
+
+ABSL_FLAG(std::string, record, "",
+          "Record every call this task serves to this file (FILE.1, FILE.2, "
+          "... if it exists), for the simulator's replay");
+
+namespace {
+
+// `path`, or the first of path.1, path.2, ... that does not exist.
+std::string FreshRecordPath(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return path;
+  for (int i = 1;; ++i) {
+    std::string candidate = absl::StrCat(path, ".", i);
+    if (!std::filesystem::exists(candidate, error)) return candidate;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
@@ -156,6 +184,9 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  if (!absl::GetFlag(FLAGS_record).empty()) {
+    options.record_path = FreshRecordPath(absl::GetFlag(FLAGS_record));
+  }
   std::unique_ptr<stepflow::GrpcServer> server;
   s = stepflow::GrpcServer::Create(options, &server);
   if (!s.ok()) {
@@ -165,6 +196,9 @@ int main(int argc, char** argv) {
   std::printf("grpc_server: %s listening on %s%s\n", server->task().c_str(),
               server->address().c_str(),
               options.tls.enabled() ? " (mutual TLS)" : "");
+  if (!options.record_path.empty()) {
+    std::printf("grpc_server: recording to %s\n", options.record_path.c_str());
+  }
   std::fflush(stdout);
 
   int signal = 0;

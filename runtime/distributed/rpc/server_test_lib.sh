@@ -19,6 +19,33 @@ await_listening() {
   exit 1
 }
 
+# Two tasks of job "worker" on free ports of 127.0.0.1: sets p0, p1,
+# cluster and task1 (task 1's name), and an EXIT trap that kills the
+# servers s0 and s1 and the client $run_pid (the caller sets them;
+# `trap - EXIT` once they are stopped).
+two_task_cluster() {
+  p0=$(free_port)
+  p1=$(free_port)
+  cluster="worker=127.0.0.1:$p0,127.0.0.1:$p1"
+  task1=/job:worker/replica:0/task:1
+  s0=""
+  s1=""
+  run_pid=""
+  trap 'kill -9 $s0 $s1 $run_pid 2>/dev/null || true' EXIT
+}
+
+# Starts task $1 of two_task_cluster's cluster ("$server" with the extra
+# flags after $1) with its log in $tmp/s$1.log; sets s$1.
+start_task() {
+  local n="$1"
+  shift
+  # Empty the log here, not only in the background job's redirection: a
+  # restarted task's await_listening must not find the last run's line.
+  : >"$tmp/s$n.log"
+  "$server" --cluster="$cluster" --task="$n" "$@" >"$tmp/s$n.log" 2>&1 &
+  eval "s$n=$!"
+}
+
 # Milliseconds since the epoch.
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
