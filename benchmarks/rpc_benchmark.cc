@@ -68,6 +68,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/synchronization/notification.h"
+#include "benchmarks/run_benchmarks.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
 #include "proto/tensor.pb.h"
@@ -78,7 +79,6 @@
 #include "runtime/env/real/real_env.h"
 #include "runtime/framework/tensor.h"
 #include "runtime/framework/tensor_util.h"
-#include "benchmarks/run_benchmarks.h"
 
 namespace stepflow::bench {
 namespace {
@@ -502,7 +502,8 @@ void WithCluster(benchmark::State& state, int64_t kind,
   } else if (TfCluster().size() == 2) {
     master = TfCluster()[0];
   } else {
-    state.SkipWithError("no TensorFlow cluster (--tf_cluster=HOST:PORT,HOST:PORT)");
+    state.SkipWithError(
+        "no TensorFlow cluster (--tf_cluster=HOST:PORT,HOST:PORT)");
     return;
   }
   std::unique_ptr<RealEnv> env = RealEnv::Create(1);

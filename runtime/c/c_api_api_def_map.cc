@@ -64,7 +64,8 @@ ApiDef ApiDefFromOpDef(const OpDef& op) {
     ApiDef::Attr* a = def.add_attr();
     a->set_name(attr.name());
     a->set_rename_to(attr.name());
-    if (attr.has_default_value()) *a->mutable_default_value() = attr.default_value();
+    if (attr.has_default_value())
+      *a->mutable_default_value() = attr.default_value();
     a->set_description(attr.description());
   }
   def.set_summary(op.summary());
@@ -83,9 +84,10 @@ void Accumulate(const std::string& add, bool in_front, std::string* text) {
   }
 }
 
-absl::Status MergeArgs(const google::protobuf::RepeatedPtrField<ApiDef::Arg>& from,
-                       const std::string& op,
-                       google::protobuf::RepeatedPtrField<ApiDef::Arg>* to) {
+absl::Status MergeArgs(
+    const google::protobuf::RepeatedPtrField<ApiDef::Arg>& from,
+    const std::string& op,
+    google::protobuf::RepeatedPtrField<ApiDef::Arg>* to) {
   for (const ApiDef::Arg& arg : from) {
     ApiDef::Arg* base = nullptr;
     for (ApiDef::Arg& b : *to) {
@@ -111,9 +113,9 @@ absl::Status Merge(const ApiDef& from, ApiDef* to) {
   SF_RETURN_IF_ERROR(MergeArgs(from.out_arg(), op, to->mutable_out_arg()));
   if (from.arg_order_size() > 0) {
     if (from.arg_order_size() != to->arg_order_size()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "Invalid number of arguments ", from.arg_order_size(), " for ", op,
-          ". Expected: ", to->arg_order_size()));
+      return absl::FailedPreconditionError(
+          absl::StrCat("Invalid number of arguments ", from.arg_order_size(),
+                       " for ", op, ". Expected: ", to->arg_order_size()));
     }
     std::multiset<std::string> want(to->arg_order().begin(),
                                     to->arg_order().end());
@@ -122,8 +124,10 @@ absl::Status Merge(const ApiDef& from, ApiDef* to) {
     if (want != got) {
       return absl::FailedPreconditionError(absl::StrCat(
           "Invalid arg_order: ", absl::StrJoin(from.arg_order(), ", "), " for ",
-          op, ". All elements in arg_order override must match base "
-          "arg_order: ", absl::StrJoin(to->arg_order(), ", ")));
+          op,
+          ". All elements in arg_order override must match base "
+          "arg_order: ",
+          absl::StrJoin(to->arg_order(), ", ")));
     }
     *to->mutable_arg_order() = from.arg_order();
   }
@@ -169,7 +173,8 @@ void FinaliseDocs(ApiDef* def) {
     auto in = [&](std::string* text) {
       *text = absl::StrReplaceAll(*text, {{a, b}});
     };
-    for (ApiDef::Arg& arg : *def->mutable_in_arg()) in(arg.mutable_description());
+    for (ApiDef::Arg& arg : *def->mutable_in_arg())
+      in(arg.mutable_description());
     for (ApiDef::Arg& arg : *def->mutable_out_arg()) {
       in(arg.mutable_description());
     }
@@ -180,8 +185,10 @@ void FinaliseDocs(ApiDef* def) {
     in(def->mutable_description());
   };
   // Copies: renaming edits the descriptions the loops walk.
-  for (const ApiDef::Arg arg : def->in_arg()) rename(arg.name(), arg.rename_to());
-  for (const ApiDef::Arg arg : def->out_arg()) rename(arg.name(), arg.rename_to());
+  for (const ApiDef::Arg arg : def->in_arg())
+    rename(arg.name(), arg.rename_to());
+  for (const ApiDef::Arg arg : def->out_arg())
+    rename(arg.name(), arg.rename_to());
   for (const ApiDef::Attr attr : def->attr()) {
     rename(attr.name(), attr.rename_to());
   }

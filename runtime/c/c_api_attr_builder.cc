@@ -83,8 +83,8 @@ void TF_AttrBuilderCheckCanRunOnDevice(TF_AttrBuilder* builder,
                   device_type, def, &kernel, &factory));
 }
 
-const char* TF_GetNumberAttrForOpListInput(const char* op_name,
-                                           int input_index, TF_Status* status) {
+const char* TF_GetNumberAttrForOpListInput(const char* op_name, int input_index,
+                                           TF_Status* status) {
   const stepflow::OpDef* op = nullptr;
   absl::Status s = stepflow::OpRegistry::Global()->LookUp(
       op_name == nullptr ? "" : op_name, &op);
@@ -94,16 +94,16 @@ const char* TF_GetNumberAttrForOpListInput(const char* op_name,
   }
   if (input_index < 0 || input_index >= op->input_arg_size()) {
     Set(status, absl::InvalidArgumentError(absl::StrCat(
-                    "Invalid input index ", input_index, " for op ",
-                    op->name(), " with ", op->input_arg_size(), " inputs")));
+                    "Invalid input index ", input_index, " for op ", op->name(),
+                    " with ", op->input_arg_size(), " inputs")));
     return nullptr;
   }
   // The OpDef lives in the registry for the process's lifetime.
   const std::string& attr = op->input_arg(input_index).number_attr();
   if (attr.empty()) {
-    Set(status, absl::NotFoundError(absl::StrCat(
-                    "Input ", input_index, " of op ", op->name(),
-                    " is not a list of tensors of one type")));
+    Set(status, absl::NotFoundError(
+                    absl::StrCat("Input ", input_index, " of op ", op->name(),
+                                 " is not a list of tensors of one type")));
     return nullptr;
   }
   Set(status, absl::OkStatus());

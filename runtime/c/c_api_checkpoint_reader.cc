@@ -33,8 +33,8 @@ struct TF_CheckpointReader {
 namespace {
 
 // The dtype and shape of `name`, or false if the checkpoint lacks it.
-bool Describe(TF_CheckpointReader* r, const char* name, stepflow::DataType* dtype,
-              stepflow::TensorShape* shape) {
+bool Describe(TF_CheckpointReader* r, const char* name,
+              stepflow::DataType* dtype, stepflow::TensorShape* shape) {
   if (r == nullptr || name == nullptr) return false;
   return r->reader->LookupDtypeAndShape(name, dtype, shape).ok();
 }
@@ -46,7 +46,8 @@ extern "C" {
 TF_CheckpointReader* TF_NewCheckpointReader(const char* filename,
                                             TF_Status* status) {
   if (filename == nullptr) {
-    Set(status, absl::InvalidArgumentError("TF_NewCheckpointReader: NULL name"));
+    Set(status,
+        absl::InvalidArgumentError("TF_NewCheckpointReader: NULL name"));
     return nullptr;
   }
   std::unique_ptr<stepflow::BundleReader> reader;
@@ -71,7 +72,8 @@ TF_CheckpointReader* TF_NewCheckpointReader(const char* filename,
 
 void TF_DeleteCheckpointReader(TF_CheckpointReader* reader) { delete reader; }
 
-int TF_CheckpointReaderHasTensor(TF_CheckpointReader* reader, const char* name) {
+int TF_CheckpointReaderHasTensor(TF_CheckpointReader* reader,
+                                 const char* name) {
   stepflow::DataType dtype;
   stepflow::TensorShape shape;
   return Describe(reader, name, &dtype, &shape) ? 1 : 0;
@@ -94,7 +96,8 @@ TF_DataType TF_CheckpointReaderGetVariableDataType(TF_CheckpointReader* reader,
                                                    const char* name) {
   stepflow::DataType dtype;
   stepflow::TensorShape shape;
-  if (!Describe(reader, name, &dtype, &shape)) return static_cast<TF_DataType>(0);
+  if (!Describe(reader, name, &dtype, &shape))
+    return static_cast<TF_DataType>(0);
   return static_cast<TF_DataType>(dtype);
 }
 
@@ -104,15 +107,15 @@ void TF_CheckpointReaderGetVariableShape(TF_CheckpointReader* reader,
   stepflow::DataType dtype;
   stepflow::TensorShape shape;
   if (!Describe(reader, name, &dtype, &shape)) {
-    Set(status, absl::NotFoundError(absl::StrCat(
-                    "Key ", name == nullptr ? "" : name,
-                    " not found in checkpoint")));
+    Set(status,
+        absl::NotFoundError(absl::StrCat("Key ", name == nullptr ? "" : name,
+                                         " not found in checkpoint")));
     return;
   }
   if (num_dims != shape.dims() || (num_dims > 0 && dims == nullptr)) {
-    Set(status, absl::InvalidArgumentError(absl::StrCat(
-                    "Expected rank is ", shape.dims(), " but actual rank is ",
-                    num_dims)));
+    Set(status, absl::InvalidArgumentError(
+                    absl::StrCat("Expected rank is ", shape.dims(),
+                                 " but actual rank is ", num_dims)));
     return;
   }
   for (int i = 0; i < num_dims; ++i) dims[i] = shape.dim_size(i);

@@ -8,10 +8,10 @@
 // same; nothing is compiled. Named-tensor queues run the session's
 // "fifo_queue_enqueue_<id>" / "fifo_queue_dequeue_<id>" nodes as
 // TensorFlow's do.
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -161,8 +161,8 @@ void TF_SetXlaAutoJitMode(const char* mode) {
   // TensorFlow's modes: "", "OFF" and "ON"... spellings of the global JIT
   // level; anything but off turns auto-clustering on.
   const std::string m = mode == nullptr ? "" : mode;
-  XlaSwitches().auto_jit.store(!m.empty() && m != "OFF" &&
-                                                 m != "0" && m != "-1");
+  XlaSwitches().auto_jit.store(!m.empty() && m != "OFF" && m != "0" &&
+                               m != "-1");
 }
 
 unsigned char TF_GetXlaAutoJitEnabled() {
@@ -178,14 +178,14 @@ unsigned char TF_GetXlaConstantFoldingDisabled() {
 }
 
 void TF_SetXlaConstantFoldingDisabled(unsigned char should_enable) {
-  XlaSwitches().constant_folding_disabled.store(
-      should_enable != 0);
+  XlaSwitches().constant_folding_disabled.store(should_enable != 0);
 }
 
 TF_Tensor* TF_DequeueNamedTensor(TF_Session* session, int tensor_id,
                                  TF_Status* status) {
   if (session == nullptr) {
-    Set(status, absl::InvalidArgumentError("TF_DequeueNamedTensor: NULL session"));
+    Set(status,
+        absl::InvalidArgumentError("TF_DequeueNamedTensor: NULL session"));
     return nullptr;
   }
   const std::string fetch = absl::StrCat("fifo_queue_dequeue_", tensor_id);

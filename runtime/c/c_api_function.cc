@@ -181,26 +181,24 @@ void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name,
   stepflow::FunctionDefLibrary lib = g->graph.library();
   auto* functions = lib.mutable_function();
   const int before = functions->size();
-  functions->erase(
-      std::remove_if(functions->begin(), functions->end(),
-                     [func_name](const stepflow::FunctionDef& f) {
-                       return f.signature().name() == func_name;
-                     }),
-      functions->end());
+  functions->erase(std::remove_if(functions->begin(), functions->end(),
+                                  [func_name](const stepflow::FunctionDef& f) {
+                                    return f.signature().name() == func_name;
+                                  }),
+                   functions->end());
   if (functions->size() == before) {
-    Set(status, absl::InvalidArgumentError(absl::StrCat(
-                    "Tried to remove non-existent function '", func_name,
-                    "'.")));
+    Set(status,
+        absl::InvalidArgumentError(absl::StrCat(
+            "Tried to remove non-existent function '", func_name, "'.")));
     return;
   }
   // Its registered gradient goes with it (the gradient function stays).
   auto* gradients = lib.mutable_gradient();
-  gradients->erase(
-      std::remove_if(gradients->begin(), gradients->end(),
-                     [func_name](const stepflow::GradientDef& gd) {
-                       return gd.function_name() == func_name;
-                     }),
-      gradients->end());
+  gradients->erase(std::remove_if(gradients->begin(), gradients->end(),
+                                  [func_name](const stepflow::GradientDef& gd) {
+                                    return gd.function_name() == func_name;
+                                  }),
+                   gradients->end());
   g->graph.set_library(lib);
   Set(status, absl::OkStatus());
 }

@@ -218,7 +218,8 @@ TEST(CApiImportOutputShapesTest, RecordedShapesRefineOrRefuse) {
     std::vector<int64_t> dims(std::max(rank, 0));
     TF_GraphGetTensorShape(g, out, dims.data(), rank, status.get());
     std::string text;
-    for (int64_t d : dims) text += (text.empty() ? "" : ",") + std::to_string(d);
+    for (int64_t d : dims)
+      text += (text.empty() ? "" : ",") + std::to_string(d);
     return "[" + text + "]";
   };
 

@@ -177,7 +177,8 @@ void TF_AddWhileInputHack(TF_Graph* graph, TF_Output new_src, TF_Operation* dst,
   stepflow::Node* loop =
       src == nullptr ? nullptr : stepflow::MutableNode(graph, dst, status);
   if (loop == nullptr) return;
-  if (loop->type_string() != "While" && loop->type_string() != "StatelessWhile") {
+  if (loop->type_string() != "While" &&
+      loop->type_string() != "StatelessWhile") {
     Set(status, absl::InternalError(absl::StrCat(
                     "dst argument to AddWhileInputHack should be a While op, "
                     "got: ",

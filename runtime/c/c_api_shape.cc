@@ -191,8 +191,8 @@ void TF_SetHandleShapeAndType(TF_Graph* graph, TF_Output output,
   stepflow::CppShapeInferenceResult::HandleData data;
   if (graph == nullptr || (proto == nullptr && proto_len > 0) ||
       !data.ParseFromArray(proto, static_cast<int>(proto_len))) {
-    Set(status, absl::InvalidArgumentError(
-                    "Couldn't deserialize HandleData proto"));
+    Set(status,
+        absl::InvalidArgumentError("Couldn't deserialize HandleData proto"));
     return;
   }
   absl::MutexLock l(&graph->mu);

@@ -210,8 +210,8 @@ absl::Status FinishWhile(const TF_WhileParams& params, TF_Output* outputs) {
   s = ImportGraphDef(opts, gdef, &parent->graph);
   if (!s.ok()) return s;
   for (int i = 0; i < n; ++i) {
-    outputs[i] =
-        TF_Output{ToOperation(parent->graph.FindNodeByName(name("Exit", i))), 0};
+    outputs[i] = TF_Output{
+        ToOperation(parent->graph.FindNodeByName(name("Exit", i))), 0};
   }
   return absl::OkStatus();
 }

@@ -27,8 +27,7 @@ absl::Status ArgShape(InferenceContext* c) {
           shapes->DebugString()));
     }
     ShapeHandle s;
-    SF_RETURN_IF_ERROR(
-        c->MakeShapeFromShapeProto(shapes->list().shape(0), &s));
+    SF_RETURN_IF_ERROR(c->MakeShapeFromShapeProto(shapes->list().shape(0), &s));
     // TensorFlow gives the handle itself the variable's shape too.
     c->set_output(0, s);
     c->set_output_handle_shapes_and_types(

@@ -24,12 +24,13 @@ absl::Status SliceShapeFromSpec(InferenceContext* c, const std::string& spec,
   std::vector<int64_t> dims(parts.size() - 1);
   for (size_t d = 0; d + 1 < parts.size(); ++d) {
     if (!absl::SimpleAtoi(parts[d], &dims[d]) || dims[d] < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Non numerical dimension in shape_and_slice: ", spec));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Non numerical dimension in shape_and_slice: ", spec));
     }
   }
   const std::string& slice = parts.back();
-  const std::string shape_text = absl::StrCat("[", absl::StrJoin(dims, ","), "]");
+  const std::string shape_text =
+      absl::StrCat("[", absl::StrJoin(dims, ","), "]");
   std::vector<int64_t> lengths;
   if (!slice.empty()) {
     for (absl::string_view extent : absl::StrSplit(slice, ':')) {
@@ -52,16 +53,16 @@ absl::Status SliceShapeFromSpec(InferenceContext* c, const std::string& spec,
       }
       const size_t d = lengths.size();
       if (d < dims.size() && start + length > dims[d]) {
-        return absl::InternalError(
-            absl::StrCat("Extent in dimension ", d, " out of bounds: shape = ",
-                         shape_text, ", slice = ", slice));
+        return absl::InternalError(absl::StrCat(
+            "Extent in dimension ", d, " out of bounds: shape = ", shape_text,
+            ", slice = ", slice));
       }
       lengths.push_back(length);
     }
   }
   if (lengths.size() != dims.size()) {
-    return absl::InternalError(absl::StrCat("Mismatching ranks: shape = ",
-                                            shape_text, ", slice = ", slice));
+    return absl::InternalError(absl::StrCat(
+        "Mismatching ranks: shape = ", shape_text, ", slice = ", slice));
   }
   std::vector<DimensionHandle> out_dims;
   for (size_t d = 0; d < dims.size(); ++d) {

@@ -36,7 +36,8 @@ absl::Status SetListOutput(InferenceContext* c, ShapeHandle element_shape) {
   DataType dtype;
   SF_RETURN_IF_ERROR(c->GetAttr("element_dtype", &dtype));
   c->set_output(0, c->Scalar());
-  c->set_output_handle_shapes_and_types(0, {ShapeAndType{element_shape, dtype}});
+  c->set_output_handle_shapes_and_types(0,
+                                        {ShapeAndType{element_shape, dtype}});
   return absl::OkStatus();
 }
 
@@ -102,8 +103,8 @@ absl::Status TensorListPopBackShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(ReadElementShape(
       c, " but trying to push element with type ", &element_shape));
   if (ListData(c) != nullptr) {
-    c->set_output_handle_shapes_and_types(
-        0, *c->input_handle_shapes_and_types(0));
+    c->set_output_handle_shapes_and_types(0,
+                                          *c->input_handle_shapes_and_types(0));
   }
   c->set_output(0, c->Scalar());
   c->set_output(1, element_shape);

@@ -22,9 +22,10 @@ absl::Status DenseShapes(InferenceContext* c, std::vector<ShapeHandle>* out) {
       ok = c->ValueKnown(c->Dim(s, d));
     }
     if (!ok) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "dense_shapes[", i, "] has unknown rank or unknown inner dimensions: ",
-          c->DebugString(s)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("dense_shapes[", i,
+                       "] has unknown rank or unknown inner dimensions: ",
+                       c->DebugString(s)));
     }
     out->push_back(s);
   }
@@ -60,8 +61,7 @@ absl::Status CheckCounts(int64_t dense_count,
 void SetSparseAndDense(InferenceContext* c, int64_t num_sparse,
                        const std::vector<ShapeHandle>& dense_shapes,
                        ShapeHandle input, int* next) {
-  const int64_t rank =
-      c->RankKnown(input) ? c->Rank(input) + 1 : kUnknownDim;
+  const int64_t rank = c->RankKnown(input) ? c->Rank(input) + 1 : kUnknownDim;
   for (int64_t i = 0; i < num_sparse; ++i) {
     c->set_output((*next)++, c->Matrix(kUnknownDim, rank));
   }
@@ -146,8 +146,7 @@ absl::Status ParseSingleExampleShape(InferenceContext* c) {
   const int64_t num_dense_keys = StringListSize(c, "dense_keys");
   SF_RETURN_IF_ERROR(ListSize(c, "sparse_types", &sparse_types));
   SF_RETURN_IF_ERROR(ListSize(c, "Tdense", &dense_types));
-  if (num_sparse != num_sparse_keys ||
-      num_sparse != sparse_types) {
+  if (num_sparse != num_sparse_keys || num_sparse != sparse_types) {
     return absl::InvalidArgumentError(absl::StrCat(
         "num_sparse (", num_sparse, ") must match the size of sparse_keys (",
         num_sparse_keys, ") and sparse_types (", sparse_types, ")"));

@@ -51,8 +51,7 @@ absl::Status ScatterNdUpdateShape(InferenceContext* c) {
     return absl::InvalidArgumentError(
         "Indices and updates specified for empty input");
   }
-  if (c->RankKnown(indices) && c->RankKnown(updates) &&
-      c->Rank(updates) != 0) {
+  if (c->RankKnown(indices) && c->RankKnown(updates) && c->Rank(updates) != 0) {
     const int64_t outer = c->Rank(indices) - 1;
     const DimensionHandle index_depth = c->Dim(indices, -1);
     if (c->ValueKnown(index_depth)) {
@@ -63,11 +62,11 @@ absl::Status ScatterNdUpdateShape(InferenceContext* c) {
       absl::Status s = c->Merge(indices_outer, updates_outer, &unused);
       if (!s.ok()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "Dimensions [0,", outer, ") of indices[shape=",
-            c->DebugString(indices), "] = ", c->DebugString(indices_outer),
-            " must match dimensions [0,", outer, ") of updates[shape=",
-            c->DebugString(updates), "] = ", c->DebugString(updates_outer),
-            ": ", s.message()));
+            "Dimensions [0,", outer,
+            ") of indices[shape=", c->DebugString(indices),
+            "] = ", c->DebugString(indices_outer), " must match dimensions [0,",
+            outer, ") of updates[shape=", c->DebugString(updates),
+            "] = ", c->DebugString(updates_outer), ": ", s.message()));
       }
       ShapeHandle ref_inner, updates_inner;
       SF_RETURN_IF_ERROR(c->Subshape(ref, depth, &ref_inner));

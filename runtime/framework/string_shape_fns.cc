@@ -34,13 +34,12 @@ absl::Status StringFormatShape(InferenceContext* c) {
   std::string format, placeholder;
   SF_RETURN_IF_ERROR(c->GetAttr("template", &format));
   SF_RETURN_IF_ERROR(c->GetAttr("placeholder", &placeholder));
-  const std::vector<std::string> pieces =
-      absl::StrSplit(format, placeholder);
+  const std::vector<std::string> pieces = absl::StrSplit(format, placeholder);
   const int64_t num_placeholders = static_cast<int64_t>(pieces.size()) - 1;
   if (num_placeholders != c->num_inputs()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "num placeholders in template and num inputs must match: ",
-        num_placeholders, " vs. ", c->num_inputs()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("num placeholders in template and num inputs must match: ",
+                     num_placeholders, " vs. ", c->num_inputs()));
   }
   return ScalarShape(c);
 }
@@ -107,8 +106,8 @@ absl::Status UnicodeEncodeShape(InferenceContext* c) {
 absl::Status PrintV2Shape(InferenceContext* c) {
   const ShapeHandle in = c->input(0);
   if (c->RankKnown(in) && c->Rank(in) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input must be a scalar, but has rank: ", c->Rank(in)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("input must be a scalar, but has rank: ", c->Rank(in)));
   }
   return absl::OkStatus();
 }

@@ -27,7 +27,8 @@ struct ApplyLayout {
 };
 
 ShapeHandle ShapeOf(InferenceContext* c, int index, Reading reading) {
-  const std::vector<ShapeAndType>* data = c->input_handle_shapes_and_types(index);
+  const std::vector<ShapeAndType>* data =
+      c->input_handle_shapes_and_types(index);
   if (data != nullptr && !data->empty() && (*data)[0].dtype != DT_INVALID) {
     return (*data)[0].shape;
   }

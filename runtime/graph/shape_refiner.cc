@@ -131,9 +131,9 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
     absl::Status s = (*fn)(&c);
     if (!s.ok()) return c.AttachContext(s);
   } else if (require_shape_fns_) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "No shape inference function exists for op '", node->type_string(),
-        "', did you forget to define it?"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("No shape inference function exists for op '",
+                     node->type_string(), "', did you forget to define it?"));
   }
   if (node->id() >= static_cast<int>(records_.size())) {
     records_.resize(node->id() + 1);
@@ -296,8 +296,8 @@ absl::Status ShapeRefiner::SetOutputHandleShapes(
   }
   NodeRecord& r = records_[node->id()];
   if (index < 0 || index >= static_cast<int>(r.outputs.size())) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "Node ", node->name(), " has no output ", index));
+    return absl::OutOfRangeError(
+        absl::StrCat("Node ", node->name(), " has no output ", index));
   }
   if (r.handle_data == nullptr) {
     r.handle_data = std::make_unique<std::vector<std::vector<ShapeAndType>>>(

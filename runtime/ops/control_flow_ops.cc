@@ -89,7 +89,6 @@ REGISTER_OP("LoopCond")
       return shape_inference::UnchangedShapeWithRank(c, 0);
     });
 
-REGISTER_OP("ControlTrigger")
-    .SetShapeFn(shape_inference::NoOutputs);
+REGISTER_OP("ControlTrigger").SetShapeFn(shape_inference::NoOutputs);
 
 }  // namespace stepflow

@@ -86,7 +86,9 @@ REGISTER_OP("TensorArraySizeV3")
     .SetIsStateful()
     .SetShapeFn(shape_inference::TensorArraySizeShape);
 
-REGISTER_OP("TensorArrayCloseV3").Input("handle: resource").SetIsStateful()
+REGISTER_OP("TensorArrayCloseV3")
+    .Input("handle: resource")
+    .SetIsStateful()
     .SetShapeFn(shape_inference::CloseHandleShape);
 
 REGISTER_OP("TensorArrayGradV3")
@@ -132,7 +134,9 @@ REGISTER_OP("StackPopV2")
     .SetIsStateful()
     .SetShapeFn(shape_inference::UnknownShape);
 
-REGISTER_OP("StackCloseV2").Input("handle: resource").SetIsStateful()
+REGISTER_OP("StackCloseV2")
+    .Input("handle: resource")
+    .SetIsStateful()
     .SetShapeFn(shape_inference::CloseHandleShape);
 
 }  // namespace stepflow

@@ -62,7 +62,9 @@ REGISTER_OP("DestroyResourceOp")
     .SetIsStateful()
     .SetShapeFn(shape_inference::NoOutputs);
 
-REGISTER_OP("DisableCopyOnRead").Input("resource: resource").SetIsStateful()
+REGISTER_OP("DisableCopyOnRead")
+    .Input("resource: resource")
+    .SetIsStateful()
     .SetShapeFn(shape_inference::NoOutputs);
 
 }  // namespace stepflow

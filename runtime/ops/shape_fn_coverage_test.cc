@@ -20,8 +20,8 @@ TEST(ShapeFnCoverageTest, EveryRegisteredOpHasAShapeFunction) {
     if (fn == nullptr || !*fn) missing.push_back(op);
   }
   EXPECT_TRUE(missing.empty())
-      << missing.size() << " ops without a shape function: "
-      << absl::StrJoin(missing, " ");
+      << missing.size()
+      << " ops without a shape function: " << absl::StrJoin(missing, " ");
 }
 
 }  // namespace

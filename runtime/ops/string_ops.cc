@@ -41,7 +41,9 @@ REGISTER_OP("StringUpper")
     .Attr("encoding: string = ''")
     .SetShapeFn(shape_inference::UnchangedShape);
 
-REGISTER_OP("StringStrip").Input("input: string").Output("output: string")
+REGISTER_OP("StringStrip")
+    .Input("input: string")
+    .Output("output: string")
     .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("Substr")
@@ -116,7 +118,9 @@ REGISTER_OP("EncodeBase64")
     .Attr("pad: bool = false")
     .SetShapeFn(shape_inference::UnchangedShape);
 
-REGISTER_OP("DecodeBase64").Input("input: string").Output("output: string")
+REGISTER_OP("DecodeBase64")
+    .Input("input: string")
+    .Output("output: string")
     .SetShapeFn(shape_inference::UnchangedShape);
 
 REGISTER_OP("StringFormat")

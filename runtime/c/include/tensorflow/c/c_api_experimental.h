@@ -1,7 +1,7 @@
 /* TensorFlow's experimental C API without its eager (TFE_*) functions, with
- * the same names and signatures. Same conventions as c_api.h: caller-owned results
- * are freed with the matching TF_Delete* (or free() where stated); misuse is
- * reported through the TF_Status and never crashes. */
+ * the same names and signatures. Same conventions as c_api.h: caller-owned
+ * results are freed with the matching TF_Delete* (or free() where stated);
+ * misuse is reported through the TF_Status and never crashes. */
 #ifndef TENSORFLOW_C_C_API_EXPERIMENTAL_H_
 #define TENSORFLOW_C_C_API_EXPERIMENTAL_H_
 
