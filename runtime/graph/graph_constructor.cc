@@ -17,6 +17,7 @@
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor_id.h"
 #include "runtime/framework/versions.h"
+#include "runtime/function/function_shape_inference.h"
 #include "runtime/graph/function_call_op.h"
 
 namespace stepflow {
@@ -603,6 +604,7 @@ class Importer {
     if (!opts_.infer_shapes) return absl::OkStatus();
     if (refiner_ != nullptr) {
       refiner_->set_merge_output_shapes_attr(opts_.merge_output_shapes_attr);
+      refiner_->set_function_library(&g_->library(), InferFunctionCallShapes);
       absl::Status s;
       // The caller's refiner usually holds the graph's other nodes already;
       // nodes added behind its back are inferred now too.
@@ -613,10 +615,12 @@ class Importer {
         s = refiner_->AddMissingNodes(*g_);
       }
       refiner_->set_merge_output_shapes_attr(false);
+      refiner_->set_function_library(nullptr, nullptr);
       return s;
     }
     ShapeRefiner refiner(g_->op_registry());
     refiner.set_merge_output_shapes_attr(opts_.merge_output_shapes_attr);
+    refiner.set_function_library(&g_->library(), InferFunctionCallShapes);
     if (g_->num_op_nodes() == static_cast<int>(added.size())) {
       return refiner.AddNodes(added);
     }

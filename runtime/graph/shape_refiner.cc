@@ -13,6 +13,25 @@
 
 namespace stepflow {
 
+namespace {
+
+// `s` as a proto: unknown rank, or its dims (-1 where unknown).
+void ShapeHandleToProto(shape_inference::ShapeHandle s,
+                        TensorShapeProto* proto) {
+  using shape_inference::InferenceContext;
+  proto->Clear();
+  if (!InferenceContext::RankKnown(s)) {
+    proto->set_unknown_rank(true);
+    return;
+  }
+  for (int i = 0; i < InferenceContext::Rank(s); ++i) {
+    proto->add_dim()->set_size(
+        InferenceContext::Value(InferenceContext::DimKnownRank(s, i)));
+  }
+}
+
+}  // namespace
+
 using shape_inference::DimensionHandle;
 using shape_inference::InferenceContext;
 using shape_inference::ShapeAndType;
@@ -130,6 +149,9 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
   if (fn != nullptr) {
     absl::Status s = (*fn)(&c);
     if (!s.ok()) return c.AttachContext(s);
+    InferCallThroughBody(node, &c);
+  } else if (ops_->LookUpOrNull(node->type_string()) == nullptr) {
+    InferCallThroughBody(node, &c);  // A call by name: no registered op.
   } else if (require_shape_fns_) {
     return absl::InvalidArgumentError(
         absl::StrCat("No shape inference function exists for op '",
@@ -163,6 +185,47 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
     }
   }
   return absl::OkStatus();
+}
+
+void ShapeRefiner::InferCallThroughBody(const Node* node, InferenceContext* c) {
+  if (function_library_ == nullptr || !function_call_shape_fn_) return;
+  FunctionCall call;
+  call.library = function_library_;
+  const std::string& op = node->type_string();
+  if (op == "PartitionedCall" || op == "StatefulPartitionedCall") {
+    auto f = node->def().attr().find("f");
+    if (f == node->def().attr().end() || !f->second.has_func()) return;
+    call.function = f->second.func().name();
+    call.attrs = &f->second.func().attr();
+  } else if (ops_->LookUpOrNull(op) == nullptr) {
+    call.function = op;  // A call by name (its OpDef is the signature).
+    call.attrs = &node->def().attr();
+  } else {
+    return;
+  }
+  for (int i = 0; i < c->num_inputs(); ++i) {
+    TensorShapeProto shape;
+    ShapeHandleToProto(c->input(i), &shape);
+    call.input_shapes.push_back(std::move(shape));
+    std::pair<TensorShapeProto, DataType> handle{{}, DT_INVALID};
+    const auto* data = c->input_handle_shapes_and_types(i);
+    if (data != nullptr && !data->empty()) {
+      ShapeHandleToProto((*data)[0].shape, &handle.first);
+      handle.second = (*data)[0].dtype;
+    }
+    call.input_handles.push_back(std::move(handle));
+  }
+  std::vector<TensorShapeProto> outputs;
+  if (!function_call_shape_fn_(call, &outputs).ok() ||
+      static_cast<int>(outputs.size()) != c->num_outputs()) {
+    return;  // The call's own shape function's answer stands.
+  }
+  for (int i = 0; i < c->num_outputs(); ++i) {
+    ShapeHandle inferred, merged;
+    if (!c->MakeShapeFromShapeProto(outputs[i], &inferred).ok()) continue;
+    ShapeHandle own = c->output(i).IsSet() ? c->output(i) : c->UnknownShape();
+    if (c->Merge(own, inferred, &merged).ok()) c->set_output(i, merged);
+  }
 }
 
 absl::Status ShapeRefiner::MergeOutputShapesAttr(const Node* node) {
@@ -264,16 +327,7 @@ ShapeHandle ShapeRefiner::OutputShape(const Node* node, int index) const {
 
 void ShapeRefiner::OutputShapeProto(const Node* node, int index,
                                     TensorShapeProto* proto) const {
-  proto->Clear();
-  ShapeHandle s = OutputShape(node, index);
-  if (!InferenceContext::RankKnown(s)) {
-    proto->set_unknown_rank(true);
-    return;
-  }
-  for (int i = 0; i < InferenceContext::Rank(s); ++i) {
-    proto->add_dim()->set_size(
-        InferenceContext::Value(InferenceContext::DimKnownRank(s, i)));
-  }
+  ShapeHandleToProto(OutputShape(node, index), proto);
 }
 
 const std::vector<ShapeAndType>* ShapeRefiner::OutputHandleShapes(

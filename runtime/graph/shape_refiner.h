@@ -22,8 +22,11 @@
 #ifndef STEPFLOW_RUNTIME_GRAPH_SHAPE_REFINER_H_
 #define STEPFLOW_RUNTIME_GRAPH_SHAPE_REFINER_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -31,6 +34,7 @@
 #include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "proto/function.pb.h"
 #include "proto/tensor_shape.pb.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/shape_inference.h"
@@ -90,6 +94,32 @@ class ShapeRefiner {
     merge_output_shapes_attr_ = merge;
   }
 
+  // A call of a library function, as the refiner sees it: what runs, and
+  // its inputs' shapes (unknown rank where unknown) and, per input, what a
+  // resource handle refers to (its first entry; dtype DT_INVALID if none).
+  struct FunctionCall {
+    const FunctionDefLibrary* library = nullptr;
+    std::string function;
+    const google::protobuf::Map<std::string, AttrValue>* attrs = nullptr;
+    std::vector<TensorShapeProto> input_shapes;
+    std::vector<std::pair<TensorShapeProto, DataType>> input_handles;
+  };
+  // Infers a call's output shapes through the function's body, as
+  // TensorFlow's refiner does (runtime/function/function_shape_inference.h
+  // provides one; the refiner cannot depend on the function library).
+  using FunctionCallShapeFn = std::function<absl::Status(
+      const FunctionCall& call, std::vector<TensorShapeProto>* outputs)>;
+  // With a library and `fn` set, a call node (PartitionedCall and
+  // StatefulPartitionedCall by their "f", or a node whose op names a
+  // function of `library`) gets the outputs `fn` infers, merged into its
+  // own shape function's; a failing `fn` leaves those. Unset (null) by
+  // default. `library` is borrowed until reset.
+  void set_function_library(const FunctionDefLibrary* library,
+                            FunctionCallShapeFn fn) {
+    function_library_ = library;
+    function_call_shape_fn_ = std::move(fn);
+  }
+
   // Merges `shape` into output `index` of an added node (TensorFlow's
   // SetShape); Merge's InvalidArgument when they are incompatible
   // ("Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes
@@ -118,6 +148,10 @@ class ShapeRefiner {
   const ShapeInferenceFn* ShapeFnFor(const Node* node);
   // Merges `node`'s "_output_shapes" into its recorded outputs.
   absl::Status MergeOutputShapesAttr(const Node* node);
+  // Refines `c`'s outputs through the called function's body when `node`
+  // is a function call and a library is set.
+  void InferCallThroughBody(const Node* node,
+                            shape_inference::InferenceContext* c);
 
   // The value of output `index` of `node` when it is a constant the
   // evaluator can compute (cached); null otherwise.
@@ -142,6 +176,8 @@ class ShapeRefiner {
   int num_nodes_ = 0;
   bool require_shape_fns_ = false;
   bool merge_output_shapes_attr_ = false;
+  const FunctionDefLibrary* function_library_ = nullptr;
+  FunctionCallShapeFn function_call_shape_fn_;
   absl::flat_hash_map<const OpDef*, const ShapeInferenceFn*> shape_fns_;
   // Evaluated constants by (node id, output); nullopt: not constant. Node
   // based: contexts hold pointers to the values.

@@ -30,6 +30,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "runtime/framework/op.h"
+#include "runtime/function/function_shape_inference.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_constructor.h"
 #include "runtime/graph/graph_def_io.h"
@@ -121,7 +122,9 @@ int Main(int argc, char** argv) {
       ++t.skipped;
       continue;
     }
+    // As the importer's: calls are inferred through their functions.
     ShapeRefiner refiner;
+    refiner.set_function_library(&g.library(), InferFunctionCallShapes);
     s = refiner.AddNodes(g.op_nodes());
     if (tf_error) {
       if (s.ok()) {
