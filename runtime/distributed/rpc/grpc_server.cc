@@ -43,27 +43,25 @@ class GrpcServer::Impl {
     worker_.reset();
     transport_.reset();
     real_env_.reset();
-    // Tensors the server made may outlive it (a caller's fetched values)
-    // and release into the budget later: only a budget with nothing
-    // reserved can go now. One still in use is kept for the process's
-    // lifetime.
-    if (process_memory_ != nullptr && process_memory_->bytes_in_use() == 0) {
-      delete process_memory_;
-    } else if (process_memory_ != nullptr) {
+    // Tensors the server made may outlive it (a caller's fetched values,
+    // buffers a device budget still accounts) and release into the budget
+    // later, from any thread: it is kept for the process's lifetime, in a
+    // list that keeps it reachable.
+    if (process_memory_ != nullptr) {
+      static absl::Mutex kept_mu(absl::kConstInit);
       static auto* const kept = new std::vector<MemoryBudget*>;
-      static absl::Mutex kept_mu;
       absl::MutexLock l(&kept_mu);
       kept->push_back(process_memory_);
+      process_memory_ = nullptr;
     }
-    process_memory_ = nullptr;
   }
 
   std::string task_;
   std::string address_;
   std::unique_ptr<RealEnv> real_env_;
   Env env_;
-  // Charged by the worker's devices. Freed with the server unless a
-  // tensor still holds a reservation (see the destructor).
+  // Charged by the worker's devices; outlives the server (see the
+  // destructor).
   MemoryBudget* process_memory_ = nullptr;
   std::unique_ptr<GrpcTransport> transport_;
   std::unique_ptr<Worker> worker_;
