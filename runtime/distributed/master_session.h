@@ -153,6 +153,9 @@ class MasterSession : public std::enable_shared_from_this<MasterSession> {
   void PartialRunSetup(const PartialRunSetupRequest& req,
                        PartialRunSetupResponse* resp, DoneCallback done);
 
+  // Cancels the running steps, then asks every worker to delete its
+  // session; answers OK once they answered (a worker that could not be
+  // reached is logged as a warning, as TensorFlow's master does).
   void Close(DoneCallback done);
 
   // Fills the master's identity into a CreateWorkerSession request.
