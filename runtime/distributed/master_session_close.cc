@@ -63,14 +63,13 @@ void MasterSession::Close(DoneCallback done) {
     // task down, say) is a warning, and the close succeeds; the worker's
     // lease collects such a session.
     auto group = StatusGroup::Create(
-        static_cast<int>(workers.size()),
-        [self, done](const absl::Status& s) {
+        static_cast<int>(workers.size()), [self, done](const absl::Status& s) {
           if (!s.ok() && self->env_->log_sink != nullptr) {
             self->env_->log_sink->Write(
                 LogStream::kWarning,
-                absl::StrCat("CloseSession ", self->handle_,
-                             ": worker sessions not all deleted: ",
-                             s.ToString(), "\n"));
+                absl::StrCat(
+                    "CloseSession ", self->handle_,
+                    ": worker sessions not all deleted: ", s.ToString(), "\n"));
           }
           done(absl::OkStatus());
         });
