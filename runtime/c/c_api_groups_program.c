@@ -558,6 +558,9 @@ static void Deprecated(void) {
     printf("  prod = %g\n", *(float*)TF_TensorData(out[0]));
     TF_DeleteTensor(out[0]);
   }
+  /* The inputs stay the caller's. */
+  TF_DeleteTensor(values[0]);
+  TF_DeleteTensor(values[1]);
 
   const char* handle = NULL;
   const char* prun_fetches[2] = {"sum", "prod"};
@@ -581,6 +584,8 @@ static void Deprecated(void) {
     printf("  prod = %g\n", *(float*)TF_TensorData(out[0]));
     TF_DeleteTensor(out[0]);
   }
+  TF_DeleteTensor(a_value);
+  TF_DeleteTensor(b_value);
   TF_DeletePRunHandle(handle);
   TF_CloseDeprecatedSession(session, s);
   TF_DeleteDeprecatedSession(session, s);
