@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/framework/shape_tensor_util.h"
 #include "runtime/framework/status_macros.h"
 
 namespace stepflow {
@@ -249,19 +250,6 @@ absl::Status BatchMatMulV2Shape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
-namespace {
-
-// The values of an int32/int64 tensor.
-std::vector<int64_t> IntValues(InferenceContext* c, const Tensor* t) {
-  std::vector<int64_t> out(t->NumElements());
-  for (int64_t i = 0; i < t->NumElements(); ++i) {
-    c->GetScalarFromTensor(t, i, &out[i]).IgnoreError();
-  }
-  return out;
-}
-
-}  // namespace
-
 absl::Status ReductionShape(InferenceContext* c) {
   ShapeHandle input = c->input(0);
   ShapeHandle indices;
@@ -281,7 +269,7 @@ absl::Status ReductionShape(InferenceContext* c) {
   }
   const int32_t rank = c->Rank(input);
   std::set<int64_t> reduced;
-  for (int64_t v : IntValues(c, axes)) {
+  for (int64_t v : FlatInt64(*axes)) {
     if (v < -rank || v >= rank) {
       return absl::InvalidArgumentError(
           absl::StrCat("Invalid reduction dimension ", v, " for input with ",

@@ -10,19 +10,12 @@
 #include "absl/strings/str_join.h"
 #include "runtime/framework/common_shape_fns.h"
 #include "runtime/framework/image_shape_fns.h"
+#include "runtime/framework/shape_tensor_util.h"
 #include "runtime/framework/status_macros.h"
 
 namespace stepflow {
 namespace shape_inference {
 namespace {
-
-std::vector<int64_t> IntValues(InferenceContext* c, const Tensor* t) {
-  std::vector<int64_t> out(t->NumElements());
-  for (int64_t i = 0; i < t->NumElements(); ++i) {
-    c->GetScalarFromTensor(t, i, &out[i]).IgnoreError();
-  }
-  return out;
-}
 
 bool IsInt(const Tensor* t) {
   return t->dtype() == DT_INT32 || t->dtype() == DT_INT64;
@@ -270,7 +263,7 @@ absl::Status SplitVShape(InferenceContext* c) {
   }
   const int64_t d = c->Value(split_dim);
   SF_RETURN_IF_ERROR(c->WithRankAtLeast(input, d + 1, &input));
-  const std::vector<int64_t> data = IntValues(c, sizes);
+  const std::vector<int64_t> data = FlatInt64(*sizes);
   if (static_cast<int>(data.size()) != n) {
     return absl::InvalidArgumentError(
         "Length of size_splits should be equal to num_outputs");
@@ -333,7 +326,7 @@ absl::Status TransposeShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(c->WithValue(perm_elems, rank, &perm_elems));
   std::vector<DimensionHandle> dims(rank);
   if (perm != nullptr) {
-    const std::vector<int64_t> p = IntValues(c, perm);
+    const std::vector<int64_t> p = FlatInt64(*perm);
     for (int64_t i = 0; i < rank; ++i) {
       if (p[i] >= rank || p[i] < -rank) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -414,7 +407,7 @@ absl::Status FillShape(InferenceContext* c) {
   SF_RETURN_IF_ERROR(c->WithRank(c->input(1), 0, &unused));
   const Tensor* t = c->input_tensor(0);
   if (t != nullptr && IsInt(t)) {
-    for (int64_t v : IntValues(c, t)) {
+    for (int64_t v : FlatInt64(*t)) {
       if (v < 0) {
         return absl::InvalidArgumentError("Fill dimensions must be >= 0");
       }
@@ -470,7 +463,7 @@ absl::Status PadShape(InferenceContext* c) {
   const int64_t num_dims = pads->shape().dim_size(0);
   SF_RETURN_IF_ERROR(c->WithRank(input, num_dims, &input));
   SF_RETURN_IF_ERROR(c->WithValue(n_dim, num_dims, &n_dim));
-  const std::vector<int64_t> p = IntValues(c, pads);
+  const std::vector<int64_t> p = FlatInt64(*pads);
   std::vector<DimensionHandle> dims(num_dims);
   for (int64_t i = 0; i < num_dims; ++i) {
     if (p[2 * i] < 0 || p[2 * i + 1] < 0) {
