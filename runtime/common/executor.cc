@@ -23,9 +23,10 @@ ImmutableExecutorState::KernelFactory KernelFactoryFor(
   return [device = params.device, create_kernel = params.create_kernel](
              const NodeDef& def, std::shared_ptr<OpKernel>* kernel) {
     std::unique_ptr<OpKernel> owned;
-    absl::Status s = create_kernel ? create_kernel(def, &owned)
-                                   : CreateOpKernel(device->device_type(),
-                                                    device, def, &owned);
+    absl::Status s = create_kernel
+                         ? create_kernel(def, &owned)
+                         : CreateOpKernelBorrowingDef(device->device_type(),
+                                                      device, def, &owned);
     *kernel = std::move(owned);
     return s;
   };

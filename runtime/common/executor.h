@@ -132,7 +132,10 @@ struct LocalExecutorParams {
   // Defaults to device->env() when null.
   Env* env = nullptr;
   // Creates the kernel for one node. Defaults to
-  // CreateOpKernel(device->device_type(), device, ndef, kernel) when empty.
+  // CreateOpKernelBorrowingDef(device->device_type(), device, ndef, kernel)
+  // when empty. Both factories get the node's NodeDef in the executor's own
+  // graph, which outlives every kernel the executor holds (a kernel may
+  // keep a reference to it; one that outlives the executor must copy).
   std::function<absl::Status(const NodeDef&, std::unique_ptr<OpKernel>*)>
       create_kernel;
   // If set, used instead of create_kernel: the kernel may be shared with

@@ -20,7 +20,8 @@ bool OpSegment::ShouldShare(const NodeDef& ndef) {
 }
 
 absl::Status OpSegment::GetOrCreateKernel(Device* device, const NodeDef& ndef,
-                                          std::shared_ptr<OpKernel>* kernel) {
+                                          std::shared_ptr<OpKernel>* kernel,
+                                          bool ndef_outlives_kernel) {
   const bool share = ShouldShare(ndef);
   if (share) {
     absl::MutexLock l(&mu_);
@@ -32,7 +33,10 @@ absl::Status OpSegment::GetOrCreateKernel(Device* device, const NodeDef& ndef,
   }
   std::unique_ptr<OpKernel> made;
   SF_RETURN_IF_ERROR(
-      CreateOpKernel(device->device_type(), device, ndef, &made));
+      !share && ndef_outlives_kernel
+          ? CreateOpKernelBorrowingDef(device->device_type(), device, ndef,
+                                       &made)
+          : CreateOpKernel(device->device_type(), device, ndef, &made));
   *kernel = std::move(made);
   if (share) *kernel = Insert(device->name(), ndef, *kernel);
   return absl::OkStatus();

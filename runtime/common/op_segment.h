@@ -41,9 +41,13 @@ class OpSegment {
   // The kernel for `ndef` on `device`. Shared kernels are looked up by
   // (device name, node name) and reused only for an identical NodeDef; a
   // node whose NodeDef changed gets a private kernel. Errors are
-  // CreateOpKernel's (naming the node); nothing is stored then.
+  // CreateOpKernel's (naming the node); nothing is stored then. With
+  // `ndef_outlives_kernel` (an executor's own graph), a private kernel
+  // keeps a reference to `ndef` instead of a copy; shared kernels, which
+  // may outlive any one graph, always copy.
   absl::Status GetOrCreateKernel(Device* device, const NodeDef& ndef,
-                                 std::shared_ptr<OpKernel>* kernel);
+                                 std::shared_ptr<OpKernel>* kernel,
+                                 bool ndef_outlives_kernel = false);
 
   // Number of shared kernels held (for tests).
   size_t size() const;

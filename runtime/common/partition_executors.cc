@@ -57,7 +57,10 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
     params.create_shared_kernel = [segment, device](
                                       const NodeDef& ndef,
                                       std::shared_ptr<OpKernel>* kernel) {
-      return segment->GetOrCreateKernel(device, ndef, kernel);
+      // `ndef` is a node of the executor's own graph, which outlives every
+      // private kernel the executor holds.
+      return segment->GetOrCreateKernel(device, ndef, kernel,
+                                        /*ndef_outlives_kernel=*/true);
     };
   }
   out->device = device;

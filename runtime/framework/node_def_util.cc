@@ -699,6 +699,15 @@ void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* def) {
   }
 }
 
+bool HasAllAttrDefaults(const OpDef& op_def, const NodeDef& def) {
+  for (const auto& attr : op_def.attr()) {
+    if (attr.has_default_value() && !HasNodeAttr(def, attr.name())) {
+      return false;
+    }
+  }
+  return true;
+}
+
 int NumDataInputs(const NodeDef& def) {
   int n = 0;
   for (const auto& in : def.input()) {
@@ -805,6 +814,25 @@ absl::Status NameRangesForNode(const NodeDef& def, const OpDef& op_def,
       SF_RETURN_IF_ERROR(ArgLength(def, op_def, arg, &n));
       (*map)[arg.name()] = {static_cast<int>(start),
                             static_cast<int>(start + n)};
+      start += n;
+    }
+    return absl::OkStatus();
+  };
+  SF_RETURN_IF_ERROR(fill(op_def.input_arg(), inputs));
+  return fill(op_def.output_arg(), outputs);
+}
+
+absl::Status ArgRangesForNode(const NodeDef& def, const OpDef& op_def,
+                              ArgRanges* inputs, ArgRanges* outputs) {
+  auto fill = [&](const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args,
+                  ArgRanges* ranges) -> absl::Status {
+    ranges->clear();
+    int64_t start = 0;
+    for (const auto& arg : args) {
+      int64_t n = 0;
+      SF_RETURN_IF_ERROR(ArgLength(def, op_def, arg, &n));
+      ranges->emplace_back(static_cast<int>(start),
+                           static_cast<int>(start + n));
       start += n;
     }
     return absl::OkStatus();

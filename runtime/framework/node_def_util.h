@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "proto/attr_value.pb.h"
@@ -111,6 +112,8 @@ void AddNodeAttr(absl::string_view name, const AttrValue& v, NodeDef* def);
 
 // Fills attrs that `op_def` gives defaults for and `def` lacks.
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* def);
+// Whether AddDefaultsToNodeDef would leave `def` unchanged.
+bool HasAllAttrDefaults(const OpDef& op_def, const NodeDef& def);
 
 // Checks `def` against `op_def`: op name matches, every attr without a
 // default is present and of the right kind, no unknown attrs (except ones
@@ -130,6 +133,12 @@ absl::Status OutputTypesForNode(const NodeDef& def, const OpDef& op_def,
 using NameRangeMap = std::map<std::string, std::pair<int, int>, std::less<>>;
 absl::Status NameRangesForNode(const NodeDef& def, const OpDef& op_def,
                                NameRangeMap* inputs, NameRangeMap* outputs);
+
+// The same ranges by the arg's position in the OpDef (input_arg/output_arg
+// order): what a kernel keeps, a few bytes per arg.
+using ArgRanges = absl::InlinedVector<std::pair<int, int>, 2>;
+absl::Status ArgRangesForNode(const NodeDef& def, const OpDef& op_def,
+                              ArgRanges* inputs, ArgRanges* outputs);
 
 // Number of data (non-control) inputs listed in `def`.
 int NumDataInputs(const NodeDef& def);

@@ -23,39 +23,52 @@ absl::Status CheckShape(const TensorShape& shape) {
 // OpKernel
 
 OpKernel::OpKernel(OpKernelConstruction* ctx)
-    : def_(ctx->def()),
+    : owned_def_(ctx->def_outlives_kernel()
+                     ? nullptr
+                     : std::make_unique<const NodeDef>(ctx->def())),
+      def_(owned_def_ != nullptr ? *owned_def_ : ctx->def()),
+      op_def_(&ctx->op_def()),
       input_types_(ctx->input_types()),
       output_types_(ctx->output_types()),
       is_stateful_(ctx->op_def().is_stateful()) {
-  absl::Status s = NameRangesForNode(def_, ctx->op_def(), &input_name_map_,
-                                     &output_name_map_);
+  absl::Status s =
+      ArgRangesForNode(def_, *op_def_, &input_ranges_, &output_ranges_);
   if (!s.ok()) ctx->SetStatus(AttachDef(s, def_.name()));
 }
 
 OpKernel::~OpKernel() = default;
 
+namespace {
+
+// The range of the arg called `name` among `args`, or InvalidArgument
+// naming `what` ("input"/"output") and the node.
+absl::Status FindArgRange(
+    const google::protobuf::RepeatedPtrField<OpDef::ArgDef>& args,
+    const ArgRanges& ranges, absl::string_view name, absl::string_view what,
+    absl::string_view node, int* start, int* stop) {
+  for (int i = 0; i < args.size() && i < static_cast<int>(ranges.size()); ++i) {
+    if (args.Get(i).name() == name) {
+      *start = ranges[i].first;
+      *stop = ranges[i].second;
+      return absl::OkStatus();
+    }
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Unknown ", what, " name '", name, "' of ", FormatNodeName(node)));
+}
+
+}  // namespace
+
 absl::Status OpKernel::InputRange(absl::string_view name, int* start,
                                   int* stop) const {
-  auto it = input_name_map_.find(name);
-  if (it == input_name_map_.end()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Unknown input name '", name, "' of ", FormatNodeName(this->name())));
-  }
-  *start = it->second.first;
-  *stop = it->second.second;
-  return absl::OkStatus();
+  return FindArgRange(op_def_->input_arg(), input_ranges_, name, "input",
+                      this->name(), start, stop);
 }
 
 absl::Status OpKernel::OutputRange(absl::string_view name, int* start,
                                    int* stop) const {
-  auto it = output_name_map_.find(name);
-  if (it == output_name_map_.end()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Unknown output name '", name, "' of ", FormatNodeName(this->name())));
-  }
-  *start = it->second.first;
-  *stop = it->second.second;
-  return absl::OkStatus();
+  return FindArgRange(op_def_->output_arg(), output_ranges_, name, "output",
+                      this->name(), start, stop);
 }
 
 void AsyncOpKernel::Compute(OpKernelContext* ctx) {
@@ -470,14 +483,22 @@ bool KernelRegistry::HasKernel(absl::string_view device_type,
   return FindKernel(device_type, def, nullptr, nullptr).ok();
 }
 
-absl::Status CreateOpKernel(absl::string_view device_type, DeviceBase* device,
-                            const NodeDef& def,
-                            std::unique_ptr<OpKernel>* kernel) {
+namespace {
+
+absl::Status CreateOpKernelImpl(absl::string_view device_type,
+                                DeviceBase* device, const NodeDef& def,
+                                bool may_borrow_def,
+                                std::unique_ptr<OpKernel>* kernel) {
   const OpDef* op_def = nullptr;
   SF_RETURN_IF_ERROR(
       AttachDef(OpRegistry::Global()->LookUp(def.op(), &op_def), def.name()));
-  NodeDef node = def;
-  AddDefaultsToNodeDef(*op_def, &node);
+  // A NodeDef that lacks defaults is completed in a copy of its own.
+  std::unique_ptr<NodeDef> completed;
+  if (!may_borrow_def || !HasAllAttrDefaults(*op_def, def)) {
+    completed = std::make_unique<NodeDef>(def);
+    AddDefaultsToNodeDef(*op_def, completed.get());
+  }
+  const NodeDef& node = completed != nullptr ? *completed : def;
   SF_RETURN_IF_ERROR(ValidateNodeDef(node, *op_def));
   DataTypeVector inputs, outputs;
   SF_RETURN_IF_ERROR(AttachDef(
@@ -487,6 +508,7 @@ absl::Status CreateOpKernel(absl::string_view device_type, DeviceBase* device,
                                                           nullptr, &factory));
   OpKernelConstruction ctx(device, &node, op_def, std::move(inputs),
                            std::move(outputs));
+  ctx.set_def_outlives_kernel(completed == nullptr);
   std::unique_ptr<OpKernel> made(factory(&ctx));
   if (!ctx.status().ok()) return AttachDef(ctx.status(), def.name());
   if (made == nullptr) {
@@ -495,6 +517,22 @@ absl::Status CreateOpKernel(absl::string_view device_type, DeviceBase* device,
   }
   *kernel = std::move(made);
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CreateOpKernel(absl::string_view device_type, DeviceBase* device,
+                            const NodeDef& def,
+                            std::unique_ptr<OpKernel>* kernel) {
+  return CreateOpKernelImpl(device_type, device, def,
+                            /*may_borrow_def=*/false, kernel);
+}
+
+absl::Status CreateOpKernelBorrowingDef(absl::string_view device_type,
+                                        DeviceBase* device, const NodeDef& def,
+                                        std::unique_ptr<OpKernel>* kernel) {
+  return CreateOpKernelImpl(device_type, device, def,
+                            /*may_borrow_def=*/true, kernel);
 }
 
 }  // namespace stepflow

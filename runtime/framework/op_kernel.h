@@ -45,7 +45,8 @@ class AsyncOpKernel;
 class FunctionLibraryRuntime;
 class StepStatsCollector;
 
-// Everything a kernel may look at while being constructed.
+// Everything a kernel may look at while being constructed. `op_def` must
+// outlive the kernel (the op registry's OpDefs live for the process).
 class OpKernelConstruction {
  public:
   OpKernelConstruction(DeviceBase* device, const NodeDef* def,
@@ -81,9 +82,16 @@ class OpKernelConstruction {
   }
   const absl::Status& status() const { return status_; }
 
+  // Whether def() outlives the kernel being constructed, so the kernel may
+  // keep a reference to it instead of a copy (an executor's kernels and the
+  // graph it owns). Default false.
+  bool def_outlives_kernel() const { return def_outlives_kernel_; }
+  void set_def_outlives_kernel(bool v) { def_outlives_kernel_ = v; }
+
  private:
   DeviceBase* const device_;
   const NodeDef* const def_;
+  bool def_outlives_kernel_ = false;
   const OpDef* const op_def_;
   const DataTypeVector input_types_;
   const DataTypeVector output_types_;
@@ -124,11 +132,19 @@ class OpKernel {
   absl::Status OutputRange(absl::string_view name, int* start, int* stop) const;
 
  private:
-  const NodeDef def_;
+  // The kernel's own copy of its NodeDef; null when the construction said
+  // the NodeDef outlives the kernel (a large graph's NodeDefs then exist
+  // once, in the graph, rather than twice).
+  const std::unique_ptr<const NodeDef> owned_def_;
+  const NodeDef& def_;
+  // The kernel's OpDef, from the op registry, which outlives every kernel.
+  const OpDef* const op_def_;
   const DataTypeVector input_types_;
   const DataTypeVector output_types_;
-  NameRangeMap input_name_map_;
-  NameRangeMap output_name_map_;
+  // Flat index ranges of the OpDef's input/output args, by arg position
+  // (InputRange/OutputRange find the position by name in the OpDef).
+  ArgRanges input_ranges_;
+  ArgRanges output_ranges_;
   const bool is_stateful_;
 };
 
@@ -396,6 +412,13 @@ class KernelRegistry {
 absl::Status CreateOpKernel(absl::string_view device_type, DeviceBase* device,
                             const NodeDef& def,
                             std::unique_ptr<OpKernel>* kernel);
+
+// As CreateOpKernel, but when `def` already carries every attr default (as
+// an imported graph's NodeDefs do) the kernel keeps a reference to `def`
+// instead of a copy: `def` must then outlive the kernel.
+absl::Status CreateOpKernelBorrowingDef(absl::string_view device_type,
+                                        DeviceBase* device, const NodeDef& def,
+                                        std::unique_ptr<OpKernel>* kernel);
 
 namespace kernel_factory {
 struct KernelRegistrar {

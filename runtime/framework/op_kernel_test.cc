@@ -234,6 +234,49 @@ TEST_F(OpKernelTest, CreateAndComputeWithDefaults) {
   EXPECT_EQ(a_alias.SummarizeValue(10), "[1 2]");
 }
 
+TEST_F(OpKernelTest, BorrowsACompleteNodeDefAndCopiesAnIncompleteOne) {
+  NodeDef complete = Node("add", "OpKernelTestAdd", {"x", "y"});
+  AddNodeAttr("T", DT_FLOAT, &complete);
+  NodeDef incomplete = complete;
+  const OpDef* op_def = nullptr;
+  ASSERT_TRUE(OpRegistry::Global()->LookUp("OpKernelTestAdd", &op_def).ok());
+  AddDefaultsToNodeDef(*op_def, &complete);
+
+  std::unique_ptr<OpKernel> borrowed;
+  ASSERT_TRUE(
+      CreateOpKernelBorrowingDef(DEVICE_CPU, &device_, complete, &borrowed)
+          .ok());
+  EXPECT_EQ(&borrowed->def(), &complete);  // No copy of its own.
+
+  // A NodeDef without its defaults is completed in the kernel's own copy.
+  std::unique_ptr<OpKernel> completed;
+  ASSERT_TRUE(
+      CreateOpKernelBorrowingDef(DEVICE_CPU, &device_, incomplete, &completed)
+          .ok());
+  EXPECT_NE(&completed->def(), &incomplete);
+  EXPECT_TRUE(HasNodeAttr(completed->def(), "scale"));
+  EXPECT_FALSE(HasNodeAttr(incomplete, "scale"));
+
+  // CreateOpKernel always copies.
+  std::unique_ptr<OpKernel> copied = Create(complete);
+  EXPECT_NE(&copied->def(), &complete);
+
+  // Arg ranges by name work the same either way.
+  for (OpKernel* k : {borrowed.get(), completed.get(), copied.get()}) {
+    int start, stop;
+    ASSERT_TRUE(k->InputRange("a", &start, &stop).ok());
+    EXPECT_EQ(start, 0);
+    EXPECT_EQ(stop, 1);
+    ASSERT_TRUE(k->OutputRange("sum", &start, &stop).ok())
+        << k->OutputRange("sum", &start, &stop);
+    EXPECT_EQ(stop - start, 1);
+    absl::Status s = k->InputRange("nope", &start, &stop);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("'nope'"), std::string::npos) << s;
+    EXPECT_NE(s.message().find("add"), std::string::npos) << s;
+  }
+}
+
 TEST_F(OpKernelTest, ForwardsSoleReferenceInput) {
   NodeDef n = Node("add", "OpKernelTestAdd", {"x", "y"});
   AddNodeAttr("T", DT_INT32, &n);
