@@ -385,16 +385,17 @@ void SimNetwork::Complete(const std::shared_ptr<Call>& call,
 bool SimNetwork::Serialize(const google::protobuf::Message& message,
                            std::string* wire) {
   // Deterministic: map fields (NodeDef attrs) in key order, so the bytes,
-  // and the trace digests over them, are the same in every run.
-  wire->clear();
-  bool ok = false;
-  {
-    google::protobuf::io::StringOutputStream stream(wire);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    ok = message.SerializeToCodedStream(&coded) && !coded.HadError();
-  }  // The coded stream trims `wire` to size when it goes.
-  return ok;
+  // and the trace digests over them, are the same in every run. Sized once
+  // up front: written in place, never regrown.
+  const size_t size = message.ByteSizeLong();
+  wire->resize(size);
+  google::protobuf::io::ArrayOutputStream stream(wire->data(),
+                                                 static_cast<int>(size));
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  message.SerializeWithCachedSizes(&coded);
+  coded.Trim();
+  return !coded.HadError() && static_cast<size_t>(coded.ByteCount()) == size;
 }
 
 }  // namespace stepflow
