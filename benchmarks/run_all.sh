@@ -133,6 +133,8 @@ if [ ${#tf_server_pids[@]} -gt 0 ]; then
   kill "${tf_server_pids[@]}" 2>/dev/null || true
   wait "${tf_server_pids[@]}" 2>/dev/null || true
 fi
+# The simulator is single-threaded: its rows are one core's throughput with
+# the trace hashed, against 20,000 local steps/s and 300 distributed seeds/s.
 run sim_benchmark \
   --benchmark_filter='BM_LocalWorkload/1$|BM_MultiClientWorkload/0$|BM_DistributedWorkload'
 # Ours and the peers interleaved, as for rpc_benchmark; --quick runs the

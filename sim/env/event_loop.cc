@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -114,10 +115,13 @@ SimEventLoop::SimEventLoop(Random* random, const Options& options)
 SimEventLoop::~SimEventLoop() {
   // Destroying a closure may release state whose destructor schedules more
   // work; drop that too.
-  while (!queue_.empty()) {
-    std::map<int64_t, std::deque<Event>> doomed;
-    doomed.swap(queue_);
-    timer_times_.clear();
+  while (num_pending_ > 0) {
+    std::deque<Event> doomed;
+    doomed.swap(slots_);
+    free_slots_.clear();
+    due_.clear();
+    later_.clear();
+    timer_slots_.clear();
     num_pending_ = 0;
     doomed.clear();
   }
@@ -148,18 +152,47 @@ int64_t SimEventLoop::NowNanos() const {
 
 uint64_t SimEventLoop::Enqueue(int64_t time, bool is_timer,
                                absl::string_view label, Closure fn) {
-  Event e;
-  e.seq = next_seq_++;
+  uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.emplace_back();
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  Event& e = slots_[slot];
+  const uint64_t seq = next_seq_++;
+  e.seq = seq;
   e.time = time;
   e.is_timer = is_timer;
-  e.label = std::string(label);
+  e.label.assign(label.data(), label.size());
   e.type_name = TypeName(fn);
   e.fn = std::move(fn);
-  const uint64_t seq = e.seq;
-  if (is_timer) timer_times_[seq] = time;
-  queue_[time].push_back(std::move(e));
+  if (is_timer) timer_slots_[seq] = slot;
+  // Times are never before now_, which is due_time_ while due_ is open:
+  // an event due then joins the open time, in sequence order.
+  if (!due_.empty() && time == due_time_) {
+    due_.push_back(slot);
+  } else {
+    later_.push_back(LaterEntry{time, seq, slot});
+    std::push_heap(later_.begin(), later_.end(), LaterAfter());
+  }
   ++num_pending_;
   return seq;
+}
+
+void SimEventLoop::DropStaleLater() {
+  while (!later_.empty() &&
+         slots_[later_.front().slot].seq != later_.front().seq) {
+    std::pop_heap(later_.begin(), later_.end(), LaterAfter());
+    later_.pop_back();
+  }
+}
+
+int64_t SimEventLoop::EarliestTime() {
+  if (!due_.empty()) return due_time_;
+  DropStaleLater();
+  return later_.front().time;
 }
 
 void SimEventLoop::Schedule(Closure fn) { ScheduleLabeled("", std::move(fn)); }
@@ -191,32 +224,27 @@ Scheduler::TimerId SimEventLoop::ScheduleAfterLabeled(int64_t delay_nanos,
 
 bool SimEventLoop::CancelTimer(TimerId id) {
   CheckThread();
-  auto t = timer_times_.find(id);
-  if (t == timer_times_.end()) return false;
-  const int64_t time = t->second;
-  timer_times_.erase(t);
-  auto bucket = queue_.find(time);
-  if (bucket == queue_.end()) return false;  // Unreachable: kept in sync.
-  std::deque<Event>& events = bucket->second;
-  for (auto it = events.begin(); it != events.end(); ++it) {
-    if (it->seq != id) continue;
-    Event doomed = std::move(*it);
-    events.erase(it);
-    if (events.empty()) queue_.erase(bucket);
-    --num_pending_;
-    if (recorder_ != nullptr) {
-      TraceEvent te;
-      te.time_nanos = now_;
-      te.sequence = id;
-      te.kind = SIM_TIMER_CANCEL;
-      te.task = options_.task;
-      te.fields = {{"label", doomed.label}, {"due", absl::StrCat(time)}};
-      te.payload_digest = ClosureDigest(doomed.label);
-      recorder_->Record(std::move(te));
-    }
-    return true;  // `doomed` (and its captures) destroyed here.
+  auto t = timer_slots_.find(id);
+  if (t == timer_slots_.end()) return false;
+  const uint32_t slot = t->second;
+  timer_slots_.erase(t);
+  Event& e = slots_[slot];
+  const int64_t time = e.time;
+  if (!due_.empty() && time == due_time_) {
+    auto it = std::find(due_.begin(), due_.end(), slot);
+    if (it != due_.end()) due_.erase(it);
+  }  // Else its entry in later_ goes stale with the slot.
+  Closure doomed = std::move(e.fn);
+  e.fn = nullptr;
+  e.seq = 0;
+  --num_pending_;
+  if (recorder_ != nullptr) {
+    const TraceFieldRef fields[] = {{"label", e.label}, {"due", time}};
+    recorder_->Record(TraceRecordView{now_, id, SIM_TIMER_CANCEL, options_.task,
+                                      fields, ClosureDigest(e.label)});
   }
-  return false;
+  free_slots_.push_back(slot);
+  return true;  // `doomed` (and its captures) destroyed here.
 }
 
 void SimEventLoop::WaitFor(Notification* n) {
@@ -241,8 +269,8 @@ bool SimEventLoop::CanRunNextEvent(const std::string& waiter) {
   if (options_.max_events > 0 &&
       events_run_ >= options_.max_events + extra_events_) {
     kind = SimFailure::Kind::kEventBudget;
-  } else if (options_.max_virtual_nanos > 0 && !queue_.empty() &&
-             queue_.begin()->first >
+  } else if (options_.max_virtual_nanos > 0 && num_pending_ > 0 &&
+             EarliestTime() >
                  SaturatingAdd(options_.max_virtual_nanos, extra_nanos_)) {
     kind = SimFailure::Kind::kTimeBudget;
   } else {
@@ -270,12 +298,12 @@ bool SimEventLoop::RunUntilNotified(Notification* n, absl::string_view waiter) {
   if (!options_.allow_nested_waits && !MayRun(what.c_str())) return false;
   int recoveries = 0;
   while (!n->HasBeenNotified()) {
-    if (queue_.empty()) {
+    if (num_pending_ == 0) {
       Fail(SimFailure::Kind::kDeadlock, what);
       // A handler may cancel the stuck work (close sessions), which queues
       // the events that let `n` complete: run them rather than return
       // with `n` unnotified. Bounded, in case a handler always queues.
-      if (!queue_.empty() && ++recoveries <= kMaxDeadlockRecoveries) continue;
+      if (num_pending_ > 0 && ++recoveries <= kMaxDeadlockRecoveries) continue;
       return false;
     }
     if (!CanRunNextEvent(what)) return false;
@@ -286,7 +314,7 @@ bool SimEventLoop::RunUntilNotified(Notification* n, absl::string_view waiter) {
 
 bool SimEventLoop::Step() {
   if (!MayRun("Step()")) return false;
-  if (queue_.empty() || !CanRunNextEvent("Step()")) return false;
+  if (num_pending_ == 0 || !CanRunNextEvent("Step()")) return false;
   RunNext();
   return true;
 }
@@ -294,7 +322,7 @@ bool SimEventLoop::Step() {
 uint64_t SimEventLoop::RunUntilIdle() {
   if (!MayRun("RunUntilIdle()")) return 0;
   uint64_t ran = 0;
-  while (!queue_.empty()) {
+  while (num_pending_ > 0) {
     if (!CanRunNextEvent("RunUntilIdle()")) break;
     RunNext();
     ++ran;
@@ -307,7 +335,7 @@ uint64_t SimEventLoop::RunFor(int64_t nanos) {
   if (!MayRun(what.c_str())) return 0;
   const int64_t deadline = SaturatingAdd(now_, nanos < 0 ? 0 : nanos);
   uint64_t ran = 0;
-  while (!queue_.empty() && queue_.begin()->first <= deadline) {
+  while (num_pending_ > 0 && EarliestTime() <= deadline) {
     if (!CanRunNextEvent(what)) return ran;
     RunNext();
     ++ran;
@@ -317,58 +345,79 @@ uint64_t SimEventLoop::RunFor(int64_t nanos) {
 }
 
 void SimEventLoop::RunNext() {
-  auto bucket = queue_.begin();
-  std::deque<Event>& events = bucket->second;
-  const size_t ties = events.size();
+  if (due_.empty()) {
+    // Open the earliest time: every live event due then, in sequence order
+    // (the heap pops equal times by sequence).
+    DropStaleLater();
+    due_time_ = later_.front().time;
+    while (!later_.empty() && later_.front().time == due_time_) {
+      const LaterEntry top = later_.front();
+      std::pop_heap(later_.begin(), later_.end(), LaterAfter());
+      later_.pop_back();
+      if (slots_[top.slot].seq == top.seq) due_.push_back(top.slot);
+      DropStaleLater();
+    }
+  }
+  const size_t ties = due_.size();
   size_t index = 0;
   if (options_.randomize_ties && ties > 1) {
     index = static_cast<size_t>(random_->Uniform(ties));
   }
-  Event e = std::move(events[index]);
-  events.erase(events.begin() + static_cast<std::ptrdiff_t>(index));
-  if (events.empty()) queue_.erase(bucket);
+  const uint32_t slot = due_[index];
+  due_.erase(due_.begin() + static_cast<std::ptrdiff_t>(index));
+  Event& e = slots_[slot];
   --num_pending_;
-  if (e.is_timer) timer_times_.erase(e.seq);
+  const uint64_t seq = e.seq;
+  if (e.is_timer) timer_slots_.erase(seq);
   if (e.time > now_) now_ = e.time;
 
   if (recorder_ != nullptr) {
-    TraceEvent te;
-    te.time_nanos = now_;
-    te.sequence = e.seq;
-    te.kind = e.is_timer ? SIM_TIMER_FIRE : SIM_SCHEDULER_PICK;
-    te.task = options_.task;
-    te.fields = {{"label", e.label}, {"ties", absl::StrCat(ties)}};
-    te.payload_digest = ClosureDigest(e.label);
-    recorder_->Record(std::move(te));
+    const TraceFieldRef fields[] = {{"label", e.label}, {"ties", ties}};
+    recorder_->Record(TraceRecordView{
+        now_, seq, e.is_timer ? SIM_TIMER_FIRE : SIM_SCHEDULER_PICK,
+        options_.task, fields, ClosureDigest(e.label)});
   }
   if (options_.recent_history > 0) {
-    if (recent_.size() == options_.recent_history) recent_.pop_front();
-    recent_.push_back(
-        RecentEvent{e.seq, e.time, e.is_timer, e.label, e.type_name});
+    if (recent_.size() < options_.recent_history) recent_.emplace_back();
+    RecentEvent& r = recent_[recent_next_];
+    recent_next_ = (recent_next_ + 1) % options_.recent_history;
+    r.seq = seq;
+    r.time = e.time;
+    r.is_timer = e.is_timer;
+    r.label = e.label;
+    r.type_name = e.type_name;
   }
+
+  // The slot is free again before the closure runs (which may schedule
+  // into it); the closure itself, and its captures, last until it returns.
+  Closure fn = std::move(e.fn);
+  e.fn = nullptr;
+  e.seq = 0;
+  free_slots_.push_back(slot);
 
   ++events_run_;
   // Saved and restored so that a nested wait (allow_nested_waits) hands the
   // outer event its bookkeeping back.
   const uint64_t outer_seq = current_seq_;
-  current_seq_ = e.seq;
+  current_seq_ = seq;
   ++event_depth_;
-  e.fn();
+  fn();
   --event_depth_;
   current_seq_ = outer_seq;
 }
 
 void SimEventLoop::Trace(SimEventKind kind, absl::string_view task,
-                         TraceFields fields, uint64_t payload_digest) {
+                         absl::Span<const TraceFieldRef> fields,
+                         uint64_t payload_digest) {
   if (recorder_ == nullptr) return;
-  TraceEvent te;
-  te.time_nanos = now_;
-  te.sequence = current_seq_;
-  te.kind = kind;
-  te.task = std::string(task);
-  te.fields = std::move(fields);
-  te.payload_digest = payload_digest;
-  recorder_->Record(std::move(te));
+  recorder_->Record(
+      TraceRecordView{now_, current_seq_, kind, task, fields, payload_digest});
+}
+
+void SimEventLoop::Trace(SimEventKind kind, absl::string_view task,
+                         const TraceFields& fields, uint64_t payload_digest) {
+  if (recorder_ == nullptr) return;
+  Trace(kind, task, TraceFieldRefs(fields), payload_digest);
 }
 
 std::string SimEventLoop::Describe(uint64_t seq, int64_t time, bool is_timer,
@@ -379,12 +428,24 @@ std::string SimEventLoop::Describe(uint64_t seq, int64_t time, bool is_timer,
       label.empty() ? "" : absl::StrCat("'", label, "' "), Demangle(type_name));
 }
 
+std::vector<uint32_t> SimEventLoop::PendingInOrder() const {
+  std::vector<uint32_t> pending;
+  for (uint32_t slot = 0; slot < slots_.size(); ++slot) {
+    if (slots_[slot].seq != 0) pending.push_back(slot);
+  }
+  std::sort(pending.begin(), pending.end(), [this](uint32_t a, uint32_t b) {
+    const Event& x = slots_[a];
+    const Event& y = slots_[b];
+    return x.time != y.time ? x.time < y.time : x.seq < y.seq;
+  });
+  return pending;
+}
+
 std::vector<std::string> SimEventLoop::DescribePending() const {
   std::vector<std::string> out;
-  for (const auto& [time, events] : queue_) {
-    for (const Event& e : events) {
-      out.push_back(Describe(e.seq, e.time, e.is_timer, e.label, e.type_name));
-    }
+  for (uint32_t slot : PendingInOrder()) {
+    const Event& e = slots_[slot];
+    out.push_back(Describe(e.seq, e.time, e.is_timer, e.label, e.type_name));
   }
   return out;
 }
@@ -397,14 +458,14 @@ void SimEventLoop::Fail(SimFailure::Kind kind, const std::string& waiter) {
   f.events_run = events_run_;
   f.waiter = waiter;
   f.num_pending = num_pending_;
-  for (const auto& [time, events] : queue_) {
-    for (const Event& e : events) {
-      if (f.pending.size() >= options_.max_pending_listed) break;
-      f.pending.push_back(
-          Describe(e.seq, e.time, e.is_timer, e.label, e.type_name));
-    }
+  for (uint32_t slot : PendingInOrder()) {
+    if (f.pending.size() >= options_.max_pending_listed) break;
+    const Event& e = slots_[slot];
+    f.pending.push_back(
+        Describe(e.seq, e.time, e.is_timer, e.label, e.type_name));
   }
-  for (const RecentEvent& r : recent_) {
+  for (size_t i = 0; i < recent_.size(); ++i) {  // Oldest first.
+    const RecentEvent& r = recent_[(recent_next_ + i) % recent_.size()];
     f.recent.push_back(
         Describe(r.seq, r.time, r.is_timer, r.label, r.type_name));
   }
@@ -419,10 +480,9 @@ void SimEventLoop::Fail(SimFailure::Kind kind, const std::string& waiter) {
                             " events ran (livelock, or raise max_events)");
       break;
     case SimFailure::Kind::kTimeBudget:
-      detail = absl::StrCat("the next event is due at t=",
-                            queue_.empty() ? 0 : queue_.begin()->first,
-                            " ns, past the budget of ",
-                            options_.max_virtual_nanos, " ns");
+      detail = absl::StrCat(
+          "the next event is due at t=", num_pending_ == 0 ? 0 : EarliestTime(),
+          " ns, past the budget of ", options_.max_virtual_nanos, " ns");
       break;
     case SimFailure::Kind::kReentrantCall:
       detail = "the loop must only be driven from outside its events";
@@ -447,7 +507,7 @@ void SimEventLoop::Fail(SimFailure::Kind kind, const std::string& waiter) {
   Trace(SIM_FAILURE, options_.task,
         {{"kind", SimFailureKindName(kind)},
          {"waiter", waiter},
-         {"pending", absl::StrCat(num_pending_)}});
+         {"pending", num_pending_}});
   if (recorder_ != nullptr) recorder_->Flush();
   handler_(f);
 }

@@ -57,11 +57,13 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "runtime/env/clock.h"
 #include "runtime/env/notification.h"
 #include "runtime/env/random.h"
@@ -167,9 +169,20 @@ class SimEventLoop : public Clock, public Scheduler {
   TraceRecorder* recorder() const { return recorder_; }
 
   // Records an event stamped with the current time and the running event's
-  // sequence number (0 outside events). No-op without a recorder.
-  void Trace(SimEventKind kind, absl::string_view task, TraceFields fields,
+  // sequence number (0 outside events). No-op without a recorder. Keys and
+  // string values are borrowed for the call only; integer values are
+  // recorded in decimal, as absl::StrCat writes them.
+  void Trace(SimEventKind kind, absl::string_view task,
+             std::initializer_list<TraceFieldRef> fields,
+             uint64_t payload_digest = 0) {
+    Trace(kind, task, absl::MakeConstSpan(fields.begin(), fields.size()),
+          payload_digest);
+  }
+  void Trace(SimEventKind kind, absl::string_view task,
+             absl::Span<const TraceFieldRef> fields,
              uint64_t payload_digest = 0);
+  void Trace(SimEventKind kind, absl::string_view task,
+             const TraceFields& fields, uint64_t payload_digest = 0);
 
   // Describes the next WaitFor() in failure reports while in scope
   // (nestable; the innermost label wins).
@@ -186,7 +199,7 @@ class SimEventLoop : public Clock, public Scheduler {
 
   // Introspection.
   size_t NumPending() const { return num_pending_; }
-  size_t NumPendingTimers() const { return timer_times_.size(); }
+  size_t NumPendingTimers() const { return timer_slots_.size(); }
   uint64_t events_run() const { return events_run_; }
   // Sequence number of the running event (0 outside events).
   uint64_t current_sequence() const { return current_seq_; }
@@ -200,6 +213,7 @@ class SimEventLoop : public Clock, public Scheduler {
   const Options& options() const { return options_; }
 
  private:
+  // A pending event, in slots_. A free slot has seq 0.
   struct Event {
     uint64_t seq = 0;
     int64_t time = 0;
@@ -207,6 +221,18 @@ class SimEventLoop : public Clock, public Scheduler {
     std::string label;                // Explicit label; may be empty.
     const char* type_name = nullptr;  // fn.target_type().name().
     Closure fn;
+  };
+  // An event of later_: stale (skipped) once slots_[slot] no longer holds
+  // `seq` (a cancelled timer).
+  struct LaterEntry {
+    int64_t time;
+    uint64_t seq;
+    uint32_t slot;
+  };
+  struct LaterAfter {  // Orders later_ as a min-heap on (time, seq).
+    bool operator()(const LaterEntry& a, const LaterEntry& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
   };
   struct RecentEvent {
     uint64_t seq = 0;
@@ -219,12 +245,18 @@ class SimEventLoop : public Clock, public Scheduler {
   void CheckThread() const;
   uint64_t Enqueue(int64_t time, bool is_timer, absl::string_view label,
                    Closure fn);
+  // Pops stale entries off the top of later_.
+  void DropStaleLater();
+  // The earliest pending event's due time; only with num_pending_ > 0.
+  int64_t EarliestTime();
   // Budgets and reentrancy; reports and returns false when the loop must
   // not run another event for `what`.
   bool MayRun(const char* what);
   bool CanRunNextEvent(const std::string& waiter);
   // Pops and runs the earliest event (a random one among ties).
   void RunNext();
+  // Pending events' slots, earliest first.
+  std::vector<uint32_t> PendingInOrder() const;
   void Fail(SimFailure::Kind kind, const std::string& waiter);
   static std::string Describe(uint64_t seq, int64_t time, bool is_timer,
                               const std::string& label, const char* type_name);
@@ -244,11 +276,24 @@ class SimEventLoop : public Clock, public Scheduler {
   int event_depth_ = 0;
   uint64_t events_run_ = 0;
   uint64_t failures_reported_ = 0;
-  // time -> events due then, in sequence order.
-  std::map<int64_t, std::deque<Event>> queue_;
+  // The pending events live in slots_ (a deque, so that scheduling from
+  // inside a trace observer never moves the event being recorded), reused
+  // through free_slots_. The queue is the earliest time's events once
+  // RunNext opened that time (due_: slots in sequence order, all due at
+  // due_time_ == now_) and a min-heap of every later one (later_). While
+  // due_ is non-empty no live entry of later_ is due at due_time_ or
+  // before, so due_ holds every candidate of the next pick.
+  std::deque<Event> slots_;
+  std::vector<uint32_t> free_slots_;
+  std::vector<uint32_t> due_;
+  int64_t due_time_ = 0;
+  std::vector<LaterEntry> later_;
   size_t num_pending_ = 0;
-  std::map<TimerId, int64_t> timer_times_;  // Pending timers' due times.
-  std::deque<RecentEvent> recent_;
+  absl::flat_hash_map<TimerId, uint32_t> timer_slots_;  // Pending timers.
+  // The last events run: a ring of up to options_.recent_history entries,
+  // the oldest at recent_next_ once full.
+  std::vector<RecentEvent> recent_;
+  size_t recent_next_ = 0;
   std::vector<std::string> wait_labels_;
   mutable const void* owner_thread_ = nullptr;
 };

@@ -165,6 +165,35 @@ TEST(SimEventLoopTest, CancelTimer) {
   EXPECT_EQ(order, (std::vector<int>{1, 3}));
 }
 
+TEST(SimEventLoopTest, CancelWhileItsTimeIsRunningAndReuseOfCancelledTimers) {
+  SimEventLoop loop(nullptr, Fifo());
+  std::vector<int> order;
+  // Three timers due at 10; the first cancels the third while their time
+  // is being run, and schedules a closure due at the same time (it runs
+  // after the second, in request order).
+  Scheduler::TimerId third = 0;
+  loop.ScheduleAfter(10, [&] {
+    order.push_back(1);
+    EXPECT_TRUE(loop.CancelTimer(third));
+    loop.Schedule([&] { order.push_back(4); });
+  });
+  loop.ScheduleAfter(10, [&] { order.push_back(2); });
+  third = loop.ScheduleAfter(10, [&] { order.push_back(3); });
+  // A later timer cancelled long before it is due, then events scheduled
+  // after it: they must neither run it nor be hidden by it.
+  Scheduler::TimerId late = loop.ScheduleAfter(30, [&] { order.push_back(9); });
+  EXPECT_TRUE(loop.CancelTimer(late));
+  loop.ScheduleAfter(30, [&] { order.push_back(5); });
+  loop.ScheduleAfter(20, [&] { order.push_back(6); });
+  EXPECT_EQ(loop.NumPending(), 5u);
+  EXPECT_EQ(loop.NumPendingTimers(), 5u);
+  EXPECT_EQ(loop.RunUntilIdle(), 5u);
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 4, 6, 5}));
+  EXPECT_EQ(loop.NowNanos(), 30);
+  EXPECT_EQ(loop.NumPending(), 0u);
+  EXPECT_EQ(loop.NumPendingTimers(), 0u);
+}
+
 TEST(SimEventLoopTest, RunForRunsOnlyDueEventsAndAdvancesTheClock) {
   SimEventLoop loop(nullptr, Fifo());
   std::vector<int> fired;

@@ -230,10 +230,10 @@ absl::Status SimNetwork::SendRequest(const std::shared_ptr<Call>& call,
   }
   stats_.bytes += static_cast<int64_t>(wire.size());
   loop_->Trace(SIM_RPC_SEND, call->from,
-               {{"id", absl::StrCat(call->id)},
+               {{"id", call->id},
                 {"to", call->to},
                 {"method", call->method},
-                {"bytes", absl::StrCat(wire.size())}},
+                {"bytes", wire.size()}},
                Fnv1a64(wire));
   return s;
 }
@@ -318,8 +318,7 @@ void SimNetwork::Deliver(std::shared_ptr<Call> call, bool duplicate) {
   if (!duplicate) call->delivered = true;
   ++stats_.delivered;
   loop_->Trace(SIM_RPC_DELIVER, call->to,
-               {{"id", absl::StrCat(call->id)},
-                {"copy", duplicate ? "duplicate" : "first"}});
+               {{"id", call->id}, {"copy", duplicate ? "duplicate" : "first"}});
   std::unique_ptr<google::protobuf::Message> unused_request;
   std::unique_ptr<google::protobuf::Message> response;
   NewRequestAndResponse(call->method, &unused_request, &response).IgnoreError();
@@ -375,9 +374,9 @@ void SimNetwork::Complete(const std::shared_ptr<Call>& call,
   call->deadline_timer = 0;
   if (call->registered) call->cancellation->DeregisterCallback(call->token);
   call->registered = false;
-  loop_->Trace(SIM_RPC_DONE, call->from,
-               {{"id", absl::StrCat(call->id)},
-                {"status", absl::StatusCodeToString(status.code())}});
+  loop_->Trace(
+      SIM_RPC_DONE, call->from,
+      {{"id", call->id}, {"status", absl::StatusCodeToString(status.code())}});
   Transport::DoneCallback done = std::move(call->done);
   loop_->ScheduleLabeled("rpc done",
                          [done = std::move(done), status] { done(status); });
@@ -386,16 +385,17 @@ void SimNetwork::Complete(const std::shared_ptr<Call>& call,
 bool SimNetwork::Serialize(const google::protobuf::Message& message,
                            std::string* wire) {
   // Deterministic: map fields (NodeDef attrs) in key order, so the bytes,
-  // and the trace digests over them, are the same in every run.
-  wire->clear();
-  bool ok = false;
-  {
-    google::protobuf::io::StringOutputStream stream(wire);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    ok = message.SerializeToCodedStream(&coded) && !coded.HadError();
-  }  // The coded stream trims `wire` to size when it goes.
-  return ok;
+  // and the trace digests over them, are the same in every run. Sized once
+  // up front: written in place, never regrown.
+  const size_t size = message.ByteSizeLong();
+  wire->resize(size);
+  google::protobuf::io::ArrayOutputStream stream(wire->data(),
+                                                 static_cast<int>(size));
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  message.SerializeWithCachedSizes(&coded);
+  coded.Trim();
+  return !coded.HadError() && static_cast<size_t>(coded.ByteCount()) == size;
 }
 
 }  // namespace stepflow

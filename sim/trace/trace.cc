@@ -13,17 +13,16 @@ namespace stepflow {
 // ---------------------------------------------------------------------------
 // TraceEvent
 
+absl::InlinedVector<TraceFieldRef, 8> TraceFieldRefs(
+    const TraceFields& fields) {
+  absl::InlinedVector<TraceFieldRef, 8> refs;
+  refs.reserve(fields.size());
+  for (const auto& [key, value] : fields) refs.push_back({key, value});
+  return refs;
+}
+
 void TraceEvent::HashInto(Fnv64* h) const {
-  h->UpdateI64(time_nanos);
-  h->UpdateU64(sequence);
-  h->UpdateU64(static_cast<uint64_t>(kind));
-  h->UpdateString(task);
-  h->UpdateU64(fields.size());
-  for (const auto& [key, value] : fields) {
-    h->UpdateString(key);
-    h->UpdateString(value);
-  }
-  h->UpdateU64(payload_digest);
+  HashTraceRecord(time_nanos, sequence, kind, task, fields, payload_digest, h);
 }
 
 std::string TraceEvent::DebugString() const {
@@ -68,6 +67,20 @@ TraceEvent TraceEvent::FromProto(const SimTraceEvent& proto) {
   }
   e.payload_digest = proto.payload_digest();
   e.payload = proto.payload();
+  return e;
+}
+
+TraceEvent TraceEvent::FromView(const TraceRecordView& view) {
+  TraceEvent e;
+  e.time_nanos = view.time_nanos;
+  e.sequence = view.sequence;
+  e.kind = view.kind;
+  e.task = std::string(view.task);
+  e.fields.reserve(view.fields.size());
+  for (const TraceFieldRef& f : view.fields) {
+    e.fields.emplace_back(std::string(f.key), std::string(f.value.view()));
+  }
+  e.payload_digest = view.payload_digest;
   return e;
 }
 
@@ -139,6 +152,25 @@ absl::Status TraceRecorder::OpenFile(const std::string& path,
 void TraceRecorder::Record(TraceEvent event) {
   event.HashInto(&hash_);
   ++event_count_;
+  if (options_.view_observer) {
+    const absl::InlinedVector<TraceFieldRef, 8> refs =
+        TraceFieldRefs(event.fields);
+    options_.view_observer(TraceRecordView{event.time_nanos, event.sequence,
+                                           event.kind, event.task, refs,
+                                           event.payload_digest});
+  }
+  Deliver(std::move(event));
+}
+
+void TraceRecorder::Record(const TraceRecordView& record) {
+  record.HashInto(&hash_);
+  ++event_count_;
+  if (options_.view_observer) options_.view_observer(record);
+  if (out_ == nullptr && !options_.observer && !options_.keep_events) return;
+  Deliver(TraceEvent::FromView(record));
+}
+
+void TraceRecorder::Deliver(TraceEvent event) {
   if (out_ != nullptr && !write_failed_) {
     SimTraceRecord record;
     event.ToProto(record.mutable_event());

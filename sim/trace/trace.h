@@ -12,7 +12,10 @@
 //
 // Canonical bytes of one event (integers little-endian, strings prefixed
 // by their 64-bit length): time_nanos, sequence, kind, task, number of
-// fields, then each key and value, then payload_digest.
+// fields, then each key and value, then payload_digest
+// (sim/trace/trace_record_view.h: HashTraceRecord). The simulator records
+// borrowed TraceRecordViews; the recorder builds a TraceEvent from one only
+// when it keeps, writes or hands out the event.
 //
 // File form: length-delimited SimTraceRecord protos (proto/sim_trace.proto):
 // one header, the events, one footer {event count, hash}. A run that dies
@@ -32,13 +35,18 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "proto/sim_trace.pb.h"
 #include "sim/trace/digest.h"
+#include "sim/trace/trace_record_view.h"
 
 namespace stepflow {
 
 using TraceFields = std::vector<std::pair<std::string, std::string>>;
+
+// Views of `fields` (borrowed: valid while `fields` is unchanged).
+absl::InlinedVector<TraceFieldRef, 8> TraceFieldRefs(const TraceFields& fields);
 
 struct TraceEvent {
   int64_t time_nanos = 0;
@@ -60,6 +68,8 @@ struct TraceEvent {
 
   void ToProto(SimTraceEvent* proto) const;
   static TraceEvent FromProto(const SimTraceEvent& proto);
+  // Owns copies of everything `view` borrows.
+  static TraceEvent FromView(const TraceRecordView& view);
 
   bool operator==(const TraceEvent& o) const;
   bool operator!=(const TraceEvent& o) const { return !(*this == o); }
@@ -88,6 +98,11 @@ class TraceRecorder {
     bool keep_events = false;
     // Called with every event as it is recorded (after hashing).
     std::function<void(const TraceEvent&)> observer;
+    // Called with every event as it is recorded (after hashing, before
+    // `observer`), borrowed: unlike `observer` it needs no TraceEvent built
+    // for records that arrive as views. The view is valid during the call
+    // only.
+    std::function<void(const TraceRecordView&)> view_observer;
   };
 
   TraceRecorder() : TraceRecorder(Options()) {}
@@ -104,6 +119,9 @@ class TraceRecorder {
   absl::Status OpenFile(const std::string& path, const TraceHeader& header);
 
   void Record(TraceEvent event);
+  // The same record, borrowed for the call: hashed without copying; a
+  // TraceEvent is built only for a file, `observer` or keep_events.
+  void Record(const TraceRecordView& record);
 
   // Rolling hash over every event recorded so far (FNV-1a offset basis
   // when there are none).
@@ -119,6 +137,9 @@ class TraceRecorder {
   absl::Status Close();
 
  private:
+  // Writes, observes (`observer`) and keeps a hashed event.
+  void Deliver(TraceEvent event);
+
   const Options options_;
   Fnv64 hash_;
   uint64_t event_count_ = 0;

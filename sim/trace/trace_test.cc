@@ -94,6 +94,49 @@ TEST(TraceTest, ObserverAndKeptEvents) {
   EXPECT_EQ(r.event_count(), 4u);
 }
 
+TEST(TraceTest, ViewsHashAndDeliverAsTheEventsTheyDescribe) {
+  // The pinned sample, recorded as views: the same hash, and the same
+  // events for observers and kept events.
+  TraceRecorder::Options o;
+  o.keep_events = true;
+  std::vector<TraceEvent> observed;
+  std::vector<std::string> viewed_nodes;
+  o.observer = [&observed](const TraceEvent& e) { observed.push_back(e); };
+  o.view_observer = [&viewed_nodes](const TraceRecordView& v) {
+    viewed_nodes.push_back(std::string(v.Field("node")));
+  };
+  TraceRecorder r(o);
+  for (const TraceEvent& e : Sample()) {
+    const absl::InlinedVector<TraceFieldRef, 8> refs = TraceFieldRefs(e.fields);
+    r.Record(TraceRecordView{e.time_nanos, e.sequence, e.kind, e.task, refs,
+                             e.payload_digest});
+  }
+  EXPECT_EQ(r.hash(), HashOf(Sample()));
+  EXPECT_EQ(r.events(), Sample());
+  EXPECT_EQ(observed, Sample());
+  EXPECT_EQ(viewed_nodes, (std::vector<std::string>{"", "a", "", ""}));
+
+  // Integer values read as absl::StrCat writes them.
+  const TraceFieldRef ints[] = {{"a", 0},
+                                {"b", -7},
+                                {"c", int64_t{-9223372036854775807} - 1},
+                                {"d", uint64_t{18446744073709551615u}},
+                                {"e", size_t{42}},
+                                {"f", 1234567890}};
+  const std::vector<std::string> want = {
+      absl::StrCat(0),
+      absl::StrCat(-7),
+      absl::StrCat(int64_t{-9223372036854775807} - 1),
+      absl::StrCat(uint64_t{18446744073709551615u}),
+      absl::StrCat(size_t{42}),
+      absl::StrCat(1234567890)};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(ints[i].value.view(), want[i]) << ints[i].key;
+    const TraceValue copy = ints[i].value;  // Copies keep their digits.
+    EXPECT_EQ(copy.view(), want[i]) << ints[i].key;
+  }
+}
+
 TEST(TraceTest, FileRoundTrip) {
   const std::string path = TestTmpPath("round_trip.trace");
   TraceRecorder r;

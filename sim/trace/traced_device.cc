@@ -40,7 +40,7 @@ void TracedCpuDevice::RecordStart(OpKernel* op_kernel,
                {{"node", op_kernel->name()},
                 {"op", op_kernel->type_string()},
                 {"device", short_name_},
-                {"step", absl::StrCat(context->step_id())}},
+                {"step", context->step_id()}},
                h.value());
 }
 
@@ -52,7 +52,7 @@ void TracedCpuDevice::RecordDone(OpKernel* op_kernel,
       {{"node", op_kernel->name()},
        {"op", op_kernel->type_string()},
        {"device", short_name_},
-       {"step", absl::StrCat(context->step_id())},
+       {"step", context->step_id()},
        {"status", absl::StatusCodeToString(context->status().code())}});
 }
 

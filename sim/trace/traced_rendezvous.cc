@@ -18,8 +18,7 @@ TracedRendezvous::TracedRendezvous(SimEventLoop* loop, std::string task,
       inner_(new IntraProcessRendezvous()) {
   ++stats_->created;
   ++stats_->live;
-  loop_->Trace(SIM_NOTE, task_,
-               {{"event", "new_step"}, {"step", absl::StrCat(step_id_)}});
+  loop_->Trace(SIM_NOTE, task_, {{"event", "new_step"}, {"step", step_id_}});
 }
 
 TracedRendezvous::~TracedRendezvous() {
@@ -41,7 +40,7 @@ absl::Status TracedRendezvous::Send(const ParsedKey& key, const Args& args,
   if (s.ok() && key.src_device == key.dst_device)
     ++client_values_[key.full_key];
   loop_->Trace(SIM_RENDEZVOUS_SEND, task_,
-               {{"step", absl::StrCat(step_id_)},
+               {{"step", step_id_},
                 {"key", key.full_key},
                 {"dead", is_dead ? "1" : "0"},
                 {"status", absl::StatusCodeToString(s.code())}},
@@ -67,7 +66,7 @@ void TracedRendezvous::RecvAsync(const ParsedKey& key, const Args& args,
         --stats->pending_recvs;
         if (s.ok() && client_values != nullptr) --(*client_values)[full_key];
         loop->Trace(SIM_RENDEZVOUS_RECV, task,
-                    {{"step", absl::StrCat(step)},
+                    {{"step", step},
                      {"key", full_key},
                      {"dead", is_dead ? "1" : "0"},
                      {"status", absl::StatusCodeToString(s.code())}},
@@ -79,7 +78,7 @@ void TracedRendezvous::RecvAsync(const ParsedKey& key, const Args& args,
 void TracedRendezvous::StartAbort(const absl::Status& status) {
   if (!status.ok()) aborted_ = true;
   loop_->Trace(SIM_RENDEZVOUS_ABORT, task_,
-               {{"step", absl::StrCat(step_id_)},
+               {{"step", step_id_},
                 {"status", absl::StatusCodeToString(status.code())}});
   inner_->StartAbort(status);
 }

@@ -202,7 +202,7 @@ absl::Status DistributedRun::BuildCluster() {
   config_.set_operation_timeout_in_ms(options_.operation_timeout_ms);
   sim_.loop.Trace(SIM_NOTE, "workload",
                   {{"event", "cluster"},
-                   {"workers", absl::StrCat(workers)},
+                   {"workers", workers},
                    {"cpus", absl::StrJoin(co.cpus, ",")},
                    {"device_memory_limit",
                     absl::StrCat(co.worker.memory.per_device_memory_limit)}});
@@ -380,9 +380,9 @@ void DistributedRun::RunNextStep(std::shared_ptr<Client> c) {
       cluster_->client_env()->random->NewNonZero64() >> 1));
   const std::string who = absl::StrCat("client", c->id);
   sim_.loop.Trace(SIM_STEP_START, who,
-                  {{"step", absl::StrCat(step)},
+                  {{"step", step},
                    {"fetches", absl::StrJoin(plan->fetches, ",")},
-                   {"timeout_ms", absl::StrCat(plan->timeout_ms)}});
+                   {"timeout_ms", plan->timeout_ms}});
   ++result_->steps_run;
   const int64_t start = sim_.loop.NowNanos();
   const int64_t bound = StepBound(plan->timeout_ms);
@@ -405,7 +405,7 @@ bool DistributedRun::CheckStatus(Client* client, int step,
   const std::string code = absl::StatusCodeToString(s.code());
   ++result_->steps_by_code[code];
   sim_.loop.Trace(SIM_STEP_DONE, absl::StrCat("client", c.id),
-                  {{"step", absl::StrCat(step)}, {"status", code}});
+                  {{"step", step}, {"status", code}});
   if (s.ok()) return true;
   if (SessionNotFound(s)) client->lost = true;
   if (absl::IsDeadlineExceeded(s) && sim_.loop.NowNanos() - start >= bound) {
@@ -443,7 +443,7 @@ void DistributedRun::RunPartialStep(std::shared_ptr<Client> c, int step,
   req.set_request_id(static_cast<int64_t>(
       cluster_->client_env()->random->NewNonZero64() >> 1));
   sim_.loop.Trace(SIM_STEP_START, absl::StrCat("client", c->id),
-                  {{"step", absl::StrCat(step)},
+                  {{"step", step},
                    {"partial", "setup"},
                    {"fetches", absl::StrJoin(plan->fetches, ",")}});
   ++result_->steps_run;

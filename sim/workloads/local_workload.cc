@@ -169,8 +169,7 @@ absl::Status StartLocalSession(const LocalWorkloadOptions& options, SimEnv* sim,
           ? NewTracedDirectSession(sopts, &sim->loop, kTask, session)
           : NewSession(sopts, session);
   if (!s.ok()) return s;
-  sim->loop.Trace(SIM_SESSION, kTask,
-                  {{"op", "create"}, {"cpus", absl::StrCat(kNumCpus)}});
+  sim->loop.Trace(SIM_SESSION, kTask, {{"op", "create"}, {"cpus", kNumCpus}});
   return (*session)->Create(BuildGraph(options.slow_delay_nanos));
 }
 
@@ -192,11 +191,11 @@ void RunLocalStep(int step, const LocalWorkloadOptions& options, SimEnv* sim,
       4.0f;
   const Tensor x_tensor = Tensor::Scalar<float>(out->x);
   sim->loop.Trace(SIM_STEP_START, kTask,
-                  {{"step", absl::StrCat(step)},
-                   {"kind", absl::StrCat(plan.kind)},
+                  {{"step", step},
+                   {"kind", plan.kind},
                    {"fetches", absl::StrJoin(plan.fetches, ",")},
                    {"targets", absl::StrJoin(plan.targets, ",")},
-                   {"timeout_ms", absl::StrCat(plan.timeout_ms)}},
+                   {"timeout_ms", plan.timeout_ms}},
                   TensorDigest(x_tensor));
   RunOptions run_options;
   run_options.set_timeout_in_ms(
@@ -211,7 +210,7 @@ void RunLocalStep(int step, const LocalWorkloadOptions& options, SimEnv* sim,
   Fnv64 out_digest;
   for (const Tensor& t : out->outputs) HashTensorInto(t, &out_digest);
   sim->loop.Trace(SIM_STEP_DONE, kTask,
-                  {{"step", absl::StrCat(step)},
+                  {{"step", step},
                    {"status", absl::StatusCodeToString(out->status.code())}},
                   out->status.ok() ? out_digest.value() : 0);
 }
@@ -355,7 +354,7 @@ absl::Status RunLocalWorkload(uint64_t seed,
   Fnv64 kernel_order;
   TraceRecorder::Options ropts;
   ropts.keep_events = options.keep_events;
-  ropts.observer = [&kernel_order](const TraceEvent& e) {
+  ropts.view_observer = [&kernel_order](const TraceRecordView& e) {
     if (e.kind != SIM_KERNEL_START) return;
     kernel_order.UpdateString(e.Field("device"));
     kernel_order.UpdateString(e.Field("node"));

@@ -30,7 +30,7 @@ absl::Status MultiClientRunner::OpenTraceFile() {
 
 void MultiClientRunner::TraceOpStart(int index, const SimOp& op) {
   sim_->loop.Trace(SIM_STEP_START, absl::StrCat("client", op.client()),
-                   {{"op", absl::StrCat(index)},
+                   {{"op", index},
                     {"kind", SimOp::Kind_Name(op.kind())},
                     {"session", op.session()},
                     {"graph", op.graph()}});
@@ -45,7 +45,7 @@ void MultiClientRunner::RecordStep(const SimOp& op, int index,
   Fnv64 digest;
   for (const Tensor& t : outputs) HashTensorInto(t, &digest);
   sim_->loop.Trace(SIM_STEP_DONE, absl::StrCat("client", op.client()),
-                   {{"op", absl::StrCat(index)},
+                   {{"op", index},
                     {"session", op.session()},
                     {"status", absl::StatusCodeToString(status.code())}},
                    status.ok() ? digest.value() : 0);
