@@ -355,7 +355,7 @@ class RunGraph {
     // go once the session has its own copy (a large graph is not held
     // twice while it runs).
     init_feeds_ = FeedsNeededBy(graph_, absl::GetFlag(FLAGS_init), feeds_);
-    s = session_->Create(graph_);
+    s = session_->Create(std::move(graph_));
     GraphDef().Swap(&graph_);
     return s;
   }

@@ -337,6 +337,10 @@ int64_t DirectSession::StepTimeoutMs(const RunOptions& run_options) const {
 }
 
 absl::Status DirectSession::Create(const GraphDef& graph) {
+  return Create(GraphDef(graph));
+}
+
+absl::Status DirectSession::Create(GraphDef&& graph) {
   SF_RETURN_IF_ERROR(CheckNotClosed());
   if (graph.node_size() == 0) return absl::OkStatus();
   absl::MutexLock l(&graph_mu_);
@@ -344,7 +348,7 @@ absl::Status DirectSession::Create(const GraphDef& graph) {
     return absl::AlreadyExistsError(
         "A Graph has already been created for this session.");
   }
-  return ExtendLocked(graph);
+  return ExtendLocked(std::move(graph));
 }
 
 absl::Status DirectSession::Extend(const GraphDef& graph) {
@@ -353,7 +357,7 @@ absl::Status DirectSession::Extend(const GraphDef& graph) {
   return ExtendLocked(graph);
 }
 
-absl::Status DirectSession::ExtendLocked(const GraphDef& graph) {
+absl::Status DirectSession::ExtendLocked(GraphDef graph) {
   if (execution_state_ == nullptr) {
     if (graph.node_size() == 0) return absl::OkStatus();
     GraphExecutionState::Options opts;
@@ -367,7 +371,8 @@ absl::Status DirectSession::ExtendLocked(const GraphDef& graph) {
       absl::FPrintF(stderr, "%s\n", line);
     };
     std::unique_ptr<GraphExecutionState> state;
-    SF_RETURN_IF_ERROR(GraphExecutionState::Create(opts, graph, &state));
+    SF_RETURN_IF_ERROR(
+        GraphExecutionState::Create(opts, std::move(graph), &state));
     execution_state_ = std::move(state);
     return absl::OkStatus();
   }

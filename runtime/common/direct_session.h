@@ -53,6 +53,7 @@ class DirectSession : public CallableSession {
   ~DirectSession() override;
 
   absl::Status Create(const GraphDef& graph) override;
+  absl::Status Create(GraphDef&& graph) override;
   absl::Status Extend(const GraphDef& graph) override;
   absl::Status Run(const RunOptions& run_options, const FeedList& inputs,
                    const std::vector<std::string>& output_names,
@@ -98,7 +99,7 @@ class DirectSession : public CallableSession {
   absl::Status CheckNotClosed() const override;
   // InvalidArgument unless a graph was created.
   absl::Status CheckHasGraph() const;
-  absl::Status ExtendLocked(const GraphDef& graph)
+  absl::Status ExtendLocked(GraphDef graph)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph_mu_);
   // Finds or builds the executors for a signature. `feeds`, `fetches` are
   // canonical ("node:index").

@@ -50,13 +50,15 @@ absl::Status GraphExecutionState::GetOriginalGraphDef(GraphDef* out) const {
 }
 
 absl::Status GraphExecutionState::Create(
-    Options options, const GraphDef& graph,
+    Options options, GraphDef graph,
     std::unique_ptr<GraphExecutionState>* out) {
+  const FunctionDefLibrary library = graph.library();
   Graph g;
-  SF_RETURN_IF_ERROR(ImportUserGraph(graph, /*infer_shapes=*/true, &g));
+  SF_RETURN_IF_ERROR(
+      ImportUserGraph(std::move(graph), /*infer_shapes=*/true, &g));
   // Keep the user's GraphDef with defaults filled in (round-tripped through
   // the validated graph so every later import sees canonical NodeDefs).
-  return FromGraph(options, g, graph.library(), out);
+  return FromGraph(options, g, library, out);
 }
 
 absl::Status GraphExecutionState::Extend(

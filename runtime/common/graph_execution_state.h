@@ -62,8 +62,9 @@ class GraphExecutionState {
   };
 
   // Validates, lowers and imports `graph` (every GraphDef import rule and
-  // the lowering's errors).
-  static absl::Status Create(Options options, const GraphDef& graph,
+  // the lowering's errors). Pass an rvalue to have `graph` consumed rather
+  // than copied.
+  static absl::Status Create(Options options, GraphDef graph,
                              std::unique_ptr<GraphExecutionState>* out);
 
   // A new state with `extension`'s nodes added. The receiver is unchanged.

@@ -36,6 +36,11 @@ class Session {
   // Adds the first graph. An empty GraphDef is OK and leaves the session
   // without a graph; a second non-empty Create is AlreadyExists.
   virtual absl::Status Create(const GraphDef& graph) = 0;
+  // As above, but may consume `graph` instead of copying it (a large graph
+  // is then never held twice); `graph` is left valid but unspecified.
+  virtual absl::Status Create(GraphDef&& graph) {
+    return Create(static_cast<const GraphDef&>(graph));
+  }
   // Adds nodes to the graph (like Create when there is none yet). Reusing a
   // node name or a different producer version is InvalidArgument.
   virtual absl::Status Extend(const GraphDef& graph) = 0;

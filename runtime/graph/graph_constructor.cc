@@ -559,6 +559,10 @@ class Importer {
         }
       }
     }
+    // Every node and edge is in the graph: free the staging (a large
+    // graph's pending nodes would otherwise stay through shape inference).
+    index_ = {};
+    std::vector<Pending>().swap(pending_);
     absl::Status shapes = InferShapes(added);
     if (!shapes.ok()) {
       for (Node* n : added) {
