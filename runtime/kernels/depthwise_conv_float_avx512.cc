@@ -1,4 +1,4 @@
-// The depthwise float loops for AVX-512F (built with -mavx512f -mfma).
+// The depthwise float loops for AVX-512F (built with its flags, sf_isa_variants).
 // Only depthwise_conv_float.cc calls this, after checking the CPU.
 #include "runtime/kernels/depthwise_conv_float_impl.h"
 
