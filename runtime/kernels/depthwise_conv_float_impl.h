@@ -63,14 +63,18 @@ struct DotBlocks {
       taps([&](int64_t ao, int64_t bo) { acc += a[ao + c] * b[bo + c]; });
       dst[c] = acc;
     } else {
+      // Unrolled, so that the N sums stay in registers.
       V acc[N];
+#pragma GCC unroll 4
       for (int j = 0; j < N; ++j) acc[j] = V{};
       taps([&](int64_t ao, int64_t bo) {
+#pragma GCC unroll 4
         for (int j = 0; j < N; ++j) {
           acc[j] += Load<V>(a + ao + c + j * kLanes<V>) *
                     Load<V>(b + bo + c + j * kLanes<V>);
         }
       });
+#pragma GCC unroll 4
       for (int j = 0; j < N; ++j) Store<V>(dst + c + j * kLanes<V>, acc[j]);
     }
   }
