@@ -13,11 +13,12 @@
 
 #include "proto/graph.pb.h"
 #include "runtime/common/session.h"
+#include "runtime/common/test_graph_builders.h"
 #include "runtime/env/real/real_env.h"
+#include "runtime/framework/node_def_util.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/tensor.h"
-#include "runtime/framework/tensor_util.h"
 #include "runtime/kernels/sharded_op_kernel.h"
 
 namespace stepflow {
@@ -52,38 +53,27 @@ REGISTER_KERNEL_BUILDER(Name("TestIntraOpBlocks").Device(DEVICE_CPU),
 
 constexpr int kSchedulerThreads = 4;
 
-NodeDef* AddNode(GraphDef* g, const std::string& name, const std::string& op,
-                 const std::vector<std::string>& inputs) {
-  NodeDef* n = g->add_node();
-  n->set_name(name);
-  n->set_op(op);
-  for (const std::string& in : inputs) n->add_input(in);
-  return n;
-}
-
 // The probe, and a depthwise convolution (split by output rows) with its
 // input gradient (split by input rows) of fed float tensors.
 GraphDef TestGraph() {
+  using test_graph::AddNode;
   GraphDef g;
   AddNode(&g, "blocks", "TestIntraOpBlocks", {});
   for (const char* name : {"x", "filter", "dy"}) {
-    (*AddNode(&g, name, "Placeholder", {})->mutable_attr())["dtype"].set_type(
-        DT_FLOAT);
+    AddNodeAttr("dtype", DT_FLOAT, AddNode(&g, name, "Placeholder", {}));
   }
-  NodeDef* sizes = AddNode(&g, "sizes", "Const", {});
-  Tensor shape(DT_INT32, TensorShape({4}));
+  Tensor sizes(DT_INT32, TensorShape({4}));
   const int32_t dims[] = {4, 48, 48, 64};
-  for (int i = 0; i < 4; ++i) shape.flat<int32_t>()(i) = dims[i];
-  (*sizes->mutable_attr())["dtype"].set_type(DT_INT32);
-  TensorToProto(shape, (*sizes->mutable_attr())["value"].mutable_tensor());
-  NodeDef* conv = AddNode(&g, "conv", "DepthwiseConv2dNative", {"x", "filter"});
-  NodeDef* grad = AddNode(&g, "grad", "DepthwiseConv2dNativeBackpropInput",
-                          {"sizes", "filter", "dy"});
+  for (int i = 0; i < 4; ++i) sizes.flat<int32_t>()(i) = dims[i];
+  test_graph::AddConst(&g, "sizes", sizes, {});
+  NodeDef* conv = test_graph::AddTyped(&g, "conv", "DepthwiseConv2dNative",
+                                       {"x", "filter"}, DT_FLOAT);
+  NodeDef* grad =
+      test_graph::AddTyped(&g, "grad", "DepthwiseConv2dNativeBackpropInput",
+                           {"sizes", "filter", "dy"}, DT_FLOAT);
   for (NodeDef* n : {conv, grad}) {
-    auto& attr = *n->mutable_attr();
-    attr["T"].set_type(DT_FLOAT);
-    for (int s : {1, 1, 1, 1}) attr["strides"].mutable_list()->add_i(s);
-    attr["padding"].set_s("SAME");
+    AddNodeAttr("strides", std::vector<int64_t>{1, 1, 1, 1}, n);
+    AddNodeAttr("padding", "SAME", n);
   }
   return g;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "runtime/kernels/depthwise_conv_float.h"
+#include "runtime/kernels/isa_loop_util.h"
 
 namespace stepflow {
 namespace depthwise {
@@ -20,20 +21,9 @@ namespace {
 inline int64_t Min(int64_t a, int64_t b) { return a < b ? a : b; }
 inline int64_t Max(int64_t a, int64_t b) { return a > b ? a : b; }
 
-template <typename V>
-inline V Load(const float* p) {
-  V v;
-  __builtin_memcpy(&v, p, sizeof(V));
-  return v;
-}
-
-template <typename V>
-inline void Store(float* p, V v) {
-  __builtin_memcpy(p, &v, sizeof(V));
-}
-
-template <typename V>
-constexpr int64_t kLanes = sizeof(V) / sizeof(float);
+using isa_loop::kLanes;
+using isa_loop::Load;
+using isa_loop::Store;
 
 // The channel blocks of one position: `Body<N>(c)` for N vectors of
 // channels at c (N = 4, then 1), then Body<0>(c) for each channel left.

@@ -3,25 +3,13 @@
 namespace stepflow {
 namespace erf_float {
 
-// Defined by erf_float_<isa>.cc; the wide ones exist on x86-64 builds only.
+// Defined by erf_float_<isa>.cc.
 extern const Kernels kBaselineKernels;
-#if defined(__x86_64__)
 extern const Kernels kAvx2Kernels;
 extern const Kernels kAvx512Kernels;
-#endif
 
 const Kernels& KernelsFor(CpuIsa isa) {
-#if defined(__x86_64__)
-  switch (isa) {
-    case CpuIsa::kAvx2:
-      return kAvx2Kernels;
-    case CpuIsa::kAvx512:
-      return kAvx512Kernels;
-    case CpuIsa::kBaseline:
-      break;
-  }
-#endif
-  return kBaselineKernels;
+  return PickIsaCopy(isa, kBaselineKernels, kAvx2Kernels, kAvx512Kernels);
 }
 
 const Kernels& BestKernels() { return KernelsFor(BestCpuIsa()); }

@@ -12,30 +12,16 @@
 #include <cstdint>
 
 #include "runtime/kernels/erf_float.h"
+#include "runtime/kernels/isa_loop_util.h"
 
 namespace stepflow {
 namespace erf_float {
 namespace {
 
-template <typename To, typename From>
-inline To BitCast(From v) {
-  static_assert(sizeof(To) == sizeof(From), "same size");
-  To t;
-  __builtin_memcpy(&t, &v, sizeof(To));
-  return t;
-}
-
-template <typename V>
-inline V Load(const float* p) {
-  V v;
-  __builtin_memcpy(&v, p, sizeof(V));
-  return v;
-}
-
-template <typename V>
-inline void Store(float* p, V v) {
-  __builtin_memcpy(p, &v, sizeof(V));
-}
+using isa_loop::BitCast;
+using isa_loop::kLanes;
+using isa_loop::Load;
+using isa_loop::Store;
 
 // erf(x) / x = P(x * x) on |x| < 0.5.
 template <typename V>
@@ -130,11 +116,12 @@ inline V ErfVec(V x) {
 // buffer, so every element takes the same path.
 template <typename V, V (*F)(V)>
 void Apply(const float* x, int64_t n, float* y) {
-  constexpr int64_t kLanes = sizeof(V) / sizeof(float);
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) Store<V>(y + i, F(Load<V>(x + i)));
+  for (; i + kLanes<V> <= n; i += kLanes<V>) {
+    Store<V>(y + i, F(Load<V>(x + i)));
+  }
   if (i < n) {
-    float buf[kLanes] = {};
+    float buf[kLanes<V>] = {};
     __builtin_memcpy(buf, x + i, (n - i) * sizeof(float));
     Store<V>(buf, F(Load<V>(buf)));
     __builtin_memcpy(y + i, buf, (n - i) * sizeof(float));

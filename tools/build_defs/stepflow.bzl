@@ -41,7 +41,8 @@ def sf_isa_variants(name, srcs = [], deps = []):
 
     For each ISA in ISA_COPTS, declares `<name>_<isa>`, built from
     `<name>_<isa>.cc` plus `srcs` (the loop's private headers) with that
-    ISA's flags, so that no other code is built with them.
+    ISA's flags on x86-64 (elsewhere with none: another baseline copy,
+    never chosen), so that no other code is built with them.
 
     Args:
       name: the loop's name; the sources are `<name>_<isa>.cc`.
@@ -49,18 +50,17 @@ def sf_isa_variants(name, srcs = [], deps = []):
       deps: their dependencies.
 
     Returns:
-      The libraries, for the dispatching library's `deps`: all of them on
-      x86-64, none elsewhere.
+      The libraries, for the dispatching library's `deps`.
     """
     for isa, copts in ISA_COPTS.items():
         native.cc_library(
             name = name + "_" + isa,
             srcs = [name + "_" + isa + ".cc"] + srcs,
-            copts = copts,
+            copts = select({
+                "//runtime/kernels:x86_64": copts,
+                "//conditions:default": [],
+            }),
             deps = deps,
             visibility = ["//visibility:private"],
         )
-    return select({
-        "//runtime/kernels:x86_64": [":" + name + "_" + isa for isa in ISA_COPTS],
-        "//conditions:default": [],
-    })
+    return [":" + name + "_" + isa for isa in ISA_COPTS]
