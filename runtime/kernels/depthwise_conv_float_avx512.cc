@@ -1,6 +1,6 @@
-// The depthwise float loops for AVX-512F (built with its flags,
-// sf_isa_variants). Only depthwise_conv_float.cc calls this, after checking the
-// CPU.
+// The depthwise float loops for AVX-512F, built with its flags
+// (sf_isa_variants). Only depthwise_conv_float.cc calls them, after checking
+// the CPU.
 #include "runtime/kernels/depthwise_conv_float_impl.h"
 
 namespace stepflow {

@@ -1,6 +1,6 @@
 // The depthwise float loops for the x86-64 baseline (SSE2; on other machines,
-// whatever 16-byte vectors the compiler targets). Only depthwise_conv_float.cc
-// calls this, after checking the CPU.
+// the vectors the compiler targets). Only depthwise_conv_float.cc calls them,
+// after checking the CPU.
 #include "runtime/kernels/depthwise_conv_float_impl.h"
 
 namespace stepflow {

@@ -1,5 +1,5 @@
-// The erf / erfc loops for AVX-512F (built with its flags, sf_isa_variants).
-// Only erf_float.cc calls this, after checking the CPU.
+// The erf / erfc loops for AVX-512F, built with its flags (sf_isa_variants).
+// Only erf_float.cc calls them, after checking the CPU.
 #include "runtime/kernels/erf_float_impl.h"
 
 namespace stepflow {

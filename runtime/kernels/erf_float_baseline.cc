@@ -1,6 +1,6 @@
 // The erf / erfc loops for the x86-64 baseline (SSE2; on other machines, the
-// 16-byte vectors the compiler targets). Only erf_float.cc calls this, after
-// checking the CPU.
+// vectors the compiler targets). Only erf_float.cc calls them, after checking
+// the CPU.
 #include "runtime/kernels/erf_float_impl.h"
 
 namespace stepflow {
