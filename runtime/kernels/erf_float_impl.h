@@ -35,7 +35,7 @@ inline V ErfOverX(V u) {
 
 // exp(a) for a in [-52, 0]: a = n ln 2 + r with |r| <= ln 2 / 2 (ln 2 in
 // two parts, so n * kLn2Hi is exact), exp(r) by its Taylor series to r^7
-// (truncation error below 6e-9), times 2^n built in the exponent bits
+// (relative truncation error below 1e-8), times 2^n built in the exponent bits
 // (n >= -76, a normal float).
 template <typename V, typename VI>
 inline V ExpNonPositive(V a) {
