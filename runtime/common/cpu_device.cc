@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/common/intra_op_scheduler.h"
 #include "runtime/framework/device_name_utils.h"
 
 namespace stepflow {
@@ -24,12 +25,32 @@ class DeviceCpuAllocator : public CpuAllocator {
 
 CpuDevice::CpuDevice(Env* env, const DeviceAttributes& attributes,
                      const CpuDeviceOptions& options)
-    : Device(env, attributes),
+    : CpuDevice(env, MakeKernelEnv(env, options), attributes, options) {}
+
+CpuDevice::CpuDevice(Env* env, std::unique_ptr<KernelEnv> kernel_env,
+                     const DeviceAttributes& attributes,
+                     const CpuDeviceOptions& options)
+    : Device(kernel_env != nullptr ? &kernel_env->env : env, attributes),
+      kernel_env_(std::move(kernel_env)),
       allocator_(new DeviceCpuAllocator(std::make_unique<MemoryBudget>(
           attributes.name(), options.per_device_memory_limit,
           options.process_memory, options.allocation_faults))) {}
 
 CpuDevice::~CpuDevice() { allocator_->ReleaseOwner(); }
+
+std::unique_ptr<CpuDevice::KernelEnv> CpuDevice::MakeKernelEnv(
+    Env* env, const CpuDeviceOptions& options) {
+  if (options.intra_op_parallelism_threads <= 0 || env == nullptr ||
+      env->scheduler == nullptr) {
+    return nullptr;
+  }
+  auto kernel_env = std::make_unique<KernelEnv>();
+  kernel_env->env = *env;
+  kernel_env->scheduler = std::make_unique<IntraOpScheduler>(
+      env->scheduler, options.intra_op_parallelism_threads);
+  kernel_env->env.scheduler = kernel_env->scheduler.get();
+  return kernel_env;
+}
 
 int64_t CpuDeviceMemoryLimit(const CpuDeviceOptions& options) {
   return options.per_device_memory_limit > 0 ? options.per_device_memory_limit

@@ -2,7 +2,11 @@
 // task's CPU devices.
 //
 // Every CPU device runs kernels inline on the calling (scheduler) thread;
-// intra-op parallelism is a kernel detail behind the Env's Scheduler.
+// intra-op parallelism is a kernel detail behind the Env's Scheduler. With
+// CpuDeviceOptions::intra_op_parallelism_threads set, the device's env()
+// is a copy of the Env whose Scheduler reports that many threads
+// (IntraOpScheduler), so its kernels cut their work into at most that many
+// blocks.
 // Incarnations come from env->random, so a seeded Random pins them.
 //
 // Memory: each CPU device allocates its kernels' tensors from its own
@@ -40,6 +44,9 @@ struct CpuDeviceOptions {
   // Injected allocation failures for every device budget (borrowed; must
   // outlive the devices); null in production.
   AllocationFaults* allocation_faults = nullptr;
+  // ConfigProto.intra_op_parallelism_threads: the most blocks a kernel
+  // cuts its work into; 0 (or less): the Env Scheduler's NumThreads().
+  int intra_op_parallelism_threads = 0;
 };
 
 class CpuDevice : public Device {
@@ -53,6 +60,19 @@ class CpuDevice : public Device {
   Allocator* GetAllocator() override { return allocator_; }
 
  private:
+  // The Env the kernels see when it differs from the given one.
+  struct KernelEnv {
+    Env env;
+    std::unique_ptr<Scheduler> scheduler;
+  };
+  // Null when `options` leave `env` as it is.
+  static std::unique_ptr<KernelEnv> MakeKernelEnv(
+      Env* env, const CpuDeviceOptions& options);
+  CpuDevice(Env* env, std::unique_ptr<KernelEnv> kernel_env,
+            const DeviceAttributes& attributes,
+            const CpuDeviceOptions& options);
+
+  const std::unique_ptr<KernelEnv> kernel_env_;
   // Tensors may outlive the device (fetched outputs): the allocator and
   // the device budget it owns live until the last of them is freed.
   CpuAllocator* const allocator_;

@@ -28,19 +28,27 @@ class DirectSessionFactory : public SessionFactory {
       }
       num_cpus = it->second;
     }
-    CpuDeviceOptions memory;
-    memory.process_memory = options.process_memory;
-    memory.per_device_memory_limit =
+    CpuDeviceOptions cpu;
+    cpu.process_memory = options.process_memory;
+    cpu.per_device_memory_limit =
         options.config.memory_options().per_device_memory_limit_bytes();
-    if (memory.per_device_memory_limit < 0) {
+    if (cpu.per_device_memory_limit < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("memory_options.per_device_memory_limit_bytes must be "
                        "at least 0, got ",
-                       memory.per_device_memory_limit));
+                       cpu.per_device_memory_limit));
+    }
+    // 0: the Env's thread count, as TensorFlow's 0 means the core count.
+    cpu.intra_op_parallelism_threads =
+        options.config.intra_op_parallelism_threads();
+    if (cpu.intra_op_parallelism_threads < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("intra_op_parallelism_threads must be at least 0, got ",
+                       cpu.intra_op_parallelism_threads));
     }
     std::vector<std::unique_ptr<Device>> devices;
     SF_RETURN_IF_ERROR(AddCpuDevices(options.env, num_cpus,
-                                     "/job:localhost/replica:0/task:0", memory,
+                                     "/job:localhost/replica:0/task:0", cpu,
                                      &devices));
     // GPUs and other device types whose libraries are linked in.
     SF_RETURN_IF_ERROR(AddRegisteredDevices(

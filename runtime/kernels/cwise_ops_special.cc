@@ -1,6 +1,8 @@
 // Element-wise special functions and float classification, computed with
 // Eigen's special functions (unsupported/Eigen/SpecialFunctions), the
-// implementation TensorFlow's CPU kernels evaluate:
+// implementation TensorFlow's CPU kernels evaluate, except float Erf and
+// Erfc, which run the vectorised loops of erf_float.h (Eigen 3.4's float
+// erfc is libm's scalar erfcf):
 //   unary:  Erf, Erfc, Lgamma, Digamma; IsFinite, IsNan, IsInf (bool
 //           output); Rint (round half to even)
 //   binary (NumPy broadcasting): Igamma(a, x), Igammac(a, x),
@@ -15,6 +17,7 @@
 #include <type_traits>
 
 #include "runtime/kernels/cwise_ops_common.h"
+#include "runtime/kernels/erf_float.h"
 #include "unsupported/Eigen/SpecialFunctions"
 
 namespace stepflow {
@@ -73,6 +76,28 @@ struct ZetaFn : SameTypeFunctor<T> {
   }
 };
 
+// Float Erf (kErfc false) or Erfc over erf_float's loops; the output
+// takes over the input's buffer when the kernel holds its only reference.
+template <bool kErfc>
+class FloatErfOp : public OpKernel {
+ public:
+  explicit FloatErfOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    Tensor* out = nullptr;
+    if (!ctx->input_is_ref(0)) {
+      OP_REQUIRES_OK(
+          ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+    } else {
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
+    }
+    const erf_float::Kernels& k = erf_float::BestKernels();
+    (kErfc ? k.erfc : k.erf)(x.base<float>(), x.NumElements(),
+                             out->base<float>());
+  }
+};
+
 #define SF_REGISTER_UNARY(OP, FN, T)                                          \
   REGISTER_KERNEL_BUILDER(Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           UnaryOpKernel<T, FN>);
@@ -81,13 +106,25 @@ struct ZetaFn : SameTypeFunctor<T> {
                           BinaryOpKernel<T, FN>);
 
 #define SF_ALL_FLOATS(T)                       \
-  SF_REGISTER_UNARY("Erf", ErfFn, T)           \
-  SF_REGISTER_UNARY("Erfc", ErfcFn, T)         \
   SF_REGISTER_UNARY("IsFinite", IsFiniteFn, T) \
   SF_REGISTER_UNARY("IsNan", IsNanFn, T)       \
   SF_REGISTER_UNARY("IsInf", IsInfFn, T)
 SF_CALL_FLOAT_TYPES(SF_ALL_FLOATS)
 #undef SF_ALL_FLOATS
+
+#define SF_ERF(T)                    \
+  SF_REGISTER_UNARY("Erf", ErfFn, T) \
+  SF_REGISTER_UNARY("Erfc", ErfcFn, T)
+SF_ERF(double)
+SF_ERF(half)
+SF_ERF(bfloat16)
+#undef SF_ERF
+REGISTER_KERNEL_BUILDER(
+    Name("Erf").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    FloatErfOp<false>);
+REGISTER_KERNEL_BUILDER(
+    Name("Erfc").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    FloatErfOp<true>);
 
 #define SF_GAMMA(T)                        \
   SF_REGISTER_UNARY("Lgamma", LgammaFn, T) \

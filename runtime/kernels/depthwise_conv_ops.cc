@@ -2,8 +2,11 @@
 // with its own filter[:, :, c, :] (channel multiplier M), giving output
 // channels c * M .. c * M + M - 1, with strides and SAME / VALID /
 // EXPLICIT padding. A direct loop per output position whose innermost loop
-// runs over the contiguous channels (vectorised by the compiler), images
-// split across the Env's Scheduler threads; the filter gradient sums each
+// runs over the contiguous channels; float with a channel multiplier of 1
+// runs the loops of depthwise_conv_float.h (vectorised for the widest ISA
+// the CPU has), other cases a generic loop. Images (and, for the forward
+// op and the float input gradient, rows) are split across the Env's
+// Scheduler threads; the filter gradient sums each
 // image separately and adds the images in order, so its bits do not depend
 // on the thread count. half and bfloat16 compute in float, rounding the
 // partial sums to their type where TensorFlow's kernels do.
@@ -23,6 +26,7 @@
 #include "runtime/env/env.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/conv_geometry.h"
+#include "runtime/kernels/depthwise_conv_float.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/parallel_for.h"
 
@@ -182,6 +186,52 @@ void DepthwiseImage(const DepthwiseShape& d, int64_t img, int64_t oy_begin,
   });
 }
 
+// Whether the pass runs the vectorised float loops (depthwise_conv_float.h).
+template <typename T>
+bool UsesFloatLoops(const DepthwiseShape& d) {
+  return std::is_same<T, float>::value && d.multiplier == 1;
+}
+
+depthwise::FloatGeometry FloatGeometryOf(const DepthwiseShape& d) {
+  const ConvGeometry& g = d.geo;
+  depthwise::FloatGeometry f;
+  f.in_rows = g.in[1];
+  f.in_cols = g.in[2];
+  f.out_rows = g.out[1];
+  f.out_cols = g.out[2];
+  f.filter_rows = g.filter[1];
+  f.filter_cols = g.filter[2];
+  f.channels = g.in_depth;
+  f.stride = g.stride[1];
+  f.pad_top = g.pad[1];
+  f.pad_left = g.pad[2];
+  return f;
+}
+
+// Runs the float loops for unit rows [row_begin, row_end) of image b
+// (rows of the output, or of the input gradient; the filter gradient's
+// unit is the whole image).
+template <DepthwisePass kPass>
+void DepthwiseImageFloat(const depthwise::FloatGeometry& f, int64_t b,
+                         int64_t row_begin, int64_t row_end, const float* x,
+                         const float* y, float* r) {
+  const depthwise::FloatKernels& k = depthwise::BestKernels();
+  const int64_t in_image = f.in_rows * f.in_cols * f.channels;
+  const int64_t out_image = f.out_rows * f.out_cols * f.channels;
+  switch (kPass) {
+    case DepthwisePass::kForward:
+      k.forward(f, x + b * in_image, y, row_begin, row_end, r + b * out_image);
+      break;
+    case DepthwisePass::kBackpropInput:
+      k.backprop_input(f, x, y + b * out_image, row_begin, row_end,
+                       r + b * in_image);
+      break;
+    case DepthwisePass::kBackpropFilter:
+      k.backprop_filter(f, x + b * in_image, y + b * out_image, r);
+      break;
+  }
+}
+
 // Below this many multiply-adds per piece the work stays on one thread.
 constexpr int64_t kMinFlopsPerPiece = int64_t{1} << 20;
 
@@ -235,8 +285,15 @@ class DepthwiseConvOp : public AsyncOpKernel {
                          d.geo.out_positions() * d.geo.filter_positions() *
                          d.geo.out_depth;
     // Work units: images, or for the forward op (whose output rows are
-    // independent) image rows, so that one image uses every thread too.
-    const int64_t rows = kPass == DepthwisePass::kForward ? d.geo.out[1] : 1;
+    // independent) image rows, so that one image uses every thread too;
+    // the float input gradient's rows are independent as well.
+    const bool float_loops = UsesFloatLoops<T>(d);
+    const int64_t rows =
+        kPass == DepthwisePass::kForward
+            ? d.geo.out[1]
+            : (kPass == DepthwisePass::kBackpropInput && float_loops
+                   ? d.geo.in[1]
+                   : 1);
     const int64_t units = d.geo.batch * rows;
     job->pieces = static_cast<int>(std::max<int64_t>(
         1,
@@ -259,7 +316,7 @@ class DepthwiseConvOp : public AsyncOpKernel {
     };
     ParallelForAsync(
         scheduler, job->pieces,
-        [job, units, rows](int piece) {
+        [job, units, rows, float_loops](int piece) {
           const int64_t begin = units * piece / job->pieces;
           const int64_t end = units * (piece + 1) / job->pieces;
           const int64_t out_rows = job->d.geo.out[1];
@@ -268,6 +325,18 @@ class DepthwiseConvOp : public AsyncOpKernel {
             A* r = kPass == DepthwisePass::kBackpropFilter
                        ? job->per_image + b * job->image_stride
                        : job->r;
+            if constexpr (std::is_same<T, float>::value) {
+              if (float_loops) {
+                // This piece's rows of image b in one call.
+                const int64_t row = u % rows;
+                const int64_t last = std::min(end, (b + 1) * rows);
+                const int64_t row_end = row + (last - u);
+                DepthwiseImageFloat<kPass>(FloatGeometryOf(job->d), b, row,
+                                           row_end, job->x, job->y, r);
+                u = last - 1;
+                continue;
+              }
+            }
             const int64_t oy = rows == 1 ? 0 : u % rows;
             DepthwiseImage<T, kPass>(job->d, b, oy,
                                      rows == 1 ? out_rows : oy + 1, job->x,
