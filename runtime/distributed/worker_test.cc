@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -51,6 +52,28 @@ class WorkerTest : public ::testing::Test {
   std::unique_ptr<LoopbackCluster> cluster_;
   std::string task_;
 };
+
+// The server-wide intra-op option reaches every CPU device's kernels: their
+// Env reports it as its thread count (kernels cut their work into at most
+// that many blocks); 0 leaves the Env's own.
+TEST_F(WorkerTest, IntraOpParallelismReachesEveryDevicesKernels) {
+  Env* env = cluster_->env();
+  for (int intra_op : {0, 3}) {
+    Worker::Options options;
+    options.memory.intra_op_parallelism_threads = intra_op;
+    std::unique_ptr<Worker> worker;
+    ASSERT_TRUE(
+        Worker::Create(env, "/job:other/replica:0/task:0", 2, options, &worker)
+            .ok());
+    std::vector<Device*> devices = worker->device_mgr()->ListDevices();
+    ASSERT_EQ(devices.size(), 2u);
+    for (Device* d : devices) {
+      EXPECT_EQ(d->env()->scheduler->NumThreads(),
+                intra_op > 0 ? intra_op : env->scheduler->NumThreads())
+          << d->name() << " with intra_op " << intra_op;
+    }
+  }
+}
 
 TEST_F(WorkerTest, GetStatusListsDevicesWithTheIncarnation) {
   GetStatusResponse resp;

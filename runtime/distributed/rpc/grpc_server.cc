@@ -110,6 +110,8 @@ absl::Status GrpcServer::Create(const Options& options,
   absl::Status flags =
       CheckThreadCountFlag("inter_op_threads", options.inter_op_threads);
   if (!flags.ok()) return flags;
+  flags = CheckThreadCountFlag("intra_op_threads", options.intra_op_threads);
+  if (!flags.ok()) return flags;
   if (options.memory_limit_bytes < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "memory limit must be at least 0, got ", options.memory_limit_bytes));
@@ -155,6 +157,7 @@ absl::Status GrpcServer::Create(const Options& options,
   worker_options.session_lease_nanos =
       std::max<int64_t>(0, options.session_lease_seconds) * 1000000000;
   worker_options.memory.process_memory = impl->process_memory_;
+  worker_options.memory.intra_op_parallelism_threads = options.intra_op_threads;
   s = Worker::Create(&impl->env_, impl->task_, options.cpus, worker_options,
                      &impl->worker_);
   if (!s.ok()) return s;

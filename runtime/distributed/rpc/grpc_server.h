@@ -63,6 +63,10 @@ class GrpcServer {
     std::string bind_host = "127.0.0.1";
     int cpus = 1;              // CPU devices of this task.
     int inter_op_threads = 0;  // 0: one per core.
+    // The most blocks one kernel cuts its work into (the server-wide
+    // ConfigProto.intra_op_parallelism_threads of TensorFlow's servers);
+    // the blocks run on the inter-op threads. 0: their number.
+    int intra_op_threads = 0;
     // The master closes sessions idle this long (0: never), e.g. those of
     // a client that went away without closing them.
     int64_t session_gc_seconds = kDefaultSessionGcSeconds;

@@ -150,6 +150,8 @@ rc1=$?
 rc2=$?
 "$run_graph" --graph="$affine" --fetch=y --inter_op_threads=100000 'x=1' >"$tmp/bad3.log" 2>&1
 rc3=$?
+"$server" --cluster="worker=127.0.0.1:$(free_port)" --intra_op_threads=-1 >"$tmp/bad4.log" 2>&1
+rc4=$?
 set -e
 [ "$rc1" -eq 1 ] && grep -q "inter_op_threads=100000 is out of range" "$tmp/bad1.log" ||
   { echo "FAIL: --inter_op_threads=100000 gave $rc1"; cat "$tmp/bad1.log"; exit 1; }
@@ -157,6 +159,8 @@ set -e
   { echo "FAIL: --memory_limit=lots gave $rc2"; cat "$tmp/bad2.log"; exit 1; }
 [ "$rc3" -eq 1 ] && grep -q "inter_op_threads=100000 is out of range" "$tmp/bad3.log" ||
   { echo "FAIL: run_graph --inter_op_threads=100000 gave $rc3"; cat "$tmp/bad3.log"; exit 1; }
+[ "$rc4" -eq 1 ] && grep -q "intra_op_threads=-1 is out of range" "$tmp/bad4.log" ||
+  { echo "FAIL: --intra_op_threads=-1 gave $rc4"; cat "$tmp/bad4.log"; exit 1; }
 
 kill -TERM "$s0" "$s1"
 wait "$s0" || true

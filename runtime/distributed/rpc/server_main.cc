@@ -74,6 +74,9 @@ ABSL_FLAG(std::string, tls_ca, "",
 ABSL_FLAG(std::string, bind, "127.0.0.1", "Host/interface to listen on");
 ABSL_FLAG(int, cpus, 1, "CPU devices of this task");
 ABSL_FLAG(int, inter_op_threads, 0, "Threads (0 = one per core)");
+ABSL_FLAG(int, intra_op_threads, 0,
+          "The most blocks one kernel's work is cut into (0 = "
+          "--inter_op_threads)");
 ABSL_FLAG(int64_t, session_gc_seconds,
           stepflow::GrpcServer::Options().session_gc_seconds,
           "Close master sessions no client has used for this long (0: never)");
@@ -169,6 +172,7 @@ int main(int argc, char** argv) {
   options.bind_host = absl::GetFlag(FLAGS_bind);
   options.cpus = absl::GetFlag(FLAGS_cpus);
   options.inter_op_threads = absl::GetFlag(FLAGS_inter_op_threads);
+  options.intra_op_threads = absl::GetFlag(FLAGS_intra_op_threads);
   options.session_gc_seconds = absl::GetFlag(FLAGS_session_gc_seconds);
   options.health_check_interval_ms =
       absl::GetFlag(FLAGS_health_check_interval_ms);
