@@ -39,6 +39,17 @@ absl::Status DeterminantBatch(InferenceContext* c, ShapeHandle* batch) {
   return c->Subshape(input, 0, -2, batch);
 }
 
+// The operands of a solve: input 0 square matrices (`lhs`), input 1 at
+// least a matrix (`rhs`), and the batch dimensions of each.
+absl::Status SolveOperands(InferenceContext* c, ShapeHandle* lhs,
+                           ShapeHandle* rhs, ShapeHandle* lhs_batch,
+                           ShapeHandle* rhs_batch) {
+  SF_RETURN_IF_ERROR(SquareMatrices(c, c->input(0), lhs));
+  SF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(1), 2, rhs));
+  SF_RETURN_IF_ERROR(c->Subshape(*lhs, 0, -2, lhs_batch));
+  return c->Subshape(*rhs, 0, -2, rhs_batch);
+}
+
 }  // namespace
 
 absl::Status BatchUnchangedSquareShape(InferenceContext* c) {
@@ -65,10 +76,7 @@ absl::Status LogMatrixDeterminantShape(InferenceContext* c) {
 
 absl::Status MatrixSolveShape(InferenceContext* c) {
   ShapeHandle lhs, rhs, lhs_batch, rhs_batch, batch;
-  SF_RETURN_IF_ERROR(SquareMatrices(c, c->input(0), &lhs));
-  SF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(1), 2, &rhs));
-  SF_RETURN_IF_ERROR(c->Subshape(lhs, 0, -2, &lhs_batch));
-  SF_RETURN_IF_ERROR(c->Subshape(rhs, 0, -2, &rhs_batch));
+  SF_RETURN_IF_ERROR(SolveOperands(c, &lhs, &rhs, &lhs_batch, &rhs_batch));
   SF_RETURN_IF_ERROR(c->Merge(lhs_batch, rhs_batch, &batch));
   DimensionHandle m, n = c->Dim(lhs, -1);
   SF_RETURN_IF_ERROR(c->Merge(c->Dim(lhs, -2), c->Dim(rhs, -2), &m));
@@ -82,10 +90,7 @@ absl::Status MatrixSolveShape(InferenceContext* c) {
 
 absl::Status MatrixTriangularSolveShape(InferenceContext* c) {
   ShapeHandle lhs, rhs, lhs_batch, rhs_batch, batch;
-  SF_RETURN_IF_ERROR(SquareMatrices(c, c->input(0), &lhs));
-  SF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(1), 2, &rhs));
-  SF_RETURN_IF_ERROR(c->Subshape(lhs, 0, -2, &lhs_batch));
-  SF_RETURN_IF_ERROR(c->Subshape(rhs, 0, -2, &rhs_batch));
+  SF_RETURN_IF_ERROR(SolveOperands(c, &lhs, &rhs, &lhs_batch, &rhs_batch));
   SF_RETURN_IF_ERROR(BroadcastBinaryOpOutputShapeFnHelper(
       c, lhs_batch, rhs_batch, true, &batch));
   DimensionHandle m;
