@@ -75,7 +75,7 @@ absl::Status Graph::AddNode(NodeDef def,
   if (!s.ok()) return annotate(s);
   s = ValidateNodeDef(def, *op_def);
   if (!s.ok()) return annotate(s);
-  std::vector<DataType> in_types, out_types;
+  DataTypeVector in_types, out_types;
   s = InOutTypesForNode(def, *op_def, &in_types, &out_types);
   if (!s.ok()) return annotate(s);
 
@@ -122,10 +122,12 @@ absl::Status Graph::AddNode(NodeDef def,
         absl::StrCat(def.op(), " expects ", in_types.size(),
                      " data inputs, got ", data_index)));
   }
-  state_->types[def.name()] = out_types;
+  state_->types[def.name()].assign(out_types.begin(), out_types.end());
   state_->reserved.insert(def.name());
   *state_->def.add_node() = std::move(def);
-  if (output_types != nullptr) *output_types = std::move(out_types);
+  if (output_types != nullptr) {
+    output_types->assign(out_types.begin(), out_types.end());
+  }
   return absl::OkStatus();
 }
 

@@ -26,7 +26,6 @@ struct ExecutorsAndKeys {
   std::map<std::string, int> fetch_index;
   DataTypeVector feed_types;
   DataTypeVector fetch_types;
-  std::vector<std::string> partition_graphs;  // Serialized GraphDefs.
   // Partial runs only: the client graph (to check fetch computability).
   std::unique_ptr<Graph> client_graph;
 };
@@ -370,10 +369,14 @@ absl::Status DirectSession::ExtendLocked(GraphDef graph) {
     opts.log_sink = [](const std::string& line) {
       absl::FPrintF(stderr, "%s\n", line);
     };
+    opts.heap_releaser = env_->heap_releaser;
+    const int64_t num_nodes = graph.node_size();
     std::unique_ptr<GraphExecutionState> state;
     SF_RETURN_IF_ERROR(
         GraphExecutionState::Create(opts, std::move(graph), &state));
     execution_state_ = std::move(state);
+    // Create's validating import is freed: only the serialized graph stays.
+    ReleaseFreeHeapAfterGraph(env_->heap_releaser, num_nodes);
     return absl::OkStatus();
   }
   std::unique_ptr<GraphExecutionState> next;
@@ -501,9 +504,11 @@ absl::Status DirectSession::BuildExecutors(
   popts.device_mgr = device_mgr_.get();
   popts.op_segment = &op_segment_;
   popts.function_runtimes = &function_runtimes_;
-  popts.partition_graphs = &ek->partition_graphs;
+  const int64_t num_nodes = client->graph->num_nodes();
   SF_RETURN_IF_ERROR(
       BuildPartitionExecutors(popts, std::move(client->graph), &ek->items));
+  // What the build staged (kernel lookups, edge tables) is freed.
+  ReleaseFreeHeapAfterGraph(env_->heap_releaser, num_nodes);
   *out = std::move(ek);
   return absl::OkStatus();
 }
@@ -544,11 +549,8 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   if (run_metadata != nullptr) {
     if (stats != nullptr) stats->Finalize(run_metadata->mutable_step_stats());
     if (run_options.output_partition_graphs()) {
-      for (const std::string& p : ek.partition_graphs) {
-        if (!run_metadata->add_partition_graphs()->ParseFromString(p)) {
-          return absl::InternalError(
-              "A partition graph could not be re-read for RunMetadata");
-        }
+      for (const PartitionExecutor& item : ek.items) {
+        item.graph->ToGraphDef(run_metadata->add_partition_graphs());
       }
     }
   }

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/common/session_factory.h"
+#include "runtime/env/heap_releaser.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/framework/op.h"
 #include "runtime/framework/op_kernel.h"
@@ -733,6 +734,61 @@ TEST_F(DirectSessionTest, MultiDeviceRunReturnsValuesAndStepStatsPerPartition) {
   }
   EXPECT_GT(sends, 0);
   EXPECT_EQ(sends, recvs);
+}
+
+// Counts ReleaseFreeHeap calls.
+class CountingHeapReleaser : public HeapReleaser {
+ public:
+  void ReleaseFreeHeap() override { calls.fetch_add(1); }
+  std::atomic<int> calls{0};
+};
+
+// A Placeholder and a chain of `n` Identity nodes after it.
+GraphDef IdentityChain(int n) {
+  GraphDef def;
+  NodeDef* x = def.add_node();
+  x->set_name("x");
+  x->set_op("Placeholder");
+  (*x->mutable_attr())["dtype"].set_type(DT_FLOAT);
+  std::string prev = "x";
+  for (int i = 0; i < n; ++i) {
+    NodeDef* node = def.add_node();
+    node->set_name(absl::StrCat("n", i));
+    node->set_op("Identity");
+    node->add_input(prev);
+    (*node->mutable_attr())["T"].set_type(DT_FLOAT);
+    prev = node->name();
+  }
+  return def;
+}
+
+TEST_F(DirectSessionTest, LargeGraphsReleaseTheirStagingAndSmallOnesDoNot) {
+  CountingHeapReleaser releaser;
+  Env env = *env_->env();
+  env.heap_releaser = &releaser;
+  SessionOptions opts;
+  opts.env = &env;
+  for (const int n : {100, static_cast<int>(kReleaseFreeHeapMinNodes)}) {
+    releaser.calls = 0;
+    std::unique_ptr<Session> session;
+    ASSERT_TRUE(NewSession(opts, &session).ok());
+    ASSERT_TRUE(session->Create(IdentityChain(n)).ok());
+    const int after_create = releaser.calls;
+    std::vector<Tensor> out;
+    const std::string last = absl::StrCat("n", n - 1);
+    absl::Status s =
+        session->Run({{"x", Tensor::Scalar<float>(3)}}, {last}, {}, &out);
+    ASSERT_TRUE(s.ok()) << s;
+    EXPECT_EQ(out[0].scalar<float>(), 3.0f);
+    if (n < kReleaseFreeHeapMinNodes) {
+      EXPECT_EQ(releaser.calls, 0) << n;
+    } else {
+      // Create's import, then the build's import and its executors.
+      EXPECT_EQ(after_create, 1);
+      EXPECT_EQ(releaser.calls, 3);
+    }
+    ASSERT_TRUE(session->Close().ok());
+  }
 }
 
 TEST_F(DirectSessionTest, NoTraceMeansNoStepStats) {

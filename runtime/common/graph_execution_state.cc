@@ -110,6 +110,9 @@ absl::Status GraphExecutionState::BuildGraph(
     SF_RETURN_IF_ERROR(ImportUserGraph(std::move(original),
                                        /*infer_shapes=*/false, g.get()));
   }
+  // The import's staging is freed; placement and the executors reuse
+  // released pages rather than the ones it left resident.
+  ReleaseFreeHeapAfterGraph(options_.heap_releaser, g->num_nodes());
 
   subgraph::RewriteGraphMetadata metadata;
   SF_RETURN_IF_ERROR(subgraph::RewriteGraphForExecution(

@@ -30,6 +30,7 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/device_attributes.pb.h"
 #include "proto/graph.pb.h"
+#include "runtime/env/heap_releaser.h"
 #include "runtime/framework/types.h"
 #include "runtime/graph/graph.h"
 
@@ -59,6 +60,8 @@ class GraphExecutionState {
     bool allow_soft_placement = false;
     bool log_device_placement = false;
     std::function<void(const std::string&)> log_sink;
+    // Told when a large graph's import has freed its staging (null: never).
+    HeapReleaser* heap_releaser = nullptr;
   };
 
   // Validates, lowers and imports `graph` (every GraphDef import rule and

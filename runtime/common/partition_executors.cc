@@ -29,21 +29,13 @@ absl::Status PartitionByDevice(const DeviceMgr* device_mgr, Graph* graph,
   return Partition(popts, graph, partitions);
 }
 
-// Imports one device's partition and builds its executor.
+// Builds the executor of `graph`, one device's partition.
 absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
                                   const std::string& device_name,
-                                  GraphDef partition_def,
+                                  std::unique_ptr<Graph> graph,
                                   PartitionExecutor* out) {
   Device* device = nullptr;
   SF_RETURN_IF_ERROR(options.device_mgr->LookupDevice(device_name, &device));
-  auto graph = std::make_unique<Graph>();
-  GraphConstructorOptions gopts;
-  gopts.allow_internal_ops = true;
-  gopts.expect_device_spec = true;
-  // Partitions come from a client graph whose shapes were checked.
-  gopts.infer_shapes = false;
-  SF_RETURN_IF_ERROR(
-      ConvertGraphDefToGraph(gopts, std::move(partition_def), graph.get()));
   for (Node* n : graph->op_nodes()) n->set_assigned_device_name(device_name);
 
   LocalExecutorParams params;
@@ -64,7 +56,38 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
     };
   }
   out->device = device;
+  out->graph = graph.get();
   return NewLocalExecutor(params, std::move(graph), &out->executor);
+}
+
+// Imports one device's partition.
+absl::Status ImportPartition(GraphDef partition_def, Graph* graph) {
+  GraphConstructorOptions gopts;
+  gopts.allow_internal_ops = true;
+  gopts.expect_device_spec = true;
+  // Partitions come from a client graph whose shapes were checked.
+  gopts.infer_shapes = false;
+  return ConvertGraphDefToGraph(gopts, std::move(partition_def), graph);
+}
+
+// The one device every op node of `graph` is assigned to, or "" where the
+// nodes span several devices (or there are none). Also "" where fewer than
+// three in four node ids are live: the executor sizes its per-node arrays by
+// id, and a partition's import numbers the nodes densely again.
+std::string SoleDevice(const Graph& graph) {
+  if (graph.num_op_nodes() == 0 ||
+      int64_t{4} * graph.num_nodes() < int64_t{3} * graph.num_node_ids()) {
+    return "";
+  }
+  const std::string* device = nullptr;
+  for (const Node* n : graph.op_nodes()) {
+    if (device == nullptr) {
+      device = &n->assigned_device_name();
+    } else if (n->assigned_device_name() != *device) {
+      return "";
+    }
+  }
+  return *device;
 }
 
 }  // namespace
@@ -72,29 +95,37 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
 absl::Status BuildPartitionExecutors(
     const PartitionExecutorsOptions& options, std::unique_ptr<Graph> graph,
     std::vector<PartitionExecutor>* executors) {
+  executors->clear();
+  const std::string sole_device = SoleDevice(*graph);
+  if (!sole_device.empty()) {
+    PartitionExecutor item;
+    SF_RETURN_IF_ERROR(
+        NewPartitionExecutor(options, sole_device, std::move(graph), &item));
+    executors->push_back(std::move(item));
+    return absl::OkStatus();
+  }
   std::map<std::string, GraphDef> partitions;
   SF_RETURN_IF_ERROR(
       PartitionByDevice(options.device_mgr, graph.get(), &partitions));
+  const int64_t num_nodes = graph->num_nodes();
   graph.reset();
-  executors->clear();
+  if (options.env != nullptr) {
+    ReleaseFreeHeapAfterGraph(options.env->heap_releaser, num_nodes);
+  }
   while (!partitions.empty()) {
     auto it = partitions.begin();
-    if (options.partition_graphs != nullptr) {
-      std::string bytes;
-      if (!it->second.SerializeToString(&bytes)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "The partition graph of ", it->first,
-            " is too large to serialize (a GraphDef is limited to 2 GB)"));
-      }
-      options.partition_graphs->push_back(std::move(bytes));
-    }
     const std::string device_name = it->first;
-    GraphDef partition_def = std::move(it->second);
-    // Each partition's GraphDef goes into its executor's graph.
-    partitions.erase(it);
+    auto partition = std::make_unique<Graph>();
+    {
+      // Each partition's GraphDef goes into its executor's graph.
+      GraphDef partition_def = std::move(it->second);
+      partitions.erase(it);
+      SF_RETURN_IF_ERROR(
+          ImportPartition(std::move(partition_def), partition.get()));
+    }
     PartitionExecutor item;
     SF_RETURN_IF_ERROR(NewPartitionExecutor(options, device_name,
-                                            std::move(partition_def), &item));
+                                            std::move(partition), &item));
     executors->push_back(std::move(item));
   }
   return absl::OkStatus();

@@ -37,6 +37,10 @@ namespace stepflow {
 struct PartitionExecutor {
   Device* device = nullptr;  // Borrowed from the DeviceMgr.
   std::unique_ptr<Executor> executor;
+  // The partition's graph, owned by `executor` and immutable for its
+  // lifetime (RunMetadata's partition_graphs are written from it on
+  // demand, with Graph::ToGraphDef).
+  const Graph* graph = nullptr;
 };
 
 struct PartitionExecutorsOptions {
@@ -49,16 +53,15 @@ struct PartitionExecutorsOptions {
   // device's runtime, which learns the partition's function library. Null
   // leaves call kernels without one (they fail with Internal).
   FunctionRuntimeSet* function_runtimes = nullptr;
-  // If set, receives each partition's GraphDef, serialized (a tenth of a
-  // parsed one's memory), in the executors' order.
-  std::vector<std::string>* partition_graphs = nullptr;
 };
 
 // Fills `executors` (sorted by device name) for `graph`, whose op nodes all
-// carry an assigned device (a full device name). Consumes the graph: its
-// NodeDefs move into the partitions (Partition's take_node_defs) and the
-// rest of it is freed before the executors are built, so a large graph is
-// never held twice.
+// carry an assigned device (a full device name). Consumes the graph. A graph
+// whose nodes all sit on one device is its own partition (no Send/Recv to
+// add) and goes to the executor as it is, unless pruning left most of its
+// node ids unused. Otherwise its NodeDefs move into the partitions
+// (Partition's take_node_defs) and the rest of it is freed before each
+// partition is imported, so a large graph is never held twice.
 absl::Status BuildPartitionExecutors(const PartitionExecutorsOptions& options,
                                      std::unique_ptr<Graph> graph,
                                      std::vector<PartitionExecutor>* executors);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "runtime/common/cpu_device.h"
 #include "runtime/common/device_mgr.h"
@@ -164,9 +165,7 @@ TEST_F(PartitionExecutorsTest, OpSegmentErrorNamesTheNodeAndStoresNothing) {
 
 TEST_F(PartitionExecutorsTest, OneExecutorPerDeviceInNameOrder) {
   OpSegment segment;
-  std::vector<std::string> partition_graphs;
   PartitionExecutorsOptions opts = Options(&segment);
-  opts.partition_graphs = &partition_graphs;
   std::unique_ptr<Graph> graph =
       PlacedGraph({MakeNode("b", "OpSegmentTestStateless", Cpu(1)),
                    MakeNode("a", "OpSegmentTestStateless", Cpu(0))});
@@ -177,13 +176,52 @@ TEST_F(PartitionExecutorsTest, OneExecutorPerDeviceInNameOrder) {
   EXPECT_EQ(executors[0].device, cpu0_);
   EXPECT_EQ(executors[1].device, cpu1_);
   EXPECT_NE(executors[0].executor, nullptr);
-  ASSERT_EQ(partition_graphs.size(), 2u);
   GraphDef first, second;
-  ASSERT_TRUE(first.ParseFromString(partition_graphs[0]));
-  ASSERT_TRUE(second.ParseFromString(partition_graphs[1]));
+  executors[0].graph->ToGraphDef(&first);
+  executors[1].graph->ToGraphDef(&second);
   ASSERT_EQ(first.node_size(), 1);
   EXPECT_EQ(first.node(0).name(), "a");
   EXPECT_EQ(second.node(0).name(), "b");
+}
+
+TEST_F(PartitionExecutorsTest, AOneDeviceGraphIsItsOwnPartition) {
+  std::unique_ptr<Graph> graph =
+      PlacedGraph({MakeNode("a", "OpSegmentTestStateless", Cpu(1)),
+                   MakeNode("b", "OpSegmentTestStateless", Cpu(1))});
+  const Graph* before = graph.get();
+  std::vector<PartitionExecutor> executors;
+  absl::Status s =
+      BuildPartitionExecutors(Options(nullptr), std::move(graph), &executors);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(executors.size(), 1u);
+  EXPECT_EQ(executors[0].device, cpu1_);
+  // No GraphDef round trip: the executor runs the graph it was given.
+  EXPECT_EQ(executors[0].graph, before);
+  GraphDef def;
+  executors[0].graph->ToGraphDef(&def);
+  ASSERT_EQ(def.node_size(), 2);
+  EXPECT_EQ(def.node(0).device(), Cpu(1));
+}
+
+TEST_F(PartitionExecutorsTest, AMostlyRemovedGraphIsImportedAgainDensely) {
+  std::vector<NodeDef> nodes;
+  for (int i = 0; i < 8; ++i) {
+    nodes.push_back(
+        MakeNode(absl::StrCat("n", i), "OpSegmentTestStateless", Cpu(0)));
+  }
+  std::unique_ptr<Graph> graph = PlacedGraph(nodes);
+  for (int i = 1; i < 8; ++i) {
+    graph->RemoveNode(graph->FindNodeByName(absl::StrCat("n", i)));
+  }
+  ASSERT_EQ(graph->num_node_ids(), 10);
+  std::vector<PartitionExecutor> executors;
+  absl::Status s =
+      BuildPartitionExecutors(Options(nullptr), std::move(graph), &executors);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(executors.size(), 1u);
+  // SOURCE, SINK and n0, renumbered by the partition's import.
+  EXPECT_EQ(executors[0].graph->num_node_ids(), 3);
+  EXPECT_NE(executors[0].graph->FindNodeByName("n0"), nullptr);
 }
 
 TEST_F(PartitionExecutorsTest, StatefulKernelsAreSharedAcrossBuilds) {

@@ -7,6 +7,7 @@
 #define STEPFLOW_RUNTIME_ENV_ENV_H_
 
 #include "runtime/env/clock.h"
+#include "runtime/env/heap_releaser.h"
 #include "runtime/env/log_sink.h"
 #include "runtime/env/random.h"
 #include "runtime/env/scheduler.h"
@@ -22,6 +23,9 @@ struct Env {
   Transport* transport = nullptr;  // May be null for local-only use.
   // Where Print/PrintV2 write; null drops their text.
   LogSink* log_sink = nullptr;
+  // Returns free heap pages to the OS after a large graph's build; null
+  // releases nothing.
+  HeapReleaser* heap_releaser = nullptr;
 };
 
 }  // namespace stepflow

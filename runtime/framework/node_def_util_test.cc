@@ -154,7 +154,7 @@ TEST(NodeDefUtilTest, GettersAndSetters) {
   EXPECT_EQ(li, (std::vector<int32_t>{4, 5}));
   std::vector<DataType> lt;
   ASSERT_TRUE(GetNodeAttr(n, "lt", &lt).ok());
-  EXPECT_EQ(lt, (DataTypeVector{DT_FLOAT, DT_BOOL}));
+  EXPECT_EQ(lt, (std::vector<DataType>{DT_FLOAT, DT_BOOL}));
   std::vector<float> lf;
   ASSERT_TRUE(GetNodeAttr(n, "empty", &lf).ok());  // Empty fits any list.
   EXPECT_TRUE(lf.empty());

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "Eigen/Core"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "proto/types.pb.h"
@@ -26,7 +27,10 @@ using complex128 = std::complex<double>;
 using half = Eigen::half;
 using bfloat16 = Eigen::bfloat16;
 
-using DataTypeVector = std::vector<DataType>;
+// A node's or kernel's input or output types. Up to four are held inline
+// (as TensorFlow's gtl::InlinedVector<DataType, 4>): most ops have that
+// few, so a node's signature costs no allocation.
+using DataTypeVector = absl::InlinedVector<DataType, 4>;
 
 // "float", "int32", "float_ref", ... (TensorFlow's spelling).
 std::string DataTypeString(DataType dt);

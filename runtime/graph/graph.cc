@@ -155,8 +155,8 @@ std::string Node::DebugString() const {
     absl::StrAppend(&out, " sink}");
   } else {
     absl::StrAppend(&out, " op:'", type_string(), "'");
-    if (!assigned_device_.empty()) {
-      absl::StrAppend(&out, " assigned_device:'", assigned_device_, "'");
+    if (has_assigned_device_name()) {
+      absl::StrAppend(&out, " assigned_device:'", assigned_device_name(), "'");
     }
     absl::StrAppend(&out, " def:{", SummarizeNodeDef(def_), "}}");
   }
@@ -199,6 +199,8 @@ const OpDef& NoOpDefFor(const OpRegistry* ops) {
 
 Graph::Graph(const OpRegistry* ops)
     : ops_(ops), name_index_(std::make_unique<NameIndex>()) {
+  device_names_.emplace_back();
+  device_name_indices_.emplace("", 0);
   versions_.set_producer(kGraphDefVersion);
   versions_.set_min_consumer(kGraphDefVersionMinConsumer);
 
@@ -221,10 +223,24 @@ Graph::~Graph() {
   for (Edge* e : free_edges_) delete e;
 }
 
+void Node::set_assigned_device_name(const std::string& d) {
+  assigned_device_name_index_ = graph_->InternDeviceName(d);
+}
+
+int Graph::InternDeviceName(const std::string& device_name) {
+  auto it = device_name_indices_.find(device_name);
+  if (it != device_name_indices_.end()) return it->second;
+  const int index = static_cast<int>(device_names_.size());
+  device_names_.push_back(device_name);
+  device_name_indices_.emplace(device_name, index);
+  return index;
+}
+
 Node* Graph::AllocateNode() {
   Node* node;
   if (free_nodes_.empty()) {
     node = new Node;
+    node->graph_ = this;
   } else {
     node = free_nodes_.back();
     free_nodes_.pop_back();
@@ -244,7 +260,7 @@ void Graph::ReleaseNode(Node* node) {
   node->class_ = Node::NC_UNINITIALIZED;
   node->input_types_.clear();
   node->output_types_.clear();
-  node->assigned_device_.clear();
+  node->assigned_device_name_index_ = 0;
   node->in_edges_.clear();
   node->out_edges_.clear();
   free_nodes_.push_back(node);
@@ -297,7 +313,8 @@ Node* Graph::CopyNode(const Node* src) {
   node->class_ = src->class_;
   node->input_types_ = src->input_types_;
   node->output_types_ = src->output_types_;
-  node->assigned_device_ = src->assigned_device_;
+  node->assigned_device_name_index_ =
+      InternDeviceName(src->assigned_device_name());
   // A name clash keeps the first node findable by name.
   name_index_->by_name.emplace(node->name(), node);
   return node;
@@ -430,8 +447,8 @@ void Graph::ToNodeDef(const Node* node, NodeDefScratch* scratch,
                       NodeDef* def) const {
   *def = node->def_;
   def->clear_input();
-  if (!node->assigned_device_.empty()) {
-    def->set_device(node->assigned_device_);
+  if (node->has_assigned_device_name()) {
+    def->set_device(node->assigned_device_name());
   }
   std::vector<const Edge*>& data_inputs = scratch->data_inputs;
   std::vector<const std::string*>& control_inputs = scratch->control_inputs;

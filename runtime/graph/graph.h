@@ -15,10 +15,13 @@
 #ifndef STEPFLOW_RUNTIME_GRAPH_GRAPH_H_
 #define STEPFLOW_RUNTIME_GRAPH_GRAPH_H_
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -35,10 +38,13 @@ namespace stepflow {
 class Edge;
 class Graph;
 
-// In-/out-edge list: insertion-ordered, O(degree) removal.
+// In-/out-edge list: insertion-ordered, O(degree) removal. Up to two edges
+// are held inline (most nodes have one or two inputs and consumers), so a
+// chain's node costs no allocation for its edge lists.
 class EdgeSet {
  public:
-  using const_iterator = std::vector<const Edge*>::const_iterator;
+  using Storage = absl::InlinedVector<const Edge*, 2>;
+  using const_iterator = Storage::const_iterator;
   const_iterator begin() const { return edges_.begin(); }
   const_iterator end() const { return edges_.end(); }
   size_t size() const { return edges_.size(); }
@@ -49,7 +55,7 @@ class EdgeSet {
   void insert(const Edge* e) { edges_.push_back(e); }
   void erase(const Edge* e);
   void clear() { edges_.clear(); }
-  std::vector<const Edge*> edges_;
+  Storage edges_;
 };
 
 class Node {
@@ -72,10 +78,17 @@ class Node {
   void set_requested_device(const std::string& device) {
     def_.set_device(device);
   }
-  // The device the placer chose (full name); empty before placement.
-  const std::string& assigned_device_name() const { return assigned_device_; }
-  void set_assigned_device_name(const std::string& d) { assigned_device_ = d; }
-  bool has_assigned_device_name() const { return !assigned_device_.empty(); }
+  // The device the placer chose (full name); empty before placement. The
+  // name is interned in the node's graph (Graph::InternDeviceName), as
+  // TensorFlow's assigned_device_name_index: a million nodes on one device
+  // hold one copy of its name.
+  inline const std::string& assigned_device_name() const;
+  void set_assigned_device_name(const std::string& d);
+  bool has_assigned_device_name() const {
+    return assigned_device_name_index_ != 0;
+  }
+  // The name's index in the graph's table (0: none assigned).
+  int assigned_device_name_index() const { return assigned_device_name_index_; }
 
   const EdgeSet& in_edges() const { return in_edges_; }
   const EdgeSet& out_edges() const { return out_edges_; }
@@ -145,13 +158,14 @@ class Node {
   };
   static NodeClass GetNodeClassForOp(const std::string& op);
 
+  Graph* graph_ = nullptr;  // The graph owning this node.
   int id_ = -1;
+  int assigned_device_name_index_ = 0;
   NodeDef def_;
   const OpDef* op_def_ = nullptr;
   NodeClass class_ = NC_UNINITIALIZED;
   DataTypeVector input_types_;
   DataTypeVector output_types_;
-  std::string assigned_device_;
   EdgeSet in_edges_;
   EdgeSet out_edges_;
 };
@@ -260,6 +274,14 @@ class Graph {
   // A name not yet used in this graph: "<prefix>/_<n>".
   std::string NewName(absl::string_view prefix);
 
+  // The index of `device_name` in this graph's device-name table, added if
+  // new; "" is index 0. Indices are stable for the graph's lifetime.
+  int InternDeviceName(const std::string& device_name);
+  // The name interned at `index` (a value InternDeviceName returned).
+  const std::string& get_assigned_device_name(int index) const {
+    return device_names_[index];
+  }
+
   const OpRegistry* op_registry() const { return ops_; }
   const VersionDef& versions() const { return versions_; }
   void set_versions(const VersionDef& v) { versions_ = v; }
@@ -289,7 +311,15 @@ class Graph {
   int64_t name_counter_ = 0;
   struct NameIndex;
   std::unique_ptr<NameIndex> name_index_;
+  // Interned device names (index 0 is ""); a deque, so references handed
+  // out by get_assigned_device_name stay valid as names are added.
+  std::deque<std::string> device_names_;
+  absl::flat_hash_map<std::string, int> device_name_indices_;
 };
+
+inline const std::string& Node::assigned_device_name() const {
+  return graph_->get_assigned_device_name(assigned_device_name_index_);
+}
 
 }  // namespace stepflow
 

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
 
 #include "runtime/framework/node_def_util.h"
@@ -20,6 +21,7 @@ using test::MakeNodeDef;
 using test::Names;
 using test::TestOpRegistry;
 using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
 TEST(GraphTest, NewGraphHasSourceAndSink) {
@@ -424,6 +426,63 @@ TEST(GraphTest, CopyNodeAndAttrs) {
   a->ClearAttr("_extra");
   EXPECT_EQ(a->def().attr().count("_extra"), 0u);
   EXPECT_EQ(copy->def().attr().count("_extra"), 1u);
+}
+
+TEST(GraphTest, AssignedDeviceNamesAreInternedPerGraph) {
+  Graph g(TestOpRegistry());
+  Node* a = AddNodeOrDie(&g, "a", "Const", DT_FLOAT);
+  Node* b = AddNodeOrDie(&g, "b", "Const", DT_FLOAT);
+  Node* c = AddNodeOrDie(&g, "c", "Const", DT_FLOAT);
+  EXPECT_EQ(a->assigned_device_name_index(), 0);
+  EXPECT_EQ(a->assigned_device_name(), "");
+  const std::string cpu0 = "/job:w/replica:0/task:0/device:CPU:0";
+  const std::string cpu1 = "/job:w/replica:0/task:0/device:CPU:1";
+  a->set_assigned_device_name(cpu0);
+  b->set_assigned_device_name(cpu1);
+  c->set_assigned_device_name(cpu0);
+  // One copy of each name: nodes on the same device share its index.
+  EXPECT_EQ(a->assigned_device_name_index(), c->assigned_device_name_index());
+  EXPECT_NE(a->assigned_device_name_index(), b->assigned_device_name_index());
+  EXPECT_EQ(&a->assigned_device_name(), &c->assigned_device_name());
+  EXPECT_EQ(b->assigned_device_name(), cpu1);
+
+  // References stay valid however many names are added later.
+  const std::string* held = &a->assigned_device_name();
+  for (int i = 0; i < 1000; ++i) {
+    g.InternDeviceName(
+        absl::StrCat("/job:w/replica:0/task:", i, "/device:CPU:0"));
+  }
+  EXPECT_EQ(held, &a->assigned_device_name());
+  EXPECT_EQ(*held, cpu0);
+
+  // Clearing goes back to index 0; another graph keeps its own table.
+  c->set_assigned_device_name("");
+  EXPECT_FALSE(c->has_assigned_device_name());
+  Graph other(TestOpRegistry());
+  Node* copy = other.CopyNode(b);
+  EXPECT_EQ(copy->assigned_device_name(), cpu1);
+  EXPECT_EQ(copy->assigned_device_name_index(), 1);
+  EXPECT_NE(&copy->assigned_device_name(), &b->assigned_device_name());
+}
+
+TEST(GraphTest, EdgeSetsKeepInsertionOrderPastTheirInlineCapacity) {
+  Graph g(TestOpRegistry());
+  Node* src = AddNodeOrDie(&g, "src", "Const", DT_FLOAT);
+  std::vector<Node*> consumers;
+  std::vector<const Edge*> added;
+  for (int i = 0; i < 5; ++i) {
+    Node* n = AddNodeOrDie(&g, absl::StrCat("id", i), "Identity", DT_FLOAT);
+    consumers.push_back(n);
+    added.push_back(g.AddEdge(src, 0, n, 0));
+  }
+  EXPECT_THAT(std::vector<const Edge*>(src->out_edges().begin(),
+                                       src->out_edges().end()),
+              ElementsAreArray(added));
+  g.RemoveEdge(added[1]);
+  g.RemoveEdge(added[3]);
+  EXPECT_THAT(std::vector<const Edge*>(src->out_edges().begin(),
+                                       src->out_edges().end()),
+              ElementsAre(added[0], added[2], added[4]));
 }
 
 }  // namespace

@@ -34,6 +34,7 @@ std::unique_ptr<RealEnv> RealEnv::Create(int inter_op_threads) {
   real->env_.scheduler = real->scheduler_.get();
   real->env_.transport = nullptr;
   real->env_.log_sink = &real->log_sink_;
+  real->env_.heap_releaser = &real->heap_releaser_;
   return real;
 }
 

@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "runtime/env/env.h"
+#include "runtime/env/real/malloc_trim_releaser.h"
 #include "runtime/env/real/random.h"
 #include "runtime/env/real/stdio_log_sink.h"
 #include "runtime/env/real/system_clock.h"
@@ -53,6 +54,7 @@ class RealEnv {
   std::unique_ptr<SystemClock> clock_;
   std::unique_ptr<SystemRandom> random_;
   StdioLogSink log_sink_;
+  MallocTrimReleaser heap_releaser_;
   std::unique_ptr<ThreadPoolScheduler> scheduler_;
   Env env_;
 };
