@@ -199,8 +199,6 @@ const OpDef& NoOpDefFor(const OpRegistry* ops) {
 
 Graph::Graph(const OpRegistry* ops)
     : ops_(ops), name_index_(std::make_unique<NameIndex>()) {
-  device_names_.emplace_back();
-  device_name_indices_.emplace("", 0);
   versions_.set_producer(kGraphDefVersion);
   versions_.set_min_consumer(kGraphDefVersionMinConsumer);
 
@@ -227,11 +225,17 @@ void Node::set_assigned_device_name(const std::string& d) {
   assigned_device_name_index_ = graph_->InternDeviceName(d);
 }
 
+const std::string& Graph::EmptyDeviceName() {
+  static const std::string* const empty = new std::string();
+  return *empty;
+}
+
 int Graph::InternDeviceName(const std::string& device_name) {
+  if (device_name.empty()) return 0;
   auto it = device_name_indices_.find(device_name);
   if (it != device_name_indices_.end()) return it->second;
+  device_names_.push_back(std::make_unique<const std::string>(device_name));
   const int index = static_cast<int>(device_names_.size());
-  device_names_.push_back(device_name);
   device_name_indices_.emplace(device_name, index);
   return index;
 }

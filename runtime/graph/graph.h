@@ -15,7 +15,6 @@
 #ifndef STEPFLOW_RUNTIME_GRAPH_GRAPH_H_
 #define STEPFLOW_RUNTIME_GRAPH_GRAPH_H_
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -279,7 +278,7 @@ class Graph {
   int InternDeviceName(const std::string& device_name);
   // The name interned at `index` (a value InternDeviceName returned).
   const std::string& get_assigned_device_name(int index) const {
-    return device_names_[index];
+    return index == 0 ? EmptyDeviceName() : *device_names_[index - 1];
   }
 
   const OpRegistry* op_registry() const { return ops_; }
@@ -298,6 +297,7 @@ class Graph {
   void ToNodeDef(const Node* node, NodeDefScratch* scratch, NodeDef* def) const;
   Node* AllocateNode();
   void ReleaseNode(Node* node);
+  static const std::string& EmptyDeviceName();
 
   const OpRegistry* const ops_;
   VersionDef versions_;
@@ -311,9 +311,11 @@ class Graph {
   int64_t name_counter_ = 0;
   struct NameIndex;
   std::unique_ptr<NameIndex> name_index_;
-  // Interned device names (index 0 is ""); a deque, so references handed
-  // out by get_assigned_device_name stay valid as names are added.
-  std::deque<std::string> device_names_;
+  // Interned device names: index i > 0 is *device_names_[i - 1], and 0 is
+  // "" (a graph nobody placed allocates nothing). Each name has its own
+  // allocation, so references handed out by get_assigned_device_name stay
+  // valid as names are added.
+  std::vector<std::unique_ptr<const std::string>> device_names_;
   absl::flat_hash_map<std::string, int> device_name_indices_;
 };
 
