@@ -141,20 +141,16 @@ absl::Status Worker::CheckIncarnation(uint64_t incarnation) const {
 
 void Worker::RememberExpiredLocked(const std::string& handle,
                                    const std::string& reason) {
-  if (!expired_reasons_.emplace(handle, reason).second) return;
-  expired_order_.push_back(handle);
-  if (expired_order_.size() > kRememberedExpiredSessions) {
-    expired_reasons_.erase(expired_order_.front());
-    expired_order_.pop_front();
-  }
+  expired_log_.Add(handle, reason);
 }
 
 absl::Status Worker::ExpiredLocked(const std::string& handle) const {
-  auto it = expired_reasons_.find(handle);
-  if (it == expired_reasons_.end()) return absl::OkStatus();
-  return absl::FailedPreconditionError(absl::StrCat(
-      "Session '", handle, "' is not found on task ", task_, ": ", it->second,
-      "; its graphs and steps are gone, create a new session"));
+  const std::pmr::string* reason = expired_log_.Find(handle);
+  if (reason == nullptr) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat("Session '", handle, "' is not found on task ", task_, ": ",
+                   absl::string_view(reason->data(), reason->size()),
+                   "; its graphs and steps are gone, create a new session"));
 }
 
 absl::Status Worker::FindSession(const std::string& handle,

@@ -46,7 +46,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -57,6 +56,7 @@
 #include "proto/worker.pb.h"
 #include "runtime/common/cpu_device.h"
 #include "runtime/common/device_mgr.h"
+#include "runtime/distributed/expired_session_log.h"
 #include "runtime/distributed/graph_mgr.h"
 #include "runtime/distributed/recent_request_ids.h"
 #include "runtime/distributed/worker_leases.h"
@@ -179,8 +179,8 @@ class Worker : public RpcHandler {
   // The last kRememberedExpiredSessions sessions whose lease expired, and
   // why (their handles are unique: no master uses one again).
   static constexpr size_t kRememberedExpiredSessions = 1024;
-  std::map<std::string, std::string> expired_reasons_ ABSL_GUARDED_BY(mu_);
-  std::deque<std::string> expired_order_ ABSL_GUARDED_BY(mu_);
+  ExpiredSessionLog expired_log_ ABSL_GUARDED_BY(mu_){
+      kRememberedExpiredSessions};
   // Last: destroyed first, so no expiry runs into a half-destroyed worker.
   std::unique_ptr<WorkerLeases> leases_;
 };
