@@ -36,7 +36,6 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
                                   PartitionExecutor* out) {
   Device* device = nullptr;
   SF_RETURN_IF_ERROR(options.device_mgr->LookupDevice(device_name, &device));
-  for (Node* n : graph->op_nodes()) n->set_assigned_device_name(device_name);
 
   LocalExecutorParams params;
   params.device = device;
@@ -60,14 +59,18 @@ absl::Status NewPartitionExecutor(const PartitionExecutorsOptions& options,
   return NewLocalExecutor(params, std::move(graph), &out->executor);
 }
 
-// Imports one device's partition.
-absl::Status ImportPartition(GraphDef partition_def, Graph* graph) {
+// Imports the partition of `device_name`, every node assigned to it.
+absl::Status ImportPartition(const std::string& device_name,
+                             GraphDef partition_def, Graph* graph) {
   GraphConstructorOptions gopts;
   gopts.allow_internal_ops = true;
   gopts.expect_device_spec = true;
   // Partitions come from a client graph whose shapes were checked.
   gopts.infer_shapes = false;
-  return ConvertGraphDefToGraph(gopts, std::move(partition_def), graph);
+  SF_RETURN_IF_ERROR(
+      ConvertGraphDefToGraph(gopts, std::move(partition_def), graph));
+  for (Node* n : graph->op_nodes()) n->set_assigned_device_name(device_name);
+  return absl::OkStatus();
 }
 
 // The one device every op node of `graph` is assigned to, or "" where the
@@ -120,8 +123,8 @@ absl::Status BuildPartitionExecutors(
       // Each partition's GraphDef goes into its executor's graph.
       GraphDef partition_def = std::move(it->second);
       partitions.erase(it);
-      SF_RETURN_IF_ERROR(
-          ImportPartition(std::move(partition_def), partition.get()));
+      SF_RETURN_IF_ERROR(ImportPartition(device_name, std::move(partition_def),
+                                         partition.get()));
     }
     PartitionExecutor item;
     SF_RETURN_IF_ERROR(NewPartitionExecutor(options, device_name,
