@@ -72,7 +72,7 @@ void HeapTrimmer::Loop() {
       continue;
     }
     mu_.Unlock();
-    malloc_trim(0);
+    releaser_.ReleaseFreeHeap();
     mu_.Lock();
     ++trims_;
     trimmed_before = true;

@@ -30,6 +30,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "runtime/env/real/malloc_trim_releaser.h"
 
 namespace stepflow {
 
@@ -66,6 +67,7 @@ class HeapTrimmer {
   void Loop();
 
   const Options options_;
+  MallocTrimReleaser releaser_;
   mutable absl::Mutex mu_;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   int64_t trims_ ABSL_GUARDED_BY(mu_) = 0;

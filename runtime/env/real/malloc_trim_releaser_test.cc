@@ -1,13 +1,11 @@
 #include "runtime/env/real/malloc_trim_releaser.h"
 
-#include <unistd.h>
-
-#include <cstdio>
 #include <memory>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "runtime/env/real/heap_trimmer.h"
 #include "runtime/env/real/real_env.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -21,16 +19,6 @@
 
 namespace stepflow {
 namespace {
-
-// The process's resident set in bytes (0 if unreadable).
-size_t ResidentBytes() {
-  FILE* f = std::fopen("/proc/self/statm", "r");
-  if (f == nullptr) return 0;
-  long total = 0, resident = 0;
-  const int read = std::fscanf(f, "%ld %ld", &total, &resident);
-  std::fclose(f);
-  return read == 2 ? static_cast<size_t>(resident) * sysconf(_SC_PAGESIZE) : 0;
-}
 
 TEST(MallocTrimReleaserTest, RealEnvsHaveOne) {
   std::unique_ptr<RealEnv> real = RealEnv::Create(1);
@@ -53,10 +41,10 @@ TEST(MallocTrimReleaserTest, ReturnsFreePagesBetweenLiveBlocks) {
   for (int i = 0; i < kBlocks; ++i) {
     if (i % 64 != 63) blocks[i].reset();
   }
-  const size_t before = ResidentBytes();
+  const size_t before = HeapTrimmer::HeapUsage().resident_bytes;
   MallocTrimReleaser releaser;
   releaser.ReleaseFreeHeap();
-  const size_t after = ResidentBytes();
+  const size_t after = HeapTrimmer::HeapUsage().resident_bytes;
   ASSERT_GT(before, 0u);
   EXPECT_LT(after + (size_t{64} << 20), before)
       << "before " << before << " after " << after;
