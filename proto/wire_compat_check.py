@@ -49,7 +49,6 @@ OMITTED = {
     "GraphOptions.infer_shapes": "no graph optimizer options",
     "GraphOptions.enable_bfloat16_sendrecv": "no graph optimizer options",
     "GraphOptions.timeline_step": "no graph optimizer options",
-    "GraphOptions.rewrite_options": "no Grappler",
     "RunOptions.debug_options": "no debugger",
     "RunOptions.experimental": "no collectives or run-handler pools",
     "RunMetadata.cost_graph": "no cost model",
@@ -66,6 +65,27 @@ OMITTED = {
     "DeviceAttributes.xla_global_id": "no XLA",
     "DeviceLocality.links": "no interconnect description",
 }
+
+# Grappler's passes and settings that stepflow's rewrites have no
+# counterpart for: it reads remapping and disable_meta_optimizer only.
+for _field in (
+    "cpu_layout_conversion", "layout_optimizer", "constant_folding",
+    "shape_optimization", "common_subgraph_elimination",
+    "arithmetic_optimization", "dependency_optimization", "loop_optimization",
+    "function_optimization", "debug_stripper", "disable_model_pruning",
+    "scoped_allocator_optimization", "pin_to_host_optimization",
+    "implementation_selector", "auto_mixed_precision",
+    "auto_mixed_precision_mkl", "auto_mixed_precision_onednn_bfloat16",
+    "auto_mixed_precision_cpu", "disable_tfg_optimizer",
+    "use_plugin_optimizers", "experimental_conditional_code_motion",
+    "meta_optimizer_iterations", "min_graph_nodes",
+    "experimental_disable_compressed_tensor_optimization",
+    "experimental_disable_folding_quantization_emulation",
+    "memory_optimization", "memory_optimizer_target_node_name_scope",
+    "meta_optimizer_timeout_ms", "auto_parallel", "fail_on_optimizer_errors",
+    "scoped_allocator_opts", "optimizers", "custom_optimizers",
+    "inter_optimizer_verifier_config", "post_optimization_verifier_config"):
+  OMITTED["RewriterConfig." + _field] = "no such rewrite"
 
 VARINT = {"int32", "int64", "uint32", "uint64", "bool", "enum", "sint32",
           "sint64"}

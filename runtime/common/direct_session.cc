@@ -370,6 +370,10 @@ absl::Status DirectSession::ExtendLocked(GraphDef graph) {
       absl::FPrintF(stderr, "%s\n", line);
     };
     opts.heap_releaser = env_->heap_releaser;
+    const RewriterConfig& rewrites =
+        options_.config.graph_options().rewrite_options();
+    opts.fuse_conv_epilogues = !rewrites.disable_meta_optimizer() &&
+                               rewrites.remapping() != RewriterConfig::OFF;
     const int64_t num_nodes = graph.node_size();
     std::unique_ptr<GraphExecutionState> state;
     SF_RETURN_IF_ERROR(

@@ -6,6 +6,7 @@
 #include "runtime/framework/status_macros.h"
 #include "runtime/function/lower_functional_ops.h"
 #include "runtime/graph/control_only_nodes.h"
+#include "runtime/graph/conv_epilogue_fusion.h"
 #include "runtime/graph/graph_constructor.h"
 #include "runtime/graph/subgraph.h"
 
@@ -157,6 +158,10 @@ absl::Status GraphExecutionState::BuildGraph(
         stateful_placements_.emplace(n->name(), n->assigned_device_name());
       }
     }
+  }
+
+  if (options_.fuse_conv_epilogues) {
+    SF_RETURN_IF_ERROR(FuseConvEpilogues(g.get()).status());
   }
 
   auto cg = std::make_unique<ClientGraph>();

@@ -62,6 +62,10 @@ class GraphExecutionState {
     std::function<void(const std::string&)> log_sink;
     // Told when a large graph's import has freed its staging (null: never).
     HeapReleaser* heap_releaser = nullptr;
+    // Whether BuildGraph folds convolutions' element-wise followers into
+    // them after placement (runtime/graph/conv_epilogue_fusion.h; the
+    // "remapping" of ConfigProto.graph_options.rewrite_options).
+    bool fuse_conv_epilogues = false;
   };
 
   // Validates, lowers and imports `graph` (every GraphDef import rule and
@@ -74,8 +78,9 @@ class GraphExecutionState {
   absl::Status Extend(const GraphDef& extension,
                       std::unique_ptr<GraphExecutionState>* out) const;
 
-  // Prunes for `opts`, rewrites feeds/fetches and places. Errors are those
-  // of pruning (docs/semantics.md "Pruning") and placement.
+  // Prunes for `opts`, rewrites feeds/fetches, places and, when the options
+  // say so, fuses convolution epilogues. Errors are those of pruning
+  // (docs/semantics.md "Pruning") and placement.
   absl::Status BuildGraph(const BuildGraphOptions& opts,
                           std::unique_ptr<ClientGraph>* out);
 

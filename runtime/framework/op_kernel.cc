@@ -183,7 +183,8 @@ DataType OpKernelContext::expected_output_dtype(int index) const {
 
 absl::Status OpKernelContext::allocate_output(int index,
                                               const TensorShape& shape,
-                                              Tensor** tensor) {
+                                              Tensor** tensor,
+                                              TensorFill fill) {
   if (index < 0 || index >= num_outputs()) {
     return absl::InternalError(
         absl::StrCat("allocate_output: output index ", index,
@@ -192,7 +193,7 @@ absl::Status OpKernelContext::allocate_output(int index,
   }
   Tensor* value = &values_[index];
   SF_RETURN_IF_ERROR(AttachDef(
-      allocate_temp(BaseType(expected_output_dtype(index)), shape, value),
+      allocate_temp(BaseType(expected_output_dtype(index)), shape, value, fill),
       op_kernel().name()));
   outputs_[index] = TensorValue(value);
   *tensor = value;
@@ -201,7 +202,7 @@ absl::Status OpKernelContext::allocate_output(int index,
 
 absl::Status OpKernelContext::allocate_temp(DataType type,
                                             const TensorShape& shape,
-                                            Tensor* out) {
+                                            Tensor* out, TensorFill fill) {
   if (IsRefType(type) || !DataTypeIsSupported(type)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Cannot allocate a tensor of type ", DataTypeString(type)));
@@ -212,7 +213,7 @@ absl::Status OpKernelContext::allocate_temp(DataType type,
         absl::StrCat("Cannot allocate a tensor of shape ", shape.DebugString(),
                      ": ", s.message()));
   }
-  s = Tensor::Allocate(device()->GetAllocator(), type, shape, out);
+  s = Tensor::Allocate(device()->GetAllocator(), type, shape, out, fill);
   if (absl::IsResourceExhausted(s)) {
     // TensorFlow's form: "... and type float on <device> by allocator cpu".
     std::string message(s.message());
@@ -272,7 +273,8 @@ void OpKernelContext::set_output_ref(int index, absl::Mutex* mu,
 }
 
 absl::Status OpKernelContext::forward_input_or_allocate_output(
-    int input_index, int output_index, const TensorShape& shape, Tensor** out) {
+    int input_index, int output_index, const TensorShape& shape, Tensor** out,
+    TensorFill fill) {
   if (input_index >= 0 && input_index < num_inputs() && output_index >= 0 &&
       output_index < num_outputs()) {
     const TensorValue& in = params_->inputs[input_index];
@@ -290,7 +292,7 @@ absl::Status OpKernelContext::forward_input_or_allocate_output(
       }
     }
   }
-  return allocate_output(output_index, shape, out);
+  return allocate_output(output_index, shape, out, fill);
 }
 
 TensorValue OpKernelContext::release_output(int index) {

@@ -256,20 +256,21 @@ class OpKernelContext {
   // Outputs.
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   DataType expected_output_dtype(int index) const;
-  // Allocates output `index` (zero-filled) and returns it.
+  // Allocates output `index` (zero-filled unless `fill` is kUninitialized:
+  // see TensorFill) and returns it.
   absl::Status allocate_output(int index, const TensorShape& shape,
-                               Tensor** tensor);
+                               Tensor** tensor,
+                               TensorFill fill = TensorFill::kZeros);
   absl::Status allocate_temp(DataType type, const TensorShape& shape,
-                             Tensor* out);
+                             Tensor* out, TensorFill fill = TensorFill::kZeros);
   // Sets output `index`; InvalidArgument through status() on dtype mismatch.
   void set_output(int index, const Tensor& tensor);
   void set_output_ref(int index, absl::Mutex* mu, Tensor* tensor_for_ref);
   // Reuses input `input_index`'s buffer for output `output_index` when this
   // kernel holds its only reference; otherwise allocates. Returns the output.
-  absl::Status forward_input_or_allocate_output(int input_index,
-                                                int output_index,
-                                                const TensorShape& shape,
-                                                Tensor** out);
+  absl::Status forward_input_or_allocate_output(
+      int input_index, int output_index, const TensorShape& shape, Tensor** out,
+      TensorFill fill = TensorFill::kZeros);
 
   // Executor side: output `index` if set (tensor == nullptr otherwise) and
   // whether it is a ref. A non-ref output's tensor is held by this context

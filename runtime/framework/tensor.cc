@@ -40,7 +40,8 @@ std::string AllocatorState(Allocator* allocator) {
 }  // namespace
 
 absl::Status TensorBuffer::Allocate(Allocator* allocator, DataType dtype,
-                                    int64_t num_elements, TensorBuffer** out) {
+                                    int64_t num_elements, TensorBuffer** out,
+                                    TensorFill fill) {
   if (!DataTypeIsSupported(dtype)) {
     return absl::InvalidArgumentError(
         absl::StrCat("Cannot allocate a tensor buffer of unsupported type ",
@@ -74,8 +75,12 @@ absl::Status TensorBuffer::Allocate(Allocator* allocator, DataType dtype,
   } else if (dtype == DT_VARIANT) {
     Variant* p = static_cast<Variant*>(data);
     for (int64_t i = 0; i < num_elements; ++i) new (p + i) Variant();
-  } else {
+  } else if (fill == TensorFill::kZeros) {
     std::memset(data, 0, bytes);
+  } else {
+#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
+    std::memset(data, 0xFF, bytes);  // see TensorFill
+#endif
   }
   *out = new TensorBuffer(allocator, dtype, num_elements, bytes, data);
   return absl::OkStatus();
@@ -127,7 +132,8 @@ void TensorBuffer::Unref() {
 Tensor::Tensor() : dtype_(DT_INVALID), buf_(nullptr) {}
 
 absl::Status Tensor::Allocate(Allocator* allocator, DataType dtype,
-                              const TensorShape& shape, Tensor* out) {
+                              const TensorShape& shape, Tensor* out,
+                              TensorFill fill) {
   if (IsRefType(dtype) || !DataTypeIsSupported(dtype)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Cannot allocate a tensor of type ", DataTypeString(dtype)));
@@ -140,7 +146,8 @@ absl::Status Tensor::Allocate(Allocator* allocator, DataType dtype,
                      ": ", s.message()));
   }
   TensorBuffer* buf = nullptr;
-  s = TensorBuffer::Allocate(allocator, dtype, shape.num_elements(), &buf);
+  s = TensorBuffer::Allocate(allocator, dtype, shape.num_elements(), &buf,
+                             fill);
   if (!s.ok()) {
     if (!absl::IsResourceExhausted(s)) return s;
     // TensorFlow's words, which tools grep for, and the bytes asked for.

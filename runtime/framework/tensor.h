@@ -58,17 +58,26 @@ struct EnumToDataType<DT_VARIANT> {
   using Type = Variant;
 };
 
+// What a new tensor's elements hold. kZeros: value-initialised (zeros,
+// empty strings, empty handles). kUninitialized: for a kernel that writes
+// every element before anyone reads them, which saves a pass over the
+// bytes; only the memcpyable dtypes are left unwritten (strings, handles
+// and variants are still constructed). Debug and AddressSanitizer builds
+// fill them with 0xFF bytes (NaN for the floating types) so that an element
+// a kernel forgot shows up, the same way every run.
+enum class TensorFill { kZeros, kUninitialized };
+
 // The refcounted storage behind one or more Tensors.
 class TensorBuffer {
  public:
   // Storage for `num_elements` of `dtype` from `allocator` (borrowed; must
-  // outlive the buffer), value-initialised (zeros, empty strings, empty
-  // handles) and 64-byte aligned; the buffer holds one reference.
-  // InvalidArgument for an unsupported dtype or a negative count;
-  // ResourceExhausted (the bytes and the allocator's name and stats) when
-  // the allocator refuses or the size overflows.
+  // outlive the buffer), filled as `fill` says and 64-byte aligned; the
+  // buffer holds one reference. InvalidArgument for an unsupported dtype or
+  // a negative count; ResourceExhausted (the bytes and the allocator's name
+  // and stats) when the allocator refuses or the size overflows.
   static absl::Status Allocate(Allocator* allocator, DataType dtype,
-                               int64_t num_elements, TensorBuffer** out);
+                               int64_t num_elements, TensorBuffer** out,
+                               TensorFill fill = TensorFill::kZeros);
   // Adopts storage owned elsewhere (device memory, a pool): `data` holds
   // `num_elements` of memcpyable `dtype`; the buffer never reads or writes
   // the bytes and runs `release(data)` when the last reference goes.
@@ -106,13 +115,15 @@ class Tensor {
  public:
   // Uninitialized tensor: dtype() == DT_INVALID, !IsInitialized().
   Tensor();
-  // A zero-filled tensor from `allocator` (borrowed; must outlive the
-  // tensor's buffer). InvalidArgument for a ref or unsupported dtype or an
-  // invalid shape; ResourceExhausted ("OOM when allocating tensor with
-  // shape[...] and type ... by allocator ...", with the bytes) when the
-  // allocator refuses. `*out` is untouched on error.
+  // A tensor from `allocator` (borrowed; must outlive the tensor's
+  // buffer), zero-filled unless `fill` says otherwise. InvalidArgument for
+  // a ref or unsupported dtype or an invalid shape; ResourceExhausted ("OOM
+  // when allocating tensor with shape[...] and type ... by allocator ...",
+  // with the bytes) when the allocator refuses. `*out` is untouched on
+  // error.
   static absl::Status Allocate(Allocator* allocator, DataType dtype,
-                               const TensorShape& shape, Tensor* out);
+                               const TensorShape& shape, Tensor* out,
+                               TensorFill fill = TensorFill::kZeros);
   // A zero-filled tensor from cpu_allocator(), for sizes the runtime bounds
   // itself: aborts the process if the allocation fails. `dtype` must be a
   // supported non-ref type. Never for client-sized tensors (use Allocate).

@@ -103,8 +103,14 @@ void Col2ImAdd(const ConvGeometry& geo, const C* col, int64_t row_begin,
 namespace {
 
 // Aim for im2col blocks of about this many elements (fits in L2/L3 with the
-// filter), and do not split work below this many multiply-adds per piece.
+// filter), but give each product at least kMinGemmRows rows: OpenBLAS packs
+// the whole filter once per call, which costs about as much as the product
+// itself at 28 rows (ResNet-50's 3x3x512 layers) and under a tenth of it
+// at 512. A block never holds more than kMaxColBlockElements, and work is
+// not split below kMinFlopsPerPiece multiply-adds per piece.
 constexpr int64_t kColBlockElements = int64_t{1} << 17;
+constexpr int64_t kMinGemmRows = 512;
+constexpr int64_t kMaxColBlockElements = int64_t{1} << 23;
 constexpr int64_t kMinFlopsPerPiece = int64_t{1} << 20;
 
 // The type products run in: float for the 16-bit floats, unsigned for
@@ -266,10 +272,10 @@ struct ConvJob {
   const C* y = nullptr;
   C* out = nullptr;
   C* scratch = nullptr;
-  C (*round)(C) = nullptr;  // set for ConvNumerics::kNarrow
+  C (*round)(C) = nullptr;                 // set for ConvNumerics::kNarrow
+  const ConvEpilogue* epilogue = nullptr;  // float forward passes only
   int64_t rows_per_block = 1;
-  int64_t blocks_per_image = 1;
-  int64_t units = 0;  // pieces of work: (image, block) or images
+  int64_t units = 0;  // pieces of work: blocks of rows, or images
   int pieces = 1;
   int64_t scratch_per_piece = 0;
   std::vector<Tensor> keep;  // buffers the pointers above point into
@@ -321,30 +327,50 @@ struct ConvJob {
     }
   }
 
-  void BlockRows(int64_t unit, int64_t* image, int64_t* row0,
-                 int64_t* rows) const {
-    *image = unit / blocks_per_image;
-    *row0 = (unit % blocks_per_image) * rows_per_block;
-    *rows = std::min(rows_per_block, geo.out_positions() - *row0);
+  // The forward and filter-gradient passes cut the rows of every image,
+  // one after another (batch * out_positions rows), into blocks: block
+  // `unit` is rows [*row0, *row0 + *rows) of that sequence.
+  void BlockRows(int64_t unit, int64_t* row0, int64_t* rows) const {
+    *row0 = unit * rows_per_block;
+    *rows = std::min(rows_per_block, geo.batch * geo.out_positions() - *row0);
+  }
+
+  // The im2col matrix of rows [row0, row0 + rows) of the batch's sequence
+  // for channel group `group`, image by image.
+  void GatherBlock(int64_t row0, int64_t rows, int64_t group, C* col) const {
+    const int64_t positions = geo.out_positions();
+    const int64_t k = geo.patch_size();
+    for (int64_t r = row0; r < row0 + rows;) {
+      const int64_t b = r / positions;
+      const int64_t p = r % positions;
+      const int64_t n = std::min(positions - p, row0 + rows - r);
+      Im2Col(geo, x + b * geo.in_positions() * geo.in_depth, group, p, n,
+             col + (r - row0) * k);
+      r += n;
+    }
   }
 
   void ForwardBlock(int64_t unit, C* col) {
-    int64_t b, row0, rows;
-    BlockRows(unit, &b, &row0, &rows);
+    int64_t row0, rows;
+    BlockRows(unit, &row0, &rows);
     const int64_t k = geo.patch_size();
     const int64_t cout = geo.out_depth;
     const int64_t cout_g = geo.out_depth_per_group();
-    const C* image = x + b * geo.in_positions() * geo.in_depth;
-    C* dst = out + (b * geo.out_positions() + row0) * cout;
+    C* dst = out + row0 * cout;
     if (geo.is_pointwise()) {
-      Product(image + row0 * geo.in_depth, geo.in_depth, GemmOp::kNoTrans, y,
-              cout, GemmOp::kNoTrans, dst, cout, rows, cout, k);
-      return;
+      // Input and output positions match, so the batch's input rows are
+      // the im2col matrix.
+      Product(x + row0 * geo.in_depth, geo.in_depth, GemmOp::kNoTrans, y, cout,
+              GemmOp::kNoTrans, dst, cout, rows, cout, k);
+    } else {
+      for (int64_t g = 0; g < geo.groups; ++g) {
+        GatherBlock(row0, rows, g, col);
+        Product(col, k, GemmOp::kNoTrans, y + g * cout_g, cout,
+                GemmOp::kNoTrans, dst + g * cout_g, cout, rows, cout_g, k);
+      }
     }
-    for (int64_t g = 0; g < geo.groups; ++g) {
-      Im2Col(geo, image, g, row0, rows, col);
-      Product(col, k, GemmOp::kNoTrans, y + g * cout_g, cout, GemmOp::kNoTrans,
-              dst + g * cout_g, cout, rows, cout_g, k);
+    if constexpr (std::is_same<C, float>::value) {
+      if (epilogue != nullptr) epilogue->Apply(dst, rows);
     }
   }
 
@@ -369,17 +395,16 @@ struct ConvJob {
   }
 
   void BackpropFilterBlock(int64_t unit, C* col, C* dst, bool accumulate) {
-    int64_t b, row0, rows;
-    BlockRows(unit, &b, &row0, &rows);
+    int64_t row0, rows;
+    BlockRows(unit, &row0, &rows);
     const int64_t k = geo.patch_size();
     const int64_t cout = geo.out_depth;
-    const C* image = x + b * geo.in_positions() * geo.in_depth;
-    const C* dy = y + (b * geo.out_positions() + row0) * cout;
+    const C* dy = y + row0 * cout;
     const C* a = col;
     if (geo.is_pointwise()) {
-      a = image + row0 * geo.in_depth;
+      a = x + row0 * geo.in_depth;
     } else {
-      Im2Col(geo, image, 0, row0, rows, col);
+      GatherBlock(row0, rows, 0, col);
     }
     Product(a, k, GemmOp::kTrans, dy, cout, GemmOp::kNoTrans, dst, cout, k,
             cout, rows, accumulate);
@@ -413,7 +438,8 @@ absl::Status WidenInto(OpKernelContext* ctx, const Tensor& t,
 template <typename T>
 void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
                 const ConvGeometry& geo, const Tensor& x, const Tensor& y,
-                Tensor* out, std::function<void()> done) {
+                Tensor* out, std::function<void()> done,
+                const ConvEpilogue* epilogue) {
   using C = typename ComputeTypeImpl<T>::type;
   if (out->NumElements() == 0) {
     done();
@@ -422,6 +448,15 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
   auto job = std::make_shared<ConvJob<C>>();
   job->geo = geo;
   job->pass = pass;
+  if (epilogue != nullptr && !epilogue->empty()) {
+    if (!std::is_same<T, float>::value || pass != ConvPass::kForward) {
+      ctx->SetStatus(absl::InternalError(
+          "A convolution epilogue applies to float forward passes only"));
+      done();
+      return;
+    }
+    job->epilogue = epilogue;
+  }
   if constexpr (std::is_same<T, half>::value ||
                 std::is_same<T, bfloat16>::value) {
     if (numerics != ConvNumerics::kWide) job->round = &RoundVia<T>;
@@ -455,9 +490,15 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
   }
   const int64_t k = geo.patch_size();
   const int64_t positions = geo.out_positions();
-  // Nothing to sum over: the (zero-filled) output is the answer.
+  // Nothing to sum over: the output is zeros (then the epilogue).
   if (geo.batch == 0 || positions == 0 || k == 0 || geo.out_depth == 0) {
     std::fill_n(out->base<T>(), out->NumElements(), T(0));
+    if constexpr (std::is_same<T, float>::value) {
+      if (job->epilogue != nullptr) {
+        job->epilogue->Apply(out->base<float>(),
+                             out->NumElements() / geo.out_depth);
+      }
+    }
     done();
     return;
   }
@@ -478,13 +519,6 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
     done();
     return;
   }
-  job->rows_per_block =
-      std::max<int64_t>(1, std::min(positions, kColBlockElements / k));
-  job->blocks_per_image =
-      (positions + job->rows_per_block - 1) / job->rows_per_block;
-  job->units = pass == ConvPass::kBackpropInput
-                   ? geo.batch
-                   : geo.batch * job->blocks_per_image;
   Scheduler* scheduler =
       ctx->env() == nullptr ? nullptr : ctx->env()->scheduler;
   const int threads = scheduler == nullptr ? 1 : scheduler->NumThreads();
@@ -492,6 +526,24 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
                        geo.out_depth_per_group() * geo.groups;
   const int64_t by_flops =
       std::max<int64_t>(1, static_cast<int64_t>(flops / kMinFlopsPerPiece));
+  // Backprop input scatters each image's blocks onto that image, so its
+  // blocks stay within an image; the other passes block the whole batch's
+  // rows, and as many blocks as pieces could run.
+  const int64_t rows_total =
+      pass == ConvPass::kBackpropInput ? positions : geo.batch * positions;
+  const int64_t wanted_pieces = std::min<int64_t>(threads, by_flops);
+  int64_t rows_per_block = std::max(kColBlockElements / k, kMinGemmRows);
+  rows_per_block = std::min(rows_per_block, kMaxColBlockElements / k);
+  if (pass != ConvPass::kBackpropInput) {
+    rows_per_block = std::min(rows_per_block,
+                              (rows_total + wanted_pieces - 1) / wanted_pieces);
+  }
+  job->rows_per_block =
+      std::max<int64_t>(1, std::min(rows_total, rows_per_block));
+  job->units =
+      pass == ConvPass::kBackpropInput
+          ? geo.batch
+          : (rows_total + job->rows_per_block - 1) / job->rows_per_block;
   job->pieces = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>({threads, job->units, by_flops})));
   if (job->round != nullptr && pass == ConvPass::kBackpropFilter) {
@@ -505,9 +557,10 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
                           TensorShape({job->pieces, job->scratch_per_piece}),
                           DataTypeToEnum<C>::value);
   if (s.ok()) {
+    // im2col rows and the filter-gradient sums are written before read.
     s = ctx->allocate_temp(DataTypeToEnum<C>::value,
                            TensorShape({job->pieces, job->scratch_per_piece}),
-                           &scratch);
+                           &scratch, TensorFill::kUninitialized);
   }
   if (!s.ok()) {
     ctx->SetStatus(s);
@@ -548,10 +601,11 @@ void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
       std::move(finish));
 }
 
-#define SF_INSTANTIATE_CONV(T)                                          \
-  template void LaunchConv<T>(OpKernelContext*, ConvPass, ConvNumerics, \
-                              const ConvGeometry&, const Tensor&,       \
-                              const Tensor&, Tensor*, std::function<void()>);
+#define SF_INSTANTIATE_CONV(T)                                               \
+  template void LaunchConv<T>(OpKernelContext*, ConvPass, ConvNumerics,      \
+                              const ConvGeometry&, const Tensor&,            \
+                              const Tensor&, Tensor*, std::function<void()>, \
+                              const ConvEpilogue*);
 SF_CALL_FLOAT_TYPES(SF_INSTANTIATE_CONV)
 SF_INSTANTIATE_CONV(int32_t)
 #undef SF_INSTANTIATE_CONV

@@ -1,14 +1,17 @@
 // The im2col + GEMM engine behind Conv2D, Conv3D and their gradients, on
 // channels-last tensors (N, D, H, W, C) described by a ConvGeometry.
 //
-// Forward: each block of output positions of one image gathers its input
-// windows into a matrix (im2col, one row per position, one column per
-// filter tap and input channel of a group) and multiplies it by the filter
-// seen as a [patch_size, out_depth] matrix. Backprop input multiplies the
-// output gradient by the filter's transpose and scatters the rows back onto
-// the input positions they came from (col2im, adding). Backprop filter
-// multiplies the transposed im2col matrix by the output gradient and sums
-// the blocks. A 1x1 stride-1 unpadded convolution skips im2col.
+// Forward: each block of output positions (the batch's positions, image
+// after image, so a block may span images) gathers its input windows into a
+// matrix (im2col, one row per position, one column per filter tap and input
+// channel of a group) and multiplies it by the filter seen as a
+// [patch_size, out_depth] matrix. Blocks have at least a few hundred rows
+// where the batch has them, since each product packs the whole filter. Backprop
+// input multiplies the output gradient by the filter's transpose and scatters
+// the rows back onto the input positions they came from (col2im, adding).
+// Backprop filter multiplies the transposed im2col matrix by the output
+// gradient and sums the blocks. A 1x1 stride-1 unpadded convolution skips
+// im2col.
 //
 // Products go through Gemm (OpenBLAS for float and double, Eigen for the
 // wrapping int32 product); half and bfloat16 convert to float first and
@@ -30,6 +33,7 @@
 
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/tensor.h"
+#include "runtime/kernels/conv_epilogue.h"
 #include "runtime/kernels/conv_geometry.h"
 
 namespace stepflow {
@@ -59,10 +63,15 @@ enum class ConvNumerics { kWide, kNarrow, kNarrowGather };
 // as ConvPass lists them, channels-last; the filter is [fd, fh, fw,
 // in_depth / groups, out_depth] (for 2-D without fd). Backprop passes
 // require groups == 1.
+//
+// `epilogue` (float forward passes only; may be null) is applied to each
+// block of output rows right after its product, while it is in cache; it
+// must stay alive until `done`.
 template <typename T>
 void LaunchConv(OpKernelContext* ctx, ConvPass pass, ConvNumerics numerics,
                 const ConvGeometry& geo, const Tensor& x, const Tensor& y,
-                Tensor* out, std::function<void()> done);
+                Tensor* out, std::function<void()> done,
+                const ConvEpilogue* epilogue = nullptr);
 
 // The gather and scatter steps, exposed for tests: rows
 // [row_begin, row_begin + rows) of image's im2col matrix for channel group

@@ -8,11 +8,17 @@
 // (Unimplemented) and batch or channel strides (Unimplemented); Conv3D
 // accepts neither groups nor dilations above 1 nor NCDHW (InvalidArgument).
 // Malformed shapes are InvalidArgument naming the node.
+//
+// _Conv2DWithEpilogue (float, made by conv_epilogue_fusion.h) is Conv2D
+// followed by its ConvEpilogue, applied block by block.
 #include <cstdint>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "runtime/framework/op_kernel.h"
 #include "runtime/kernels/conv_engine.h"
+#include "runtime/kernels/conv_epilogue.h"
 #include "runtime/kernels/conv_geometry.h"
 #include "runtime/kernels/kernel_util.h"
 
@@ -23,10 +29,13 @@ constexpr char kZeroFilterMessage[] =
     "filter must not have zero elements (i.e. all dimensions must be "
     "non-zero)";
 
-template <typename T, int kSpatial>
+template <typename T, int kSpatial, bool kEpilogue = false>
 class ConvOp : public AsyncOpKernel {
  public:
   explicit ConvOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
+    if (kEpilogue) {
+      OP_REQUIRES_OK(ctx, ConvEpilogue::FromAttrs(ctx, &epilogue_steps_));
+    }
     OP_REQUIRES_OK(ctx, ReadConvAttrs(ctx, *this, kSpatial, &attrs_));
     ConvAttrPolicy policy;
     if (kSpatial == 2) {
@@ -94,7 +103,10 @@ class ConvOp : public AsyncOpKernel {
     OP_REQUIRES_OK_ASYNC(
         ctx, CheckAllocationSize(*this, shape, DataTypeToEnum<T>::value), done);
     Tensor* out = nullptr;
-    OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(0, shape, &out), done);
+    // LaunchConv writes every element.
+    OP_REQUIRES_OK_ASYNC(
+        ctx, ctx->allocate_output(0, shape, &out, TensorFill::kUninitialized),
+        done);
     if (out->NumElements() == 0) {
       done();
       return;
@@ -103,13 +115,30 @@ class ConvOp : public AsyncOpKernel {
     OP_REQUIRES_ASYNC(ctx, filter.NumElements() > 0,
                       NodeInvalidArgument(ctx, kZeroFilterMessage), done);
     // Conv2D computes 16-bit types in float; Conv3D sums in the type.
-    LaunchConv<T>(ctx, ConvPass::kForward,
-                  kSpatial == 2 ? ConvNumerics::kWide : ConvNumerics::kNarrow,
-                  geo, input, filter, out, std::move(done));
+    const ConvNumerics numerics =
+        kSpatial == 2 ? ConvNumerics::kWide : ConvNumerics::kNarrow;
+    if constexpr (kEpilogue) {
+      auto epilogue = std::make_shared<ConvEpilogue>();
+      OP_REQUIRES_OK_ASYNC(ctx,
+                           ConvEpilogue::Bind(ctx, epilogue_steps_, 2,
+                                              geo.out_depth, epilogue.get()),
+                           done);
+      const ConvEpilogue* e = epilogue.get();
+      LaunchConv<T>(
+          ctx, ConvPass::kForward, numerics, geo, input, filter, out,
+          [epilogue = std::move(epilogue), done = std::move(done)]() {
+            done();
+          },
+          e);
+      return;
+    }
+    LaunchConv<T>(ctx, ConvPass::kForward, numerics, geo, input, filter, out,
+                  std::move(done));
   }
 
  private:
   ConvAttrs attrs_;
+  std::vector<ConvEpilogue::Step> epilogue_steps_;  // kEpilogue only
 };
 
 #define SF_REGISTER_CONV2D(T) \
@@ -121,6 +150,9 @@ class ConvOp : public AsyncOpKernel {
 SF_CALL_FLOAT_TYPES(SF_REGISTER_CONV2D)
 SF_REGISTER_CONV2D(int32_t)
 SF_CALL_FLOAT_TYPES(SF_REGISTER_CONV3D)
+REGISTER_KERNEL_BUILDER(
+    Name("_Conv2DWithEpilogue").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    ConvOp<float, 2, /*kEpilogue=*/true>);
 #undef SF_REGISTER_CONV2D
 #undef SF_REGISTER_CONV3D
 

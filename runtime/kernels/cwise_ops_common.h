@@ -39,6 +39,9 @@
 namespace stepflow {
 namespace cwise {
 
+// The kernels below write every element of their output.
+inline constexpr TensorFill kWritesAll = TensorFill::kUninitialized;
+
 // Defaults every functor inherits.
 struct FunctorBase {
   // Error message for scalar functors that can fail, and its code.
@@ -191,16 +194,16 @@ class BinaryOpKernel : public OpKernel {
     Tensor* out = nullptr;
     if constexpr (std::is_same<OutT, T>::value) {
       if (x.shape() == shape && !ctx->input_is_ref(0)) {
-        OP_REQUIRES_OK(
-            ctx, ctx->forward_input_or_allocate_output(0, 0, shape, &out));
+        OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(
+                                0, 0, shape, &out, kWritesAll));
       } else if (y.shape() == shape && !ctx->input_is_ref(1)) {
-        OP_REQUIRES_OK(
-            ctx, ctx->forward_input_or_allocate_output(1, 0, shape, &out));
+        OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(
+                                1, 0, shape, &out, kWritesAll));
       } else {
-        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out, kWritesAll));
       }
     } else {
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out, kWritesAll));
     }
     if (shape.num_elements() == 0) return;
     const In* xp = reinterpret_cast<const In*>(x.base<T>());
@@ -243,10 +246,10 @@ class UnaryOpKernel : public OpKernel {
     const Tensor& x = ctx->input(0);
     Tensor* out = nullptr;
     if (std::is_same<OutT, T>::value && !ctx->input_is_ref(0)) {
-      OP_REQUIRES_OK(
-          ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(
+                              0, 0, x.shape(), &out, kWritesAll));
     } else {
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out, kWritesAll));
     }
     const int64_t n = x.NumElements();
     if (n == 0) return;
@@ -294,10 +297,10 @@ class SimpleBinaryOpKernel : public OpKernel {
     }
     Tensor* out = nullptr;
     if (std::is_same<OutT, T>::value && !ctx->input_is_ref(0)) {
-      OP_REQUIRES_OK(
-          ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(
+                              0, 0, x.shape(), &out, kWritesAll));
     } else {
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out, kWritesAll));
     }
     const int64_t n = x.NumElements();
     if (n == 0) return;

@@ -16,6 +16,9 @@
 // (InvalidArgument), the forward op refuses dilation rates above 1
 // (Unimplemented) and the gradients ignore the dilations attr. Mismatched
 // shapes are InvalidArgument naming the node.
+//
+// _DepthwiseConv2dNativeWithEpilogue (float, made by
+// conv_epilogue_fusion.h) is the forward op followed by its ConvEpilogue.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -25,6 +28,7 @@
 #include "Eigen/Core"
 #include "runtime/env/env.h"
 #include "runtime/framework/op_kernel.h"
+#include "runtime/kernels/conv_epilogue.h"
 #include "runtime/kernels/conv_geometry.h"
 #include "runtime/kernels/depthwise_conv_float.h"
 #include "runtime/kernels/kernel_util.h"
@@ -247,14 +251,22 @@ struct DepthwiseJob {
   int64_t image_stride = 0;  // elements of r (or per_image) per image
   int pieces = 1;
   std::vector<Tensor> keep;  // buffers the pointers above point into
+  // _DepthwiseConv2dNativeWithEpilogue: applied to the float loops' rows
+  // as each piece finishes them, else to the whole result at the end.
+  ConvEpilogue epilogue;
 };
 
-template <typename T, DepthwisePass kPass>
+template <typename T, DepthwisePass kPass, bool kEpilogue = false>
 class DepthwiseConvOp : public AsyncOpKernel {
   using A = AccumT<T>;
+  static_assert(!kEpilogue || (kPass == DepthwisePass::kForward &&
+                               std::is_same<T, float>::value));
 
  public:
   explicit DepthwiseConvOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
+    if (kEpilogue) {
+      OP_REQUIRES_OK(ctx, ConvEpilogue::FromAttrs(ctx, &epilogue_steps_));
+    }
     OP_REQUIRES_OK(ctx, ReadConvAttrs(ctx, *this, 2, &attrs_));
     ConvAttrPolicy policy;
     policy.channels_first_code = absl::StatusCode::kUnimplemented;
@@ -278,6 +290,12 @@ class DepthwiseConvOp : public AsyncOpKernel {
       return;
     }
     const DepthwiseShape& d = job->d;
+    if constexpr (kEpilogue) {
+      OP_REQUIRES_OK_ASYNC(ctx,
+                           ConvEpilogue::Bind(ctx, epilogue_steps_, 2,
+                                              d.geo.out_depth, &job->epilogue),
+                           done);
+    }
     Scheduler* scheduler =
         ctx->env() == nullptr ? nullptr : ctx->env()->scheduler;
     const int threads = scheduler == nullptr ? 1 : scheduler->NumThreads();
@@ -312,6 +330,12 @@ class DepthwiseConvOp : public AsyncOpKernel {
         }
       }
       if constexpr (kNarrow<T>) Narrow<T>(job->r, out);
+      if constexpr (kEpilogue) {
+        if (!UsesFloatLoops<T>(job->d)) {
+          job->epilogue.Apply(job->r,
+                              out->NumElements() / job->d.geo.out_depth);
+        }
+      }
       done();
     };
     ParallelForAsync(
@@ -333,6 +357,12 @@ class DepthwiseConvOp : public AsyncOpKernel {
                 const int64_t row_end = row + (last - u);
                 DepthwiseImageFloat<kPass>(FloatGeometryOf(job->d), b, row,
                                            row_end, job->x, job->y, r);
+                if constexpr (kEpilogue) {
+                  const int64_t cols = job->d.geo.out[2];
+                  job->epilogue.Apply(
+                      r + ((b * out_rows + row) * cols) * job->d.geo.out_depth,
+                      (row_end - row) * cols);
+                }
                 u = last - 1;
                 continue;
               }
@@ -403,7 +433,13 @@ class DepthwiseConvOp : public AsyncOpKernel {
         break;
     }
     s = CheckAllocationSize(*this, shape, DataTypeToEnum<T>::value);
-    if (s.ok()) s = ctx->allocate_output(0, shape, out);
+    // The float forward loops store every output element once; the other
+    // loops add into a zeroed result.
+    const TensorFill fill =
+        kPass == DepthwisePass::kForward && UsesFloatLoops<T>(d)
+            ? TensorFill::kUninitialized
+            : TensorFill::kZeros;
+    if (s.ok()) s = ctx->allocate_output(0, shape, out, fill);
     if (!s.ok()) return s;
     if ((*out)->NumElements() == 0) {
       *out = nullptr;
@@ -427,7 +463,7 @@ class DepthwiseConvOp : public AsyncOpKernel {
     } else {
       job->x = ctx->input(xi).template base<A>();
       job->y = ctx->input(yi).template base<A>();
-      job->r = (*out)->template base<A>();  // zero-filled
+      job->r = (*out)->template base<A>();  // zero-filled unless `fill` says
     }
     job->image_stride =
         kPass == DepthwisePass::kBackpropFilter ? shape.num_elements() : 0;
@@ -458,6 +494,7 @@ class DepthwiseConvOp : public AsyncOpKernel {
   }
 
   ConvAttrs attrs_;
+  std::vector<ConvEpilogue::Step> epilogue_steps_;  // kEpilogue only
 };
 
 #define SF_REGISTER_DEPTHWISE(T)                                               \
@@ -474,6 +511,11 @@ class DepthwiseConvOp : public AsyncOpKernel {
                           DepthwiseConvOp<T, DepthwisePass::kBackpropFilter>);
 SF_CALL_FLOAT_TYPES(SF_REGISTER_DEPTHWISE)
 #undef SF_REGISTER_DEPTHWISE
+REGISTER_KERNEL_BUILDER(Name("_DepthwiseConv2dNativeWithEpilogue")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint<float>("T"),
+                        DepthwiseConvOp<float, DepthwisePass::kForward,
+                                        /*kEpilogue=*/true>);
 
 }  // namespace
 }  // namespace stepflow

@@ -56,7 +56,9 @@ class PadOp : public OpKernel {
     TensorShape shape;
     OP_REQUIRES_OK(ctx, MakeOutputShape(*this, dims, input.dtype(), &shape));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    // Every element is written below (fill or an input element).
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(0, shape, &out, TensorFill::kUninitialized));
     if (shape.num_elements() == 0) return;
     const bool ok = DispatchByElementSize(input.dtype(), [&](auto tag) {
       using U = decltype(tag);

@@ -60,6 +60,43 @@ REGISTER_OP("DepthwiseConv2dNative")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")
     .SetShapeFn(shape_inference::DepthwiseConv2DNativeShape);
 
+// Internal: a convolution followed by element-wise steps on its output,
+// put in place of the separate nodes by the graph rewrite of
+// runtime/graph/conv_epilogue_fusion.h (never written by TensorFlow).
+// `epilogue` lists the steps in order ("Mul", "BiasAdd", "Relu",
+// "Relu6"); each "Mul" and "BiasAdd" takes the next of `args`, one value
+// per output channel (runtime/kernels/conv_epilogue.h).
+REGISTER_OP("_Conv2DWithEpilogue")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: num_args * T")
+    .Output("output: T")
+    .Attr("T: {float}")
+    .Attr("num_args: int >= 0")
+    .Attr("epilogue: list(string) = []")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::Conv2DShape);
+
+REGISTER_OP("_DepthwiseConv2dNativeWithEpilogue")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: num_args * T")
+    .Output("output: T")
+    .Attr("T: {float}")
+    .Attr("num_args: int >= 0")
+    .Attr("epilogue: list(string) = []")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::DepthwiseConv2DNativeShape);
+
 REGISTER_OP("DepthwiseConv2dNativeBackpropInput")
     .Input("input_sizes: int32")
     .Input("filter: T")
