@@ -1,6 +1,7 @@
 #include "runtime/framework/tensor.h"
 
 #include <gtest/gtest.h>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -41,6 +42,33 @@ TEST(TensorTest, StringElementsConstructedAndCopied) {
   t.flat<std::string>()(1) = "changed";
   EXPECT_EQ(copy.flat<std::string>()(0), std::string(100, 'x'));
   EXPECT_EQ(copy.flat<std::string>()(1), "b");
+}
+
+TEST(TensorTest, UninitializedFillLeavesOnlyPlainBytesUnwritten) {
+  // Strings are constructed whatever the fill: a kernel may assign them.
+  Tensor strings;
+  ASSERT_TRUE(Tensor::Allocate(cpu_allocator(), DT_STRING, TensorShape({3}),
+                               &strings, TensorFill::kUninitialized)
+                  .ok());
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(strings.flat<std::string>()(i), "");
+  strings.flat<std::string>()(2) = std::string(100, 'y');  // no crash
+
+  // The explicit default still zero-fills.
+  Tensor zeros;
+  ASSERT_TRUE(Tensor::Allocate(cpu_allocator(), DT_FLOAT, TensorShape({8}),
+                               &zeros, TensorFill::kZeros)
+                  .ok());
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(zeros.flat<float>()(i), 0.0f);
+
+  Tensor floats;
+  ASSERT_TRUE(Tensor::Allocate(cpu_allocator(), DT_FLOAT, TensorShape({8}),
+                               &floats, TensorFill::kUninitialized)
+                  .ok());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(floats.raw_data()) % 64, 0u);
+#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
+  // Debug and sanitizer builds mark every unwritten element as NaN.
+  for (int i = 0; i < 8; ++i) EXPECT_TRUE(std::isnan(floats.flat<float>()(i)));
+#endif
 }
 
 TEST(TensorTest, CopiesShareBuffer) {

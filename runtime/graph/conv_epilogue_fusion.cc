@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "proto/tensor_shape.pb.h"
 #include "runtime/framework/device_name_utils.h"
@@ -122,23 +122,33 @@ std::optional<Chain> FindChain(Node* conv) {
   return chain;
 }
 
-// The ancestors of `roots` along data edges, at most `budget` in all;
-// false when there are more.
+// The ancestors of `roots` along data edges (roots included), producers
+// before consumers (a loop's back edge is dropped where the walk meets
+// it), at most `budget` in all; false when there are more.
 bool CollectAncestors(const std::vector<Node*>& roots, int budget,
-                      absl::flat_hash_set<const Node*>* seen,
                       std::vector<Node*>* out) {
-  std::vector<Node*> stack;
+  enum State { kInProgress, kDone };
+  absl::flat_hash_map<const Node*, State> state;
+  // (node, whether its inputs have been pushed): a node is emitted when it
+  // comes off the stack the second time, after everything it reads.
+  std::vector<std::pair<Node*, bool>> stack;
   for (Node* r : roots) {
-    if (seen->insert(r).second) stack.push_back(r);
-  }
-  while (!stack.empty()) {
-    Node* n = stack.back();
-    stack.pop_back();
-    out->push_back(n);
-    if (static_cast<int>(out->size()) > budget) return false;
-    for (const Edge* e : n->in_edges()) {
-      if (e->IsControlEdge() || !e->src()->IsOp()) continue;
-      if (seen->insert(e->src()).second) stack.push_back(e->src());
+    stack.push_back({r, false});
+    while (!stack.empty()) {
+      auto [n, expanded] = stack.back();
+      stack.pop_back();
+      if (expanded) {
+        state[n] = kDone;
+        out->push_back(n);
+        continue;
+      }
+      if (!state.emplace(n, kInProgress).second) continue;  // met already
+      if (static_cast<int>(state.size()) > budget) return false;
+      stack.push_back({n, true});
+      for (const Edge* e : n->in_edges()) {
+        if (e->IsControlEdge() || !e->src()->IsOp()) continue;
+        if (!state.contains(e->src())) stack.push_back({e->src(), false});
+      }
     }
   }
   return true;
@@ -185,16 +195,11 @@ size_t ProvenPrefix(const ShapeRefiner& refiner, const Chain& chain,
   if (channels < 0) return 0;
   size_t n = 0;
   for (const Chain::Member& m : chain.members) {
-    if (m.step == "BiasAdd" && m.node->type_string() == "BiasAdd" &&
-        m.arg_input >= 0) {
-      std::optional<std::vector<int64_t>> d =
-          Dims(refiner, Producer(*m.node, m.arg_input));
-      if (!d.has_value() || d->size() != 1) break;
-    }
     if (m.arg_input >= 0) {
       std::optional<std::vector<int64_t>> d =
           Dims(refiner, Producer(*m.node, m.arg_input));
       if (!d.has_value() || !IsChannelVector(*d, channels)) break;
+      if (m.node->type_string() == "BiasAdd" && d->size() != 1) break;
     }
     ++n;
   }
@@ -250,12 +255,13 @@ absl::Status Rewrite(Graph* g, const Chain& chain, size_t members) {
     outs.push_back(Out{e->dst(), e->src_output(), e->dst_input()});
   }
   const std::string device = conv->assigned_device_name();
+  const std::string name = last->name();
 
   for (Node* n : members_and_conv) g->RemoveNode(n);
   absl::StatusOr<Node*> fused = g->AddNode(std::move(def));
   if (!fused.ok()) {
     return absl::InternalError(
-        absl::StrCat("Fusing the convolution epilogue of '", last->name(),
+        absl::StrCat("Fusing the convolution epilogue of '", name,
                      "': ", fused.status().message()));
   }
   Node* f = *fused;
@@ -279,7 +285,11 @@ absl::Status Rewrite(Graph* g, const Chain& chain, size_t members) {
 absl::StatusOr<int> FuseConvEpilogues(Graph* graph) {
   std::vector<Chain> chains;
   std::vector<Node*> needed;
-  for (Node* n : graph->op_nodes()) {
+  // By id rather than op_nodes(): a million-node graph with no convolution
+  // should cost a scan, not a copy of its node list.
+  for (int id = 0; id < graph->num_node_ids(); ++id) {
+    Node* n = graph->FindNodeId(id);
+    if (n == nullptr || !n->IsOp()) continue;
     std::optional<Chain> chain = FindChain(n);
     if (!chain.has_value()) continue;
     needed.push_back(Producer(*chain->conv, 1).node);
@@ -291,15 +301,13 @@ absl::StatusOr<int> FuseConvEpilogues(Graph* graph) {
   }
   if (chains.empty()) return 0;
 
-  absl::flat_hash_set<const Node*> seen;
   std::vector<Node*> ancestors;
-  if (!CollectAncestors(needed, kMaxInferredNodes, &seen, &ancestors)) {
-    return 0;
-  }
+  if (!CollectAncestors(needed, kMaxInferredNodes, &ancestors)) return 0;
   ShapeRefiner refiner(graph->op_registry());
-  // A node whose shape function fails stays unknown, and so do the nodes
-  // after it: nothing that depends on it is fused.
-  refiner.AddNodes(ancestors).IgnoreError();
+  // One at a time, producers first: a node whose shape function fails is
+  // left out and reads as unknown to its consumers, so only what depends
+  // on it stays unfused.
+  for (Node* n : ancestors) refiner.AddNode(n).IgnoreError();
 
   // Every shape is read before the first rewrite removes a node.
   std::vector<size_t> proven;

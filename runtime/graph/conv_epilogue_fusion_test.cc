@@ -201,6 +201,21 @@ TEST(ConvEpilogueFusionTest, TakesKerasReshapedParameters) {
   }
 }
 
+TEST(ConvEpilogueFusionTest, InfersOperandsThroughSharedSubgraphs) {
+  // scale = a * (a + b): `a` feeds two nodes of the operand's subgraph, so
+  // its shape must be known before either.
+  Builder b;
+  b.Input();
+  b.Const("a", {4});
+  b.Const("c", {4});
+  b.Add("sum", "AddV2", {"a", "c"});
+  b.Add("scale", "Mul", {"a", "sum"});
+  b.Conv("conv", "Conv2D", "x", "w");
+  b.Add("mul", "Mul", {"conv", "scale"});
+  auto g = b.Build();
+  EXPECT_EQ(*FuseConvEpilogues(g.get()), 1);
+}
+
 TEST(ConvEpilogueFusionTest, LeavesAConvolutionWithAControlEdgeOut) {
   Builder b;
   KerasBlock(&b);
