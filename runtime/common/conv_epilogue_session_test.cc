@@ -16,7 +16,7 @@
 #include "runtime/common/session_factory.h"
 #include "runtime/env/real/real_env.h"
 #include "runtime/framework/tensor.h"
-#include "runtime/framework/tensor_util.h"
+#include "runtime/graph/conv_graph_test_util.h"
 
 namespace stepflow {
 namespace {
@@ -29,44 +29,7 @@ Tensor Random(const std::vector<int64_t>& dims, std::mt19937* rng) {
   return t;
 }
 
-class Model {
- public:
-  NodeDef* Add(const std::string& name, const std::string& op,
-               const std::vector<std::string>& inputs) {
-    NodeDef* n = def_.add_node();
-    n->set_name(name);
-    n->set_op(op);
-    for (const std::string& in : inputs) n->add_input(in);
-    (*n->mutable_attr())["T"].set_type(DT_FLOAT);
-    return n;
-  }
-  void Const(const std::string& name, const Tensor& value) {
-    NodeDef* n = def_.add_node();
-    n->set_name(name);
-    n->set_op("Const");
-    (*n->mutable_attr())["dtype"].set_type(DT_FLOAT);
-    TensorToProto(value, (*n->mutable_attr())["value"].mutable_tensor());
-  }
-  void Placeholder(const std::string& name) {
-    NodeDef* n = def_.add_node();
-    n->set_name(name);
-    n->set_op("Placeholder");
-    (*n->mutable_attr())["dtype"].set_type(DT_FLOAT);
-  }
-  void Conv(const std::string& name, const std::string& op,
-            const std::string& input, const std::string& filter, int stride,
-            const std::string& padding) {
-    NodeDef* n = Add(name, op, {input, filter});
-    AttrValue strides;
-    for (int s : {1, stride, stride, 1}) strides.mutable_list()->add_i(s);
-    (*n->mutable_attr())["strides"] = strides;
-    (*n->mutable_attr())["padding"].set_s(padding);
-  }
-  const GraphDef& def() const { return def_; }
-
- private:
-  GraphDef def_;
-};
+using Model = test::ConvGraphDef;
 
 struct Result {
   std::vector<Tensor> values;

@@ -9,7 +9,7 @@
 
 #include "runtime/framework/node_def_util.h"
 #include "runtime/framework/tensor.h"
-#include "runtime/framework/tensor_util.h"
+#include "runtime/graph/conv_graph_test_util.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_constructor.h"
 
@@ -18,53 +18,25 @@ namespace {
 
 constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 
-// A GraphDef under construction: float nodes with T set.
-class Builder {
+// The fusion's test graphs: ConvGraphDef plus the standard input and the
+// import onto one device.
+class Builder : public test::ConvGraphDef {
  public:
-  NodeDef* Add(const std::string& name, const std::string& op,
-               const std::vector<std::string>& inputs, bool typed = true) {
-    NodeDef* n = def_.add_node();
-    n->set_name(name);
-    n->set_op(op);
-    for (const std::string& in : inputs) n->add_input(in);
-    if (typed) (*n->mutable_attr())["T"].set_type(DT_FLOAT);
-    return n;
-  }
-  // A float Const of `dims` (zeros: only its shape matters here).
-  void Const(const std::string& name, const std::vector<int64_t>& dims) {
-    NodeDef* n = Add(name, "Const", {}, /*typed=*/false);
-    (*n->mutable_attr())["dtype"].set_type(DT_FLOAT);
-    TensorToProto(Tensor(DT_FLOAT, TensorShape(dims)),
-                  (*n->mutable_attr())["value"].mutable_tensor());
-  }
-  void Conv(const std::string& name, const std::string& op,
-            const std::string& input, const std::string& filter,
-            const std::string& format = "NHWC") {
-    NodeDef* n = Add(name, op, {input, filter});
-    AttrValue strides;
-    for (int i = 0; i < 4; ++i) strides.mutable_list()->add_i(1);
-    (*n->mutable_attr())["strides"] = strides;
-    (*n->mutable_attr())["padding"].set_s("SAME");
-    (*n->mutable_attr())["data_format"].set_s(format);
-  }
   // The standard input: x [1, 5, 5, 3] and a 3x3 filter to 4 channels.
   void Input() {
-    Const("x", {1, 5, 5, 3});
-    Const("w", {3, 3, 3, 4});
+    Const("x", std::vector<int64_t>{1, 5, 5, 3});
+    Const("w", std::vector<int64_t>{3, 3, 3, 4});
   }
 
   // Imports the graph and places every node on `device`.
   std::unique_ptr<Graph> Build(const std::string& device = kCpu) {
     auto g = std::make_unique<Graph>();
     GraphConstructorOptions opts;
-    absl::Status s = ConvertGraphDefToGraph(opts, def_, g.get());
+    absl::Status s = ConvertGraphDefToGraph(opts, def(), g.get());
     EXPECT_TRUE(s.ok()) << s;
     for (Node* n : g->op_nodes()) n->set_assigned_device_name(device);
     return g;
   }
-
- private:
-  GraphDef def_;
 };
 
 Node* Find(const Graph& g, const std::string& name) {
@@ -92,8 +64,8 @@ std::vector<std::string> Inputs(const Node& n) {
 // Keras's inference batch norm and Relu6 after a convolution.
 void KerasBlock(Builder* b, const std::string& conv_op = "Conv2D") {
   b->Input();
-  b->Const("scale", {4});
-  b->Const("shift", {4});
+  b->Const("scale", std::vector<int64_t>{4});
+  b->Const("shift", std::vector<int64_t>{4});
   b->Conv("conv", conv_op, "x", "w");
   b->Add("mul", "Mul", {"conv", "scale"});
   b->Add("add", "AddV2", {"mul", "shift"});
@@ -126,9 +98,10 @@ TEST(ConvEpilogueFusionTest, FoldsKerasBatchNormAndRelu6IntoTheConvolution) {
 
 TEST(ConvEpilogueFusionTest, FoldsADepthwiseConvolutionWithBiasAddAndRelu) {
   Builder b;
-  b.Const("x", {1, 5, 5, 3});
-  b.Const("w", {3, 3, 3, 2});  // multiplier 2: 6 output channels
-  b.Const("bias", {6});
+  b.Const("x", std::vector<int64_t>{1, 5, 5, 3});
+  b.Const("w",
+          std::vector<int64_t>{3, 3, 3, 2});  // multiplier 2: 6 output channels
+  b.Const("bias", std::vector<int64_t>{6});
   b.Conv("conv", "DepthwiseConv2dNative", "x", "w");
   b.Add("bias_add", "BiasAdd", {"conv", "bias"});
   b.Add("relu", "Relu", {"bias_add"});
@@ -146,8 +119,8 @@ TEST(ConvEpilogueFusionTest, FoldsADepthwiseConvolutionWithBiasAddAndRelu) {
 TEST(ConvEpilogueFusionTest, TakesTheChannelVectorAsEitherOperand) {
   Builder b;
   b.Input();
-  b.Const("scale", {4});
-  b.Const("shift", {4});
+  b.Const("scale", std::vector<int64_t>{4});
+  b.Const("shift", std::vector<int64_t>{4});
   b.Conv("conv", "Conv2D", "x", "w");
   b.Add("mul", "Mul", {"scale", "conv"});
   b.Add("add", "Add", {"shift", "mul"});
@@ -206,8 +179,8 @@ TEST(ConvEpilogueFusionTest, InfersOperandsThroughSharedSubgraphs) {
   // its shape must be known before either.
   Builder b;
   b.Input();
-  b.Const("a", {4});
-  b.Const("c", {4});
+  b.Const("a", std::vector<int64_t>{4});
+  b.Const("c", std::vector<int64_t>{4});
   b.Add("sum", "AddV2", {"a", "c"});
   b.Add("scale", "Mul", {"a", "sum"});
   b.Conv("conv", "Conv2D", "x", "w");
@@ -256,20 +229,20 @@ TEST(ConvEpilogueFusionTest, LeavesOtherDevicesLayoutsTypesAndUnknownShapes) {
   }
   {  // Channels first.
     Builder b;
-    b.Const("x", {1, 3, 5, 5});
-    b.Const("w", {3, 3, 3, 4});
-    b.Const("bias", {4});
-    b.Conv("conv", "Conv2D", "x", "w", "NCHW");
+    b.Const("x", std::vector<int64_t>{1, 3, 5, 5});
+    b.Const("w", std::vector<int64_t>{3, 3, 3, 4});
+    b.Const("bias", std::vector<int64_t>{4});
+    b.Conv("conv", "Conv2D", "x", "w", 1, "SAME", "NCHW");
     b.Add("relu", "Relu", {"conv"});
     auto g = b.Build();
     EXPECT_EQ(*FuseConvEpilogues(g.get()), 0);
   }
   {  // The filter's shape is not known.
     Builder b;
-    b.Const("x", {1, 5, 5, 3});
+    b.Const("x", std::vector<int64_t>{1, 5, 5, 3});
     NodeDef* w = b.Add("w", "Placeholder", {}, /*typed=*/false);
     (*w->mutable_attr())["dtype"].set_type(DT_FLOAT);
-    b.Const("bias", {4});
+    b.Const("bias", std::vector<int64_t>{4});
     b.Conv("conv", "Conv2D", "x", "w");
     b.Add("bias_add", "BiasAdd", {"conv", "bias"});
     auto g = b.Build();
@@ -287,7 +260,7 @@ TEST(ConvEpilogueFusionTest, LeavesOtherDevicesLayoutsTypesAndUnknownShapes) {
 
 TEST(ConvEpilogueFusionTest, FusesEveryBlockOfAStack) {
   Builder b;
-  b.Const("x", {1, 5, 5, 4});
+  b.Const("x", std::vector<int64_t>{1, 5, 5, 4});
   std::string prev = "x";
   for (int i = 0; i < 3; ++i) {
     const std::string s = std::to_string(i);
